@@ -2,6 +2,12 @@ import type { Embedder } from './embedder.js';
 import type { MemoryDocument } from './retriever.js';
 import type { VectorIndex } from './vector-index.js';
 
+/**
+ * Pseudo-relevance feedback (Rocchio) on the query vector: the query is moved towards the best
+ * matching part of its top `documents` hits, by `weight`, and the haystack is searched again.
+ */
+export type DenseFeedback = { documents: number; weight: number };
+
 /** Creates the vector index for one haystack (memory, Qdrant, …). */
 export type VectorIndexFactory = (options: { dimensions: number; namespace: string }) => VectorIndex;
 
@@ -13,8 +19,8 @@ export type DenseScorer = {
     signal?: AbortSignal;
   }): Promise<void>;
   /**
-   * Cosine similarity of the query with every document (a document with parts: its best part);
-   * 0 for documents the filter leaves out.
+   * Cosine similarity of the query (after feedback, if set) with every document (a document with
+   * parts: its best part); 0 for documents the filter leaves out.
    */
   scoreAll(options: {
     query: string;
@@ -35,10 +41,12 @@ export type DenseScorer = {
 export function createDenseScorer(options: {
   embedder: Embedder;
   createIndex: VectorIndexFactory;
+  feedback?: DenseFeedback;
 }): DenseScorer {
-  const { embedder, createIndex } = options;
+  const { embedder, createIndex, feedback } = options;
   let index: VectorIndex | undefined;
   let namespace = '';
+  let partsOf: Float32Array[][] = [];
   let documentVectors: Float32Array[] = [];
   let size = 0;
   let records = 0;
@@ -68,7 +76,7 @@ export function createDenseScorer(options: {
       });
       const vectors = await embedder.embedDocuments({ texts, signal });
       records = vectors.length;
-      const partsOf: Float32Array[][] = documents.map(() => []);
+      partsOf = documents.map(() => []);
       for (const [record, vector] of vectors.entries()) partsOf[owners[record]!]!.push(vector);
       documentVectors = partsOf.map((parts) =>
         parts.length === 1 ? parts[0]! : centroid(parts, embedder.dimensions),
@@ -89,12 +97,26 @@ export function createDenseScorer(options: {
     },
     async scoreAll({ query, sessionIds, signal }) {
       if (!index) throw new Error('dense scorer: search before index');
-      const hits = await index.search({
-        vector: await queryVector(query, signal),
-        limit: records,
-        filter: sessionIds ? { namespace, session_id: sessionIds } : { namespace },
-        signal,
-      });
+      const search = (vector: Float32Array) =>
+        index!.search({
+          vector,
+          limit: records,
+          filter: sessionIds ? { namespace, session_id: sessionIds } : { namespace },
+          signal,
+        });
+      const vector = await queryVector(query, signal);
+      let hits = await search(vector);
+      if (feedback && feedback.documents > 0 && feedback.weight > 0) {
+        // Hits come best first: the first distinct positions are the top documents.
+        const top = [...new Set(hits.map((hit) => hit.payload.position as number))].slice(
+          0,
+          feedback.documents,
+        );
+        if (top.length > 0) {
+          const bestParts = top.map((position) => bestPart(partsOf[position]!, vector));
+          hits = await search(expandQuery(vector, bestParts, feedback.weight));
+        }
+      }
       const scores = new Float64Array(size).fill(Number.NEGATIVE_INFINITY);
       for (const hit of hits) {
         const position = hit.payload.position as number;
@@ -111,6 +133,31 @@ export function createDenseScorer(options: {
       index = undefined;
     },
   };
+}
+
+/** The part most similar to the query. */
+function bestPart(parts: readonly Float32Array[], query: Float32Array): Float32Array {
+  let best = parts[0]!;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  for (const part of parts) {
+    let score = 0;
+    for (let index = 0; index < query.length; index++) score += part[index]! * query[index]!;
+    if (score > bestScore) [best, bestScore] = [part, score];
+  }
+  return best;
+}
+
+/** Rocchio: the unit vector of query + weight × (unit mean of the feedback vectors). */
+export function expandQuery(
+  query: Float32Array,
+  feedbackVectors: readonly Float32Array[],
+  weight: number,
+): Float32Array {
+  const direction = centroid(feedbackVectors, query.length);
+  const expanded = new Float32Array(query.length);
+  for (let index = 0; index < query.length; index++)
+    expanded[index] = query[index]! + weight * direction[index]!;
+  return centroid([expanded], query.length);
 }
 
 /** The normalised mean of unit vectors (a session's direction in embedding space). */

@@ -57,6 +57,15 @@ describe('lme run', () => {
     expect(result.stderr).toMatch(/--save-hits.*expected a whole number, got "5x"/);
   });
 
+  it('rejects a negative --feedback-weight and a fractional --feedback-docs', () => {
+    const weight = runCli(['run', '--feedback-weight', '-0.5']);
+    expect(weight.status).toBe(1);
+    expect(weight.stderr).toMatch(/--feedback-weight.*expected a number from 0 to Infinity, got -0.5/);
+    const docs = runCli(['run', '--feedback-docs', '1.5']);
+    expect(docs.status).toBe(1);
+    expect(docs.stderr).toMatch(/--feedback-docs.*expected a whole number, got "1.5"/);
+  });
+
   it('names the file and question of a malformed dataset, exit code 1', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lme-bad-'));
     const path = join(dir, 'bad.json');

@@ -24,6 +24,8 @@ export const FLAG_KEYS = {
   fusion: 'fusion',
   rrfK: 'rrfK',
   weights: 'weights',
+  feedbackDocs: 'feedbackDocs',
+  feedbackWeight: 'feedbackWeight',
   sessionAware: 'sessionAware',
   topSessions: 'topSessions',
   turnsPerSession: 'turnsPerSession',
@@ -164,6 +166,12 @@ export function addRunOptions(command: Command): Command {
     )
     .option('--rrf-k <n>', 'k of reciprocal rank fusion (default: 60)', numberFlag(1))
     .option('--weights <bm25,dense>', 'weights of the weighted fusion (default: 0.3,0.7)', weightsFlag)
+    .option(
+      '--feedback-docs <n>',
+      'dense pseudo-relevance feedback: move the query towards its top n documents and search again (presets hybrid, session-aware: 2; default: 0, off)',
+      integerFlag(0, 1000),
+    )
+    .option('--feedback-weight <w>', 'how far --feedback-docs moves the query (default: 0.3)', numberFlag(0))
     .option('--session-aware', 'two-stage retrieval: top sessions first, then the best turns inside them')
     .option('--top-sessions <n>', 'sessions kept by stage 1 (default: 5)', integerFlag(1, 1000))
     .option('--turns-per-session <n>', 'turns kept per session by stage 2 (default: 3)', integerFlag(1, 1000))

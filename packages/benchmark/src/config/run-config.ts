@@ -49,6 +49,12 @@ export const runConfigSchema = z
     rrfK: z.number().positive().default(60),
     /** BM25 weight, dense weight for the weighted fusion. */
     weights: z.tuple([z.number().min(0), z.number().min(0)]).default([0.3, 0.7]),
+    /**
+     * Pseudo-relevance feedback on the dense route: the query vector moves towards the best parts
+     * of its top `feedbackDocs` documents by `feedbackWeight`, then the haystack is searched again.
+     */
+    feedbackDocs: z.number().int().min(0).default(0),
+    feedbackWeight: z.number().min(0).default(0.3),
     /** Two-stage retrieval: sessions first, then turns inside them (turn-granularity documents). */
     sessionAware: z.boolean().default(false),
     topSessions: z.number().int().min(1).default(5),

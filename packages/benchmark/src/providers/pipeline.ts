@@ -245,7 +245,11 @@ export function createPipeline(
     createRetriever(namespace) {
       // One dense scorer per haystack, shared by the base retriever and the stages that need vectors.
       const dense = pipelineEmbeds(config)
-        ? createDenseScorer({ embedder: timedEmbedder(), createIndex: vectorStore!.factory })
+        ? createDenseScorer({
+            embedder: timedEmbedder(),
+            createIndex: vectorStore!.factory,
+            feedback: { documents: config.feedbackDocs, weight: config.feedbackWeight },
+          })
         : undefined;
       const base = createBaseRetriever(namespace, usesDense ? dense : undefined);
       return createStagedRetriever(base, {
