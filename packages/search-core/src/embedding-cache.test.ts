@@ -140,15 +140,18 @@ describe('withDiskCache', () => {
     const writer = withDiskCache(createRecordingEmbedder(), { dir });
     await writer.embedDocuments({ texts: ['kept', 'also kept'] });
     await writer.flush();
+    const [keptSegment] = await segmentFiles(dir);
     await writer.embedDocuments({ texts: ['torn'] });
     await writer.close();
-    const segments = (await segmentFiles(dir)).sort();
+    const segments = await segmentFiles(dir);
     expect(segments).toHaveLength(2);
-    const folder = join(segments[0]!, '..');
+    // Segments written in the same millisecond sort by their random suffix, not by write order.
+    const tornPath = segments.find((segment) => segment !== keptSegment)!;
+    const folder = join(tornPath, '..');
     // A process killed while writing leaves a temp file; a damaged disk could leave a short segment.
     await writeFile(join(folder, '.tmp-000000000-999-abcdef.lmev'), Buffer.from('LMEVSEG1 half written'));
-    const tornSegment = await readFile(segments[1]!);
-    await truncate(segments[1]!, tornSegment.length - 3);
+    const tornSegment = await readFile(tornPath);
+    await truncate(tornPath, tornSegment.length - 3);
 
     const inner = createRecordingEmbedder();
     const reader = withDiskCache(inner, { dir });
