@@ -108,12 +108,13 @@ export function createDenseScorer(options: {
       let hits = await search(vector);
       if (feedback && feedback.documents > 0 && feedback.weight > 0) {
         // Hits come best first: the first distinct positions are the top documents.
-        const top = [...new Set(hits.map((hit) => hit.payload.position as number))].slice(
-          0,
-          feedback.documents,
-        );
-        if (top.length > 0) {
-          const bestParts = top.map((position) => bestPart(partsOf[position]!, vector));
+        const top = new Set<number>();
+        for (const hit of hits) {
+          if (top.size === feedback.documents) break;
+          top.add(hit.payload.position as number);
+        }
+        if (top.size > 0) {
+          const bestParts = [...top].map((position) => bestPart(partsOf[position]!, vector));
           hits = await search(expandQuery(vector, bestParts, feedback.weight));
         }
       }

@@ -1,26 +1,14 @@
-import type { ChatClient, ChatCompleteOptions } from '@lme/search-core';
 import { describe, expect, it } from 'vitest';
+import { createScriptedChatClient } from '../testing/scripted-chat-client.js';
 import { buildJudgePrompt, createJudge, type JudgeRecord, parseJudgeReply } from './judge.js';
 
-/** A ChatClient that records requests and answers with scripted choices (or throws). */
-function fakeClient(replies: string[] | Error): ChatClient & { requests: ChatCompleteOptions[] } {
-  const requests: ChatCompleteOptions[] = [];
-  return {
-    id: 'fake-chat',
-    requests,
-    async complete(request) {
-      requests.push(request);
-      if (replies instanceof Error) throw replies;
-      return {
-        text: replies[0] ?? '',
-        texts: replies,
-        usage: { promptTokens: 180, completionTokens: 1 },
-        cached: true,
-        latencyMs: 2,
-      };
-    },
-  };
-}
+/** A client that records requests and answers with scripted choices (or throws). */
+const fakeClient = (replies: string[] | Error) =>
+  createScriptedChatClient(replies, {
+    usage: { promptTokens: 180, completionTokens: 1 },
+    cached: true,
+    latencyMs: 2,
+  });
 
 // Expected prompts, produced by the official get_anscheck_prompt (evaluate_qa.py at f466efe0)
 // on the records below. Kept here, independent of official-prompts.ts.

@@ -1,28 +1,17 @@
-import type { ChatClient, ChatCompleteOptions } from '@lme/search-core';
 import { describe, expect, it } from 'vitest';
 import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import { createScriptedChatClient } from '../testing/scripted-chat-client.js';
 import { fullContextSessions } from './providers.js';
 import { buildReaderPrompt, createReader } from './reader.js';
 import { countTokens, truncateToTokens } from './truncate-tokens.js';
 
-/** A ChatClient that records requests and answers with a fixed reply. */
-function fakeClient(reply: string): ChatClient & { requests: ChatCompleteOptions[] } {
-  const requests: ChatCompleteOptions[] = [];
-  return {
-    id: 'fake-chat',
-    requests,
-    async complete(request) {
-      requests.push(request);
-      return {
-        text: reply,
-        texts: [reply],
-        usage: { promptTokens: 900, completionTokens: 12 },
-        cached: false,
-        latencyMs: 5,
-      };
-    },
-  };
-}
+/** A client that records requests and answers with a fixed reply. */
+const fakeClient = (reply: string) =>
+  createScriptedChatClient([reply], {
+    usage: { promptTokens: 900, completionTokens: 12 },
+    cached: false,
+    latencyMs: 5,
+  });
 
 // A small record shaped like LongMemEval S: sessions out of date order, evidence turns marked,
 // non-ASCII text, whitespace around contents.
