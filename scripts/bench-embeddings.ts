@@ -21,7 +21,7 @@ import {
   createUseLiteEmbedder,
   readEmbeddingCacheStats,
   withDiskCache,
-} from '../packages/search-core/src/embeddings-exports.js';
+} from '../packages/search-core/src/embedding/index.js';
 
 type Turn = { role: string; content: string };
 type Question = { haystack_sessions: Turn[][] };

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { loadLongMemEval, resolveDatasetPath } from '../packages/benchmark/src/dataset/load-longmemeval.js';
-import { createEmbedder, withDiskCache } from '../packages/search-core/src/embeddings-exports.js';
+import { createEmbedder, withDiskCache } from '../packages/search-core/src/embedding/index.js';
 
 const { values } = parseArgs({
   options: {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildCorpus } from '../metrics/corpus.js';
+import { buildCorpus } from '../corpus/build-corpus.js';
 import { evaluateQuestion } from '../metrics/question-metrics.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { convertLocomoDate, loadLocomo } from './load-locomo.js';

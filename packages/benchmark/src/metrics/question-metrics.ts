@@ -1,6 +1,6 @@
+import { type Convention, type Corpus, type Granularity, officialSessionId } from '../corpus/build-corpus.js';
 import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
 import { type ContextGrade, gradeContext } from './context-recall.js';
-import { type Convention, type Corpus, type Granularity, officialSessionId } from './corpus.js';
 import {
   type AtK,
   CUTOFFS,

@@ -1,4 +1,4 @@
-import { buildCorpus } from '../metrics/corpus.js';
+import { buildCorpus } from '../corpus/build-corpus.js';
 import type { Provider } from './provider.js';
 
 /**

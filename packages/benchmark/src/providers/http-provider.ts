@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RetrievalHit } from '@lme/search-core';
 import { z } from 'zod';
+import { buildCorpus, type Corpus, type Granularity, type IndexRoles } from '../corpus/build-corpus.js';
 import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
-import { buildCorpus, type Corpus, type Granularity, type IndexRoles } from '../metrics/corpus.js';
 import type { Provider, RetrievalOutcome } from './provider.js';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
 import { createScriptedChatClient } from '../testing/scripted-chat-client.js';
-import { fullContextSessions } from './providers.js';
 import { buildReaderPrompt, createReader } from './reader.js';
+import { fullContextSessions } from './reader-sessions.js';
 import { countTokens, truncateToTokens } from './truncate-tokens.js';
 
 /** A client that records requests and answers with a fixed reply. */

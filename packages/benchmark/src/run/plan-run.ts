@@ -1,8 +1,8 @@
 import { type CachedEmbedder, estimateCost, loadPriceTable } from '@lme/search-core';
 import type { RunConfig } from '../config/run-config.js';
+import { buildCorpus } from '../corpus/build-corpus.js';
 import { isAbstention, type LongMemEvalRecord } from '../dataset/longmemeval-record.js';
-import { buildCorpus } from '../metrics/corpus.js';
-import { createConfiguredEmbedder, pipelineEmbeds } from '../providers/pipeline.js';
+import { createConfiguredEmbedder, pipelineEmbeds } from '../providers/pipeline/configured-pipeline.js';
 import { buildJudgePrompt } from '../qa/judge.js';
 import { officialContextLength } from '../qa/reader.js';
 import { countTokens } from '../qa/truncate-tokens.js';

@@ -3,8 +3,8 @@ import { createChatClient, estimateCost, loadPriceTable, type PriceTable } from 
 import type { RunConfig } from '../config/run-config.js';
 import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
 import { createJudge, type Judge } from '../qa/judge.js';
-import { fullContextSessions, oracleSessions, rankedSessions } from '../qa/providers.js';
 import { createReader, type Reader } from '../qa/reader.js';
+import { fullContextSessions, oracleSessions, rankedSessions } from '../qa/reader-sessions.js';
 import type { Sample } from './sample.js';
 
 export type QaResult = Pick<Sample, 'hypothesis' | 'judge' | 'usage'> & { metrics: Record<string, number> };

@@ -3,7 +3,11 @@ import { loadPreset } from '../config/presets.js';
 import { parseRunConfig, type RunConfig, type RunConfigInput } from '../config/run-config.js';
 import { loadAnyDataset } from '../dataset/load-dataset.js';
 import { resolveDatasetPath } from '../dataset/load-longmemeval.js';
-import { createConfiguredEmbedder, type PipelineResources, pipelineEmbeds } from '../providers/pipeline.js';
+import {
+  createConfiguredEmbedder,
+  type PipelineResources,
+  pipelineEmbeds,
+} from '../providers/pipeline/configured-pipeline.js';
 import { expandGrid, type GridAxis, type Variant, variantFolder } from './ablation-grid.js';
 import { type LoadedRecords, type RunHooks, runBenchmark } from './run-benchmark.js';
 import type { Summary } from './summarize.js';

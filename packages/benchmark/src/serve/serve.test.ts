@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunConfigInput } from '../config/run-config.js';
 import { createHttpProvider } from '../providers/http-provider.js';
-import { createPipelineProvider } from '../providers/pipeline-provider.js';
+import { createPipelineProvider } from '../providers/pipeline/pipeline-provider.js';
 import type { Provider } from '../providers/provider.js';
 import { runBenchmark } from '../run/run-benchmark.js';
 import { sampleConfig, samplesOf } from '../testing/sample-run.js';

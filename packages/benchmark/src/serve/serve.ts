@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { MemoryDocument, Retriever } from '@lme/search-core';
 import { z } from 'zod';
 import type { RunConfig } from '../config/run-config.js';
+import { buildCorpus, type Granularity } from '../corpus/build-corpus.js';
 import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
-import { buildCorpus, type Granularity } from '../metrics/corpus.js';
-import { createPipeline } from '../providers/pipeline.js';
+import { createPipeline } from '../providers/pipeline/configured-pipeline.js';
 
 export type ServeOptions = {
   /**

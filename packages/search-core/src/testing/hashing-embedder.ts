@@ -1,5 +1,5 @@
-import type { Embedder } from '../embedder.js';
-import { wordsTokenizer } from '../tokenizer.js';
+import type { Embedder } from '../embedding/embedder.js';
+import { wordsTokenizer } from '../lexical/tokenizer.js';
 
 /**
  * A deterministic stand-in for a text embedder in tests: a hashed bag of stems, L2-normalised

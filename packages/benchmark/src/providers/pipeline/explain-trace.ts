@@ -1,0 +1,174 @@
+import type { ChunkStatus, MemoryDocument, RetrievalHit, StagedSearchResult } from '@lme/search-core';
+import type { RunConfig } from '../../config/run-config.js';
+
+/** Traces that are a fused score or a stage's output, not a retrieval source of their own. */
+const DERIVED_ROUTES = new Set([
+  'rrf',
+  'session',
+  'session_first',
+  'session_best',
+  'turn_support',
+  'best_turn',
+]);
+
+function isStageRoute(route: string): boolean {
+  return route.startsWith('signal_') || route === 'multi_signal' || route === 'mmr';
+}
+
+export type ExplainTraceOptions = {
+  config: RunConfig;
+  retrieverId: string;
+  result: StagedSearchResult;
+  /** The documents as indexed (contextualized text when `--contextual` is on). */
+  indexed: readonly MemoryDocument[];
+  /** The corpus documents (original text). */
+  original: readonly MemoryDocument[];
+  /** Milliseconds per step of the question. */
+  timings: Record<string, number>;
+  contextual?: readonly ChunkStatus[];
+};
+
+const round = (value: number) => Math.round(value * 1000) / 1000;
+
+/**
+ * The explain.jsonl record of one question: the retriever and stages applied; per hit of the
+ * candidate pool its base rank and fused score, its route scores and ranks, its signal values,
+ * its MMR decision and the ids merged into it; per question the counts per source (how many of the
+ * final top K hits each route ranked within its own top K), the duplicates removed, the weights
+ * used and the milliseconds per stage.
+ */
+export function explainTrace(options: ExplainTraceOptions): Record<string, unknown> {
+  const { config, result, indexed, original } = options;
+  const { trace } = result;
+  const removed = trace.merges.reduce((count, merge) => count + merge.removed.length, 0);
+  const pool = result.hits.slice(0, Math.max(0, trace.basePool.length - removed));
+  const base = new Map(trace.basePool.map((hit, position) => [hit.document, { hit, rank: position + 1 }]));
+  const mmr = new Map((trace.mmr ?? []).map((decision) => [decision.document, decision]));
+  const finalK = config.finalTopK;
+
+  const sources: Record<string, number> = {};
+  for (const hit of result.hits.slice(0, finalK)) {
+    for (const [route, { rank }] of Object.entries(hit.routes)) {
+      if (isStageRoute(route) || DERIVED_ROUTES.has(route)) continue;
+      sources[route] ??= 0;
+      if (rank > 0 && rank <= finalK) sources[route]++;
+    }
+  }
+
+  const understanding = trace.understanding;
+  const weights: Record<string, unknown> = {
+    fusion: config.multiRoute
+      ? { kind: 'rrf', k: config.rrfK, routes: 'turn_bm25, turn_dense, session_bm25' }
+      : config.retriever === 'hybrid'
+        ? config.fusion === 'rrf'
+          ? { kind: 'rrf', k: config.rrfK }
+          : { kind: 'weighted', bm25: config.weights[0], dense: config.weights[1] }
+        : { kind: 'single', route: config.retriever },
+  };
+  if (config.sessionAware) weights.session_weights = config.sessionWeights ?? 'default of the session index';
+  if (trace.signalWeights && understanding) {
+    weights.signals = {
+      query_class: understanding.queryClass,
+      class_cue: understanding.explain.classCue ?? null,
+      weights: trace.signalWeights,
+      entities: understanding.explain.entitySources,
+      temporal_scope: understanding.temporalScope
+        ? {
+            start: understanding.temporalScope.start.toISOString(),
+            end: understanding.temporalScope.end.toISOString(),
+            expression: understanding.temporalScope.expression,
+            rule: understanding.temporalScope.rule,
+          }
+        : null,
+    };
+  }
+  if (config.mmr)
+    weights.mmr = {
+      lambda: config.mmrLambda,
+      duplicate_threshold: config.mmrDuplicate,
+      k: finalK,
+      tags: 'session id',
+    };
+  if (config.dedup) weights.dedup = { threshold: config.dedupThreshold };
+
+  return {
+    retriever: options.retrieverId,
+    stages: trace.stages,
+    timings_ms: Object.fromEntries(
+      Object.entries({ ...options.timings, ...trace.timings }).map(([name, value]) => [
+        name,
+        round(value ?? 0),
+      ]),
+    ),
+    counts: {
+      documents: indexed.length,
+      pool: trace.basePool.length,
+      final_k: finalK,
+      removed_duplicates: removed,
+      ...(trace.mmr
+        ? {
+            mmr_selected: trace.mmr.filter((decision) => decision.selectedAt !== undefined).length,
+            mmr_skipped_duplicates: trace.mmr.filter((decision) => decision.skippedAsDuplicateOf).length,
+          }
+        : {}),
+      ...(options.contextual
+        ? { contextual_failed: options.contextual.filter((status) => status.status === 'failed').length }
+        : {}),
+    },
+    sources,
+    weights,
+    removed_duplicates: trace.merges,
+    ...(result.sessionOrder ? { session_order: result.sessionOrder.slice(0, 10) } : {}),
+    hits: pool.map((hit, position) => explainHit(hit, position + 1, { base, mmr, indexed, original })),
+  };
+}
+
+function explainHit(
+  hit: RetrievalHit & { mergedIds?: string[] },
+  rank: number,
+  context: {
+    base: Map<number, { hit: RetrievalHit; rank: number }>;
+    mmr: Map<number, NonNullable<StagedSearchResult['trace']['mmr']>[number]>;
+    indexed: readonly MemoryDocument[];
+    original: readonly MemoryDocument[];
+  },
+): Record<string, unknown> {
+  const routes: Record<string, { score: number; rank: number }> = {};
+  const signals: Record<string, number> = {};
+  for (const [route, traced] of Object.entries(hit.routes)) {
+    if (route.startsWith('signal_')) signals[route.slice('signal_'.length)] = traced.score;
+    else if (route === 'multi_signal') signals.combined = traced.score;
+    else if (route !== 'mmr') routes[route] = traced;
+  }
+  const before = context.base.get(hit.document);
+  const decision = context.mmr.get(hit.document);
+  const indexedText = context.indexed[hit.document]?.text ?? '';
+  const originalText = context.original[hit.document]?.text ?? '';
+  const prefix =
+    indexedText !== originalText && indexedText.endsWith(originalText)
+      ? indexedText.slice(0, indexedText.length - originalText.length).trimEnd()
+      : undefined;
+  return {
+    rank,
+    id: hit.id,
+    session_id: hit.sessionId,
+    score: hit.score,
+    base_rank: before?.rank ?? null,
+    fused_score: before?.hit.score ?? null,
+    routes,
+    ...(Object.keys(signals).length > 0 ? { signals } : {}),
+    ...(decision
+      ? {
+          mmr: {
+            selected_at: decision.selectedAt ?? null,
+            relevance: decision.relevance,
+            redundancy: decision.redundancy,
+            mmr_score: decision.mmrScore,
+            skipped_as_duplicate_of: decision.skippedAsDuplicateOf ?? null,
+          },
+        }
+      : {}),
+    ...(hit.mergedIds ? { merged_ids: hit.mergedIds } : {}),
+    ...(prefix ? { context: prefix } : {}),
+  };
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { createEmbedder, embedderNameForms } from './embedder-registry.js';
+
+describe('createEmbedder', () => {
+  it('creates the offline embedder by name without starting it', async () => {
+    const embedder = createEmbedder('local:use-lite', { threads: 1 });
+    expect(embedder).toMatchObject({ id: 'local:use-lite', dimensions: 512 });
+    await embedder.close?.();
+  });
+
+  it('creates an OpenAI-compatible embedder for any model name, with optional dimensions', () => {
+    const options = { baseURL: 'http://127.0.0.1:1/v1', apiKey: 'sk-test-key-000000' };
+    expect(createEmbedder('openai:text-embedding-3-small', options)).toMatchObject({
+      id: 'openai:text-embedding-3-small',
+      dimensions: 1536,
+    });
+    expect(createEmbedder('openai:nomic-embed-text:latest', options).id).toBe(
+      'openai:nomic-embed-text:latest',
+    );
+    expect(createEmbedder('openai:text-embedding-3-large@256', options)).toMatchObject({
+      id: 'openai:text-embedding-3-large@256',
+      dimensions: 256,
+    });
+    expect(createEmbedder('openai:text-embedding-3-large', { ...options, dimensions: 256 }).id).toBe(
+      'openai:text-embedding-3-large@256',
+    );
+  });
+
+  it.each(['use-lite', 'local:minilm', 'openai:', 'cohere:embed-v3', 'toString:x', ''])(
+    'rejects %j, listing the known forms',
+    (name) => {
+      expect(() => createEmbedder(name)).toThrow(
+        `Unknown embedder "${name}". Known: local:use-lite, openai:<model>`,
+      );
+    },
+  );
+
+  it('lists its name forms', () => {
+    expect(embedderNameForms).toEqual(['local:use-lite', 'openai:<model>']);
+  });
+});

@@ -1,0 +1,6 @@
+// Public API of the embedders and the embedding cache (re-exported by the package index).
+export * from './disk-cache/with-disk-cache.js';
+export * from './embedder.js';
+export * from './embedder-registry.js';
+export * from './openai-embedder.js';
+export * from './use-lite-embedder.js';

@@ -1,0 +1,73 @@
+import { rankByScore } from '../core/rank-by-score.js';
+import type { MemoryDocument, RetrievalHit, Retriever } from '../core/retriever.js';
+import { createBm25Retriever } from '../lexical/bm25-retriever.js';
+import type { Tokenizer } from '../lexical/tokenizer.js';
+import type { DenseScorer } from './dense-scorer.js';
+import { type Fusion, fuseScores, type RouteScores, ranksOf } from './fusion.js';
+
+export type Bm25DenseRetrieverOptions = {
+  /** Which routes to run: `bm25`, `dense`, or both (fused). */
+  routes: readonly ('bm25' | 'dense')[];
+  tokenizer: Tokenizer;
+  dense?: DenseScorer;
+  fusion: Fusion;
+  /** Keeps haystacks apart in a shared vector store (e.g. the question id). */
+  namespace: string;
+};
+
+/**
+ * BM25, dense, or both fused, over one haystack. Every document gets a score from each route;
+ * the final score is the route's own (one route) or the fusion of all. Each hit carries every
+ * route's score and rank for `explain`.
+ */
+export function createBm25DenseRetriever(options: Bm25DenseRetrieverOptions): Retriever & {
+  /** Route scores of every document (for callers that fuse further). */
+  routeScores(query: string, signal?: AbortSignal): Promise<RouteScores[]>;
+} {
+  const { routes, fusion, namespace } = options;
+  if (routes.includes('dense') && !options.dense)
+    throw new Error('hybrid retriever: the dense route needs a dense scorer');
+  const bm25 = createBm25Retriever({ tokenizer: options.tokenizer });
+  let documents: readonly MemoryDocument[] = [];
+
+  const routeScores = async (query: string, signal?: AbortSignal): Promise<RouteScores[]> => {
+    const scored: RouteScores[] = [];
+    if (routes.includes('bm25')) scored.push({ route: 'bm25', scores: bm25.scoreAll(query) });
+    if (routes.includes('dense'))
+      scored.push({ route: 'dense', scores: await options.dense!.scoreAll({ query, signal }) });
+    return scored;
+  };
+
+  return {
+    id: routes.length === 1 ? routes[0]! : `hybrid:${fusion.kind}`,
+    async index({ documents: indexed, signal }) {
+      documents = indexed;
+      if (routes.includes('bm25')) await bm25.index({ documents });
+      if (routes.includes('dense')) await options.dense!.index({ documents, namespace, signal });
+    },
+    async search({ query, limit, signal }) {
+      const scored = await routeScores(query, signal);
+      const final = scored.length === 1 ? scored[0]!.scores : fuseScores(scored, fusion);
+      const ranks = scored.map(({ route, scores }) => ({ route, scores, ranks: ranksOf(scores) }));
+      const order = rankByScore(final);
+      const hits: RetrievalHit[] = [];
+      for (let rank = 0; rank < Math.min(limit, order.length); rank++) {
+        const index = order[rank]!;
+        const document = documents[index]!;
+        const traces: RetrievalHit['routes'] = {};
+        for (const route of ranks)
+          traces[route.route] = { score: route.scores[index]!, rank: route.ranks[index]! };
+        hits.push({
+          document: index,
+          id: document.id,
+          sessionId: document.sessionId,
+          score: final[index]!,
+          routes: traces,
+        });
+      }
+      return hits;
+    },
+    routeScores,
+    close: async () => options.dense?.drop(),
+  };
+}

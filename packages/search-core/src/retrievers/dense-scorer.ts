@@ -1,0 +1,163 @@
+import type { MemoryDocument } from '../core/retriever.js';
+import { centroid } from '../core/vector-math.js';
+import type { Embedder } from '../embedding/embedder.js';
+import type { VectorIndex } from '../vector-index/vector-index.js';
+
+/**
+ * Pseudo-relevance feedback (Rocchio) on the query vector: the query is moved towards the best
+ * matching part of its top `documents` hits, by `weight`, and the haystack is searched again.
+ */
+export type DenseFeedback = { documents: number; weight: number };
+
+/** Creates the vector index for one haystack (memory, Qdrant, …). */
+export type VectorIndexFactory = (options: { dimensions: number; namespace: string }) => VectorIndex;
+
+export type DenseScorer = {
+  /** Embeds and stores the documents; `namespace` keeps haystacks apart in a shared store. */
+  index(options: {
+    documents: readonly MemoryDocument[];
+    namespace: string;
+    signal?: AbortSignal;
+  }): Promise<void>;
+  /**
+   * Cosine similarity of the query (after feedback, if set) with every document (a document with
+   * parts: its best part); 0 for documents the filter leaves out.
+   */
+  scoreAll(options: {
+    query: string;
+    sessionIds?: readonly string[];
+    signal?: AbortSignal;
+  }): Promise<Float64Array>;
+  /** The document vectors in corpus order (kept for MMR, centroids and dedup). */
+  vectors(): readonly Float32Array[];
+  queryVector(query: string, signal?: AbortSignal): Promise<Float32Array>;
+  drop(): Promise<void>;
+};
+
+/**
+ * Dense scoring of one haystack: documents are embedded (through whatever cache wraps the
+ * embedder), upserted into a vector index with their session id and position as payload, and a
+ * query is answered by a filtered vector search over the whole haystack.
+ */
+export function createDenseScorer(options: {
+  embedder: Embedder;
+  createIndex: VectorIndexFactory;
+  feedback?: DenseFeedback;
+}): DenseScorer {
+  const { embedder, createIndex, feedback } = options;
+  let index: VectorIndex | undefined;
+  let namespace = '';
+  let partsOf: Float32Array[][] = [];
+  let documentVectors: Float32Array[] = [];
+  let size = 0;
+  let records = 0;
+  const queries = new Map<string, Float32Array>();
+
+  const queryVector = async (query: string, signal?: AbortSignal) => {
+    let vector = queries.get(query);
+    if (!vector) {
+      vector = await embedder.embedQuery({ text: query, signal });
+      queries.set(query, vector);
+    }
+    return vector;
+  };
+
+  return {
+    async index({ documents, namespace: space, signal }) {
+      namespace = space;
+      size = documents.length;
+      // A document with parts is stored as one vector per part; others as one vector.
+      const owners: number[] = [];
+      const texts: string[] = [];
+      documents.forEach((document, position) => {
+        for (const text of document.parts ?? [document.text]) {
+          owners.push(position);
+          texts.push(text);
+        }
+      });
+      const vectors = await embedder.embedDocuments({ texts, signal });
+      records = vectors.length;
+      partsOf = documents.map(() => []);
+      for (const [record, vector] of vectors.entries()) partsOf[owners[record]!]!.push(vector);
+      documentVectors = partsOf.map((parts) =>
+        parts.length === 1 ? parts[0]! : centroid(parts, embedder.dimensions),
+      );
+      index = createIndex({ dimensions: embedder.dimensions, namespace });
+      await index.upsert({
+        records: vectors.map((vector, record) => ({
+          id: `${namespace}:${record}`,
+          vector,
+          payload: {
+            namespace,
+            session_id: documents[owners[record]!]!.sessionId,
+            position: owners[record]!,
+          },
+        })),
+        signal,
+      });
+    },
+    async scoreAll({ query, sessionIds, signal }) {
+      if (!index) throw new Error('dense scorer: search before index');
+      const search = (vector: Float32Array) =>
+        index!.search({
+          vector,
+          limit: records,
+          filter: sessionIds ? { namespace, session_id: sessionIds } : { namespace },
+          signal,
+        });
+      const vector = await queryVector(query, signal);
+      let hits = await search(vector);
+      if (feedback && feedback.documents > 0 && feedback.weight > 0) {
+        // Hits come best first: the first distinct positions are the top documents.
+        const top = new Set<number>();
+        for (const hit of hits) {
+          if (top.size === feedback.documents) break;
+          top.add(hit.payload.position as number);
+        }
+        if (top.size > 0) {
+          const bestParts = [...top].map((position) => bestPart(partsOf[position]!, vector));
+          hits = await search(expandQuery(vector, bestParts, feedback.weight));
+        }
+      }
+      const scores = new Float64Array(size).fill(Number.NEGATIVE_INFINITY);
+      for (const hit of hits) {
+        const position = hit.payload.position as number;
+        scores[position] = Math.max(scores[position]!, hit.score);
+      }
+      for (let position = 0; position < size; position++)
+        if (scores[position] === Number.NEGATIVE_INFINITY) scores[position] = 0;
+      return scores;
+    },
+    vectors: () => documentVectors,
+    queryVector,
+    async drop() {
+      await index?.drop();
+      index = undefined;
+    },
+  };
+}
+
+/** The part most similar to the query. */
+function bestPart(parts: readonly Float32Array[], query: Float32Array): Float32Array {
+  let best = parts[0]!;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  for (const part of parts) {
+    let score = 0;
+    for (let index = 0; index < query.length; index++) score += part[index]! * query[index]!;
+    if (score > bestScore) [best, bestScore] = [part, score];
+  }
+  return best;
+}
+
+/** Rocchio: the unit vector of query + weight × (unit mean of the feedback vectors). */
+export function expandQuery(
+  query: Float32Array,
+  feedbackVectors: readonly Float32Array[],
+  weight: number,
+): Float32Array {
+  const direction = centroid(feedbackVectors, query.length);
+  const expanded = new Float32Array(query.length);
+  for (let index = 0; index < query.length; index++)
+    expanded[index] = query[index]! + weight * direction[index]!;
+  return centroid([expanded], query.length);
+}
