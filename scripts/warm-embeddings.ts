@@ -26,7 +26,10 @@ for (const record of records) {
   }
 }
 const all = [...texts];
-const embedder = withDiskCache(createEmbedder(values.embedder), { dir: values['cache-dir'] });
+const embedder = withDiskCache(createEmbedder(values.embedder), {
+  dir: values['cache-dir'],
+  onWarning: (message) => console.error(`warning: ${message}`),
+});
 const started = performance.now();
 const batch = Number(values.batch);
 for (let start = 0; start < all.length; start += batch) {
@@ -39,6 +42,11 @@ for (let start = 0; start < all.length; start += batch) {
 }
 for (const record of records) await embedder.embedQuery({ text: record.question });
 await embedder.close();
+const { corrupt, legacy } = embedder.stats();
 console.log(
-  `done: ${all.length} texts and ${records.length} questions in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  `done: ${all.length} texts and ${records.length} questions in ${((performance.now() - started) / 1000).toFixed(0)} s` +
+    (corrupt > 0 ? `; ${corrupt} corrupt segments set aside and re-embedded` : '') +
+    (legacy > 0
+      ? `; ${legacy} legacy segments not read (run \`lme cache upgrade\` first to reuse them)`
+      : ''),
 );

@@ -11,6 +11,7 @@ import {
   pairedBootstrap,
 } from './paired-bootstrap.js';
 import { inDatasetOrder, type Run, runExclusion } from './read-run.js';
+import { type RunLabel, runLabel } from './run-label.js';
 
 /** Compared when no metrics are named, if both runs have them. */
 export const DEFAULT_COMPARE_METRICS = [
@@ -59,7 +60,7 @@ export type FlippedQuestion = { question_id: string; question_type: string };
 /** Questions counted in `overall` whose binary metric changed: gained 0 → 1, lost 1 → 0. */
 export type Flips = { metric: string; gained: FlippedQuestion[]; lost: FlippedQuestion[] };
 
-export type RunLabel = { runId: string; dir: string };
+export type { RunLabel } from './run-label.js';
 
 export type RunComparison = {
   base: RunLabel;
@@ -304,8 +305,8 @@ export function compareTwoRuns(base: Run, other: Run, options: CompareOptions = 
   const overallBase = baseGroups.get(OVERALL) ?? empty;
   const overallOther = otherGroups.get(OVERALL) ?? empty;
   return {
-    base: { runId: base.config.run_id, dir: base.dir },
-    other: { runId: other.config.run_id, dir: other.dir },
+    base: runLabel(base),
+    other: runLabel(other),
     metrics,
     binaryMetrics,
     configDifferences: configDifferences([base.config, other.config]),

@@ -12,6 +12,18 @@ describe('readGateFile', () => {
     expect(spec.thresholds).toContainEqual(parseThreshold('multi-session:session.recall_all@5>=0.7'));
     expect(spec.maxDrop).toBe(0.02);
     expect(spec.baseline).toBe('results/baselines/ci-s-subset/summary.json');
+    expect(spec.allowErrors).toBe(0);
+    expect(spec.allowSubset).toBe(false);
+  });
+
+  it('reads allowErrors and allowSubset, which flags replace', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'lme-gate-')), 'gate.json');
+    writeFileSync(path, JSON.stringify({ allowErrors: 2, allowSubset: true }));
+    const spec = readGateFile(path);
+    expect(spec).toMatchObject({ allowErrors: 2, allowSubset: true });
+    expect(mergeGateSpecs(spec, { allowErrors: 0 })).toMatchObject({ allowErrors: 0, allowSubset: true });
+    writeFileSync(path, JSON.stringify({ allowErrors: -1 }));
+    expect(() => readGateFile(path)).toThrow(new RegExp(`Gate file ${path} is invalid: allowErrors: `));
   });
 
   it('names the file and the key at fault', () => {

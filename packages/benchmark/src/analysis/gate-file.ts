@@ -12,17 +12,21 @@ import { parseThreshold, type Threshold } from './gate.js';
  *   "baseline": "results/baselines/ci-s-subset/summary.json",
  *   "maxDrop": 0.02,
  *   "perType": false,
- *   "metrics": ["session.recall_all@5", "session.recall_any@5"]
+ *   "metrics": ["session.recall_all@5", "session.recall_any@5"],
+ *   "allowErrors": 0,
+ *   "allowSubset": false
  * }
  * ```
  *
  * `min` keys are `[<question type>:]<metric>` that must be >= the value, `max` keys must be <=;
  * `baseline` is a run folder or summary.json, relative to the current directory; every metric both
  * summaries have (or those in `metrics`) may drop by at most `maxDrop` (absolute, default 0),
- * overall and, with `perType`, per question type. Every key is optional. Command-line flags
+ * overall and, with `perType`, per question type. The gate also fails when the run has failed
+ * questions (more than `allowErrors`, default 0), when it evaluated no check, and when the run's
+ * questions differ from the baseline's (unless `allowSubset`). Every key is optional. Command-line flags
  * override the file: a `--min`/`--max` on the same metric and question type replaces the file's
- * bound, other flags add bounds; `--baseline`, `--max-drop`, `--per-type` and `--metrics` replace
- * the file's values.
+ * bound, other flags add bounds; `--baseline`, `--max-drop`, `--per-type`, `--metrics`,
+ * `--allow-errors` and `--allow-subset` replace the file's values.
  */
 export type GateSpec = {
   thresholds: Threshold[];
@@ -30,6 +34,8 @@ export type GateSpec = {
   maxDrop?: number;
   perType?: boolean;
   metrics?: string[];
+  allowErrors?: number;
+  allowSubset?: boolean;
 };
 
 const boundsSchema = z.record(z.string().min(1), z.number());
@@ -42,6 +48,8 @@ const gateFileSchema = z
     maxDrop: z.number().min(0).optional(),
     perType: z.boolean().optional(),
     metrics: z.array(z.string().min(1)).min(1).optional(),
+    allowErrors: z.number().int().min(0).optional(),
+    allowSubset: z.boolean().optional(),
   })
   .strict();
 
@@ -83,6 +91,8 @@ export function readGateFile(path: string): GateSpec {
   if (file.maxDrop !== undefined) spec.maxDrop = file.maxDrop;
   if (file.perType !== undefined) spec.perType = file.perType;
   if (file.metrics !== undefined) spec.metrics = file.metrics;
+  if (file.allowErrors !== undefined) spec.allowErrors = file.allowErrors;
+  if (file.allowSubset !== undefined) spec.allowSubset = file.allowSubset;
   return spec;
 }
 
@@ -105,5 +115,7 @@ export function mergeGateSpecs(file: GateSpec, flags: Partial<GateSpec>): GateSp
   if (flags.maxDrop !== undefined) merged.maxDrop = flags.maxDrop;
   if (flags.perType !== undefined) merged.perType = flags.perType;
   if (flags.metrics !== undefined) merged.metrics = flags.metrics;
+  if (flags.allowErrors !== undefined) merged.allowErrors = flags.allowErrors;
+  if (flags.allowSubset !== undefined) merged.allowSubset = flags.allowSubset;
   return merged;
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Summary } from '../run/summarize.js';
-import { evaluateGate, parseBound, parseThreshold, renderGateResult } from './gate.js';
+import { evaluateGate, parseBound, parseThreshold } from './gate.js';
+import type { Run } from './read-run.js';
+import { renderGateResult } from './render-gate-result.js';
 
 function summary(overall: Record<string, number>, multiSession: Record<string, number> = overall): Summary {
   return {
@@ -142,5 +144,98 @@ describe('evaluateGate', () => {
 
   it('refuses a gate with nothing to check', () => {
     expect(() => evaluateGate({ summary: run, summaryPath: 'x' })).toThrow(/nothing to check/);
+  });
+
+  it('fails a run with failed questions, whose means exclude them, unless allowErrors covers them', () => {
+    const failing: Summary = {
+      ...run,
+      errors: 2,
+      first_error: { question_id: 'q7', message: 'question q7: judge answered 500.' },
+    };
+    const options = {
+      summary: failing,
+      summaryPath: 'x',
+      thresholds: [parseThreshold('session.recall_all@5>=0.8')],
+    };
+    const result = evaluateGate(options);
+    expect(result.failed).toBe(0);
+    expect(result.passed).toBe(false);
+    expect(result.problems).toEqual([
+      '2 of 10 questions failed (none allowed; see --allow-errors), and the means exclude these 2 failed questions: question q7: judge answered 500.',
+    ]);
+    expect(renderGateResult(result)).toMatch(/\ngate failed \(1 reason\):\n- 2 of 10 questions failed/);
+    const allowed = evaluateGate({ ...options, allowErrors: 2 });
+    expect(allowed.passed).toBe(true);
+    expect(allowed.warnings[0]).toMatch(
+      /^2 of 10 questions failed \(--allow-errors 2\), and the means exclude/,
+    );
+  });
+
+  it('warns, without failing, when a summary records no errors count', () => {
+    const old = { ...run } as Partial<Summary>;
+    delete old.errors;
+    const result = evaluateGate({
+      summary: old as Summary,
+      summaryPath: 'old.json',
+      thresholds: [parseThreshold('session.recall_all@5>=0.8')],
+    });
+    expect(result.passed).toBe(true);
+    expect(result.warnings).toEqual([
+      'old.json records no "errors" count (an older lme wrote it), so failed questions cannot be checked.',
+    ]);
+  });
+
+  it('fails a gate that evaluated no check', () => {
+    const result = evaluateGate({
+      summary: summary({ 'session.recall_all@5': 1 }),
+      summaryPath: 'x',
+      baseline: { summary: summary({ 'turn.recall_all@5': 1 }), path: 'base' },
+    });
+    expect(result.checks).toEqual([]);
+    expect(result.passed).toBe(false);
+    expect(result.problems).toEqual([
+      'The gate evaluated 0 checks, so it shows nothing: the run and the baseline share no metric to compare.',
+    ]);
+    expect(renderGateResult(result)).toBe(
+      'gate failed (1 reason):\n- The gate evaluated 0 checks, so it shows nothing: the run and the baseline share no metric to compare.\n',
+    );
+  });
+
+  it('fails when the summaries count other questions than the baseline, unless allowSubset', () => {
+    const base = summary({ 'session.recall_all@5': 0.85 });
+    const smaller: Summary = {
+      ...run,
+      n: 6,
+      metrics: { ...run.metrics, by_type: { 'multi-session': { n: 3, metrics: {}, counts: {} } } },
+    };
+    const options = { summary: smaller, summaryPath: 'x', baseline: { summary: base, path: 'base' } };
+    expect(evaluateGate(options).problems).toEqual([
+      "The run's questions differ from the baseline's: the run has 6 questions and the baseline 10; 1 type differs in questions counted (multi-session 3 vs 4); gate the same questions, or pass --allow-subset to compare the means anyway.",
+    ]);
+    const allowed = evaluateGate({ ...options, allowSubset: true });
+    expect(allowed.passed).toBe(true);
+    expect(allowed.warnings).toContain(
+      "The run's questions differ from the baseline's (--allow-subset): the run has 6 questions and the baseline 10; 1 type differs in questions counted (multi-session 3 vs 4).",
+    );
+  });
+
+  it('warns when the run and the baseline folders read different dataset files', () => {
+    const folder = (sha256: string) =>
+      ({
+        dir: `/r/${sha256}`,
+        config: { run_id: sha256, config: {}, provenance: {}, dataset: { path: 'p', sha256 } },
+        samples: [],
+        warnings: [],
+      }) as unknown as Run;
+    const result = evaluateGate({
+      summary: run,
+      summaryPath: 'x',
+      run: folder('a'),
+      baseline: { summary: run, path: 'base', run: folder('b') },
+    });
+    expect(result.passed).toBe(true);
+    expect(result.warnings).toContain(
+      'The run and the baseline base read different dataset files (their SHA-256 differ).',
+    );
   });
 });

@@ -1,6 +1,9 @@
 import { orderQuestionTypes, QUESTION_TYPES } from '../dataset/longmemeval-record.js';
 import type { MetricMeans, Summary } from '../run/summarize.js';
 import { suggestNames } from './close-names.js';
+import { type FailedQuestions, failedQuestions } from './failed-questions.js';
+import { gateProblems } from './gate-problems.js';
+import type { Run } from './read-run.js';
 
 export type ComparisonOperator = '>=' | '>' | '<=' | '<';
 
@@ -17,26 +20,44 @@ export type GateCheck = {
   kind: 'threshold' | 'drop';
   scope: string;
   metric: string;
+  /** NaN when the scope has no finished question to measure (all of them failed). */
   observed: number;
   passed: boolean;
   /** `>= 0.8500` or `baseline 0.7910, change -0.0100, may drop 0.0200`. */
   condition: string;
 };
 
-export type GateResult = { checks: GateCheck[]; failed: number; warnings: string[] };
+export type GateResult = {
+  checks: GateCheck[];
+  /** Failed checks. */
+  failed: number;
+  /**
+   * Reasons the gate fails besides its checks, one sentence each: failed questions beyond
+   * `allowErrors`, no check evaluated, a question set that differs from the baseline's.
+   */
+  problems: string[];
+  passed: boolean;
+  warnings: string[];
+};
 
 export type GateOptions = {
   summary: Summary;
   /** Where the summary came from, for messages. */
   summaryPath: string;
+  /** The run folder, when one was read: its failed questions and question ids come from it. */
+  run?: Run;
   thresholds?: readonly Threshold[];
-  baseline?: { summary: Summary; path: string };
+  baseline?: { summary: Summary; path: string; run?: Run };
   /** Largest allowed absolute drop from the baseline (default 0). */
   maxDrop?: number;
   /** Also check the drop per question type. */
   perType?: boolean;
   /** Metrics the baseline check covers (default: every score metric both summaries have). */
   metrics?: readonly string[];
+  /** Failed questions the run may have and still pass (default 0). */
+  allowErrors?: number;
+  /** Pass although the run's questions differ from the baseline's (default: fail). */
+  allowSubset?: boolean;
 };
 
 /** Summary rows that are not question types. */
@@ -111,7 +132,7 @@ function allMetricNames(summary: Summary): Set<string> {
   );
 }
 
-function format4(value: number): string {
+export function format4(value: number): string {
   return value.toFixed(4);
 }
 
@@ -119,13 +140,29 @@ function signed(value: number): string {
   return `${value >= 0 ? '+' : ''}${value.toFixed(4)}`;
 }
 
-function checkThreshold(summary: Summary, summaryPath: string, threshold: Threshold): GateCheck {
+function checkThreshold(
+  summary: Summary,
+  summaryPath: string,
+  threshold: Threshold,
+  failed: FailedQuestions,
+): GateCheck {
   const means = row(summary, threshold.scope);
   if (means === undefined && !(QUESTION_TYPES as readonly string[]).includes(threshold.scope)) {
     const scopes = [...GROUP_SCOPES, ...QUESTION_TYPES, ...Object.keys(summary.metrics.by_type)];
     throw new Error(
       `Threshold "${formatThreshold(threshold)}" names an unknown question type "${threshold.scope}"; ${suggestNames(threshold.scope, scopes)}.`,
     );
+  }
+  if ((means === undefined || means.n === 0) && (failed.count ?? 0) > 0) {
+    // Its questions failed: nothing to measure is a failed check, not a mistake in the threshold.
+    return {
+      kind: 'threshold',
+      scope: threshold.scope,
+      metric: threshold.metric,
+      observed: Number.NaN,
+      passed: false,
+      condition: `${threshold.operator} ${format4(threshold.value)} (no finished ${threshold.scope} question)`,
+    };
   }
   if (means === undefined || means.n === 0) {
     throw new Error(
@@ -215,8 +252,10 @@ export function evaluateGate(options: GateOptions): GateResult {
   if (thresholds.length === 0 && options.baseline === undefined) {
     throw new Error('The gate has nothing to check: give --min, --max, --baseline or a --config file.');
   }
-  const checks = thresholds.map((threshold) => checkThreshold(summary, summaryPath, threshold));
+  const failed = failedQuestions({ summary, ...(options.run === undefined ? {} : { run: options.run }) });
+  const checks = thresholds.map((threshold) => checkThreshold(summary, summaryPath, threshold, failed));
   const warnings: string[] = [];
+  const problems: string[] = [];
   if (options.baseline !== undefined) {
     const baseline = options.baseline.summary;
     const maxDrop = options.maxDrop ?? 0;
@@ -238,33 +277,15 @@ export function evaluateGate(options: GateOptions): GateResult {
       }
     }
   }
-  return { checks, failed: checks.filter((check) => !check.passed).length, warnings };
-}
-
-/** One line per check (`PASS  overall  session.recall_all@5  0.8934  >= 0.8500`) and a verdict. */
-export function renderGateResult(result: GateResult): string {
-  const rows = result.checks.map((check) => [
-    check.passed ? 'PASS' : 'FAIL',
-    check.scope,
-    check.metric,
-    format4(check.observed),
-    check.condition,
-  ]);
-  const widths = [0, 1, 2, 3].map((column) => Math.max(0, ...rows.map((cells) => cells[column]!.length)));
-  const lines = rows.map((cells) =>
-    cells
-      .map((cell, column) =>
-        column === 3 ? cell.padStart(widths[column]!) : column < 3 ? cell.padEnd(widths[column]!) : cell,
-      )
-      .join('  ')
-      .trimEnd(),
-  );
-  const total = result.checks.length;
-  lines.push(
-    '',
-    result.failed === 0
-      ? `gate passed: ${total} check${total === 1 ? '' : 's'}`
-      : `gate failed: ${result.failed} of ${total} checks`,
-  );
-  return `${lines.join('\n')}\n`;
+  const verdict = gateProblems({ ...options, failed, checkCount: checks.length });
+  problems.push(...verdict.problems);
+  warnings.push(...verdict.warnings);
+  const failedChecks = checks.filter((check) => !check.passed).length;
+  return {
+    checks,
+    failed: failedChecks,
+    problems,
+    passed: failedChecks === 0 && problems.length === 0,
+    warnings,
+  };
 }

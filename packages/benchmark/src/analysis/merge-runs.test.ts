@@ -12,11 +12,17 @@ let root: string;
 let whole: Run;
 
 /** A shard run folder holding `samples` under the whole run's config (with some keys changed). */
-function shard(name: string, samples: readonly Sample[], config: Record<string, unknown> = {}): Run {
+function shard(
+  name: string,
+  samples: readonly Sample[],
+  config: Record<string, unknown> = {},
+  fields: Record<string, unknown> = {},
+): Run {
   const dir = join(root, name);
   mkdirSync(dir);
   const manifest = {
     ...whole.config,
+    ...fields,
     run_id: name,
     config: { ...whole.config.config, runId: name, ...config },
   };
@@ -126,5 +132,89 @@ describe('mergeRuns', () => {
     for (const [metric, value] of Object.entries(summary.metrics.overall.metrics)) {
       expect(value).toBeCloseTo(expected[metric]!, 12);
     }
+  });
+
+  describe('shard runs', () => {
+    /** The samples of shard `i/n`: dataset positions p with p % n === i - 1. */
+    const ofShard = (spec: string) => {
+      const [index, count] = spec.split('/').map(Number) as [number, number];
+      return whole.samples.filter((sample) => sample.position % count === index - 1);
+    };
+    const shardRun = (name: string, spec: string, fields: Record<string, unknown> = {}) =>
+      shard(name, ofShard(spec), { shard: spec }, fields);
+
+    it('refuses shards of different counts (1/2 with 1/3)', () => {
+      const runs = [shardRun('half-1', '1/2'), shardRun('third-1', '1/3')];
+      expect(() => mergeRuns(runs, { outDir: join(root, 's1') })).toThrow(
+        /^Cannot merge shards of different counts: half-1 \(.*\) is shard 1\/2 and third-1 \(.*\) is shard 1\/3\.$/,
+      );
+    });
+
+    it('refuses a missing shard unless allowPartial, then warns', () => {
+      const runs = [shardRun('quarter-1', '1/4'), shardRun('quarter-3', '3/4')];
+      expect(() => mergeRuns(runs, { outDir: join(root, 's2') })).toThrow(
+        'Cannot merge an incomplete set of shards: 2/4, 4/4 are missing (given 1/4, 3/4); add them, or pass --allow-partial to merge part of the dataset.',
+      );
+      const partial = mergeRuns(runs, { outDir: join(root, 's2'), allowPartial: true });
+      expect(partial.samples).toHaveLength(ofShard('1/4').length + ofShard('3/4').length);
+      expect(partial.warnings).toEqual([
+        'Shards 2/4, 4/4 are missing (--allow-partial): the merged run holds only shards 1/4, 3/4 of the dataset.',
+      ]);
+    });
+
+    it('refuses the same shard twice, and a run that is not a shard among shards', () => {
+      expect(() =>
+        mergeRuns([shardRun('twice-a', '1/2'), shardRun('twice-b', '1/2'), shardRun('twice-c', '2/2')], {
+          outDir: join(root, 's3'),
+        }),
+      ).toThrow(
+        /^Cannot merge shard 1\/2 twice: runs twice-a \(.*\) and twice-b \(.*\) are both that shard\.$/,
+      );
+      expect(() =>
+        mergeRuns([shardRun('lone-1', '1/2'), shard('unsharded', ofShard('2/2'))], {
+          outDir: join(root, 's4'),
+        }),
+      ).toThrow(
+        /^Cannot merge run unsharded \(.*\), which is not a shard, with shard runs \(lone-1 \(.*\) is shard 1\/2\)\.$/,
+      );
+    });
+
+    it('refuses shards of different datasets by SHA-256', () => {
+      const other = { dataset: { ...whole.config.dataset, sha256: 'f'.repeat(64) } };
+      expect(() =>
+        mergeRuns([shardRun('data-1', '1/2'), shardRun('data-2', '2/2', other)], {
+          outDir: join(root, 's5'),
+        }),
+      ).toThrow(
+        /^Cannot merge runs whose configs differ in result-affecting keys: dataset.sha256 \(data-1: \w{64}, data-2: f{64}\)\.$/,
+      );
+    });
+
+    it('refuses unfinished shards (no text hash yet) whose dataset files differ', () => {
+      const unfinished = (fileSha256: string) => ({
+        dataset: { ...whole.config.dataset, sha256: null, file_sha256: fileSha256 },
+      });
+      expect(() =>
+        mergeRuns(
+          [
+            shardRun('file-1', '1/2', unfinished('a'.repeat(64))),
+            shardRun('file-2', '2/2', unfinished('b'.repeat(64))),
+          ],
+          {
+            outDir: join(root, 's6'),
+          },
+        ),
+      ).toThrow(
+        `Cannot merge runs whose configs differ in result-affecting keys: dataset.file_sha256 (file-1: ${'a'.repeat(64)}, file-2: ${'b'.repeat(64)}).`,
+      );
+      const same = mergeRuns(
+        [
+          shardRun('same-1', '1/2', unfinished('c'.repeat(64))),
+          shardRun('same-2', '2/2', unfinished('c'.repeat(64))),
+        ],
+        { outDir: join(root, 's7') },
+      );
+      expect(same.samples).toHaveLength(whole.samples.length);
+    });
   });
 });

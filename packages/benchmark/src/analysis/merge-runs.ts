@@ -2,9 +2,11 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { RunConfig } from '../config/run-config.js';
 import { collectProvenance } from '../run/provenance.js';
-import { type RunManifest, type RunResult, writeRunOutputs } from '../run/run-benchmark.js';
 import { openRunFolder } from '../run/run-folder.js';
+import type { RunManifest } from '../run/run-manifest.js';
 import type { Sample } from '../run/sample.js';
+import { type RunResult, writeRunOutputs } from '../run/write-run-outputs.js';
+import { checkShards } from './check-shards.js';
 import {
   configDifferences,
   formatConfigValue,
@@ -20,6 +22,8 @@ export type MergeOptions = {
   runId?: string;
   /** Recorded in the merged config.json's provenance. */
   argv?: readonly string[];
+  /** Merge shard runs that do not make the whole dataset (some `i/n` missing). */
+  allowPartial?: boolean;
 };
 
 /** config.json of a merged run: a run's manifest plus where its questions came from. */
@@ -57,7 +61,8 @@ function byQuestionId(a: Sample, b: Sample): number {
 
 /**
  * Merges shard runs into one run: the union of their samples (a question in two runs must have
- * the same result, latencies aside, and is kept once). Refuses runs whose configs differ in a
+ * the same result, latencies aside, and is kept once). Shard runs must make one whole run
+ * (checkShards: the same count, none twice, none missing unless `allowPartial`). Refuses runs whose configs differ in a
  * result-affecting key (anything but NON_RESULT_KEYS and the question selection: shard, ids,
  * types, limit, seed) or whose datasets differ; selection keys that differ are dropped from the
  * merged config.
@@ -84,6 +89,7 @@ export function mergeRuns(runs: readonly Run[], options: MergeOptions): MergeRes
       .join('; ');
     throw new Error(`Cannot merge runs whose configs differ in result-affecting keys: ${listed}.`);
   }
+  warnings.push(...checkShards(runs, { allowPartial: options.allowPartial ?? false }));
   for (const run of runs) {
     if (run.config.finished_at === undefined) {
       warnings.push(`Run ${label(run)} did not finish; only the questions it completed are merged.`);

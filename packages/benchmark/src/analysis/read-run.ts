@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { type RunManifest, readManifest } from '../run/run-benchmark.js';
+import { type RunManifest, readManifest } from '../run/run-manifest.js';
 import type { Sample } from '../run/sample.js';
 import { readSamplesFile } from '../run/samples-file.js';
 import type { Exclusion, Summary } from '../run/summarize.js';

@@ -59,7 +59,9 @@ function renderOne(comparison: RunComparison, result: ComparisonResult): string 
   const baseHeader = sameIds ? 'base' : base.runId;
   const otherHeader = sameIds ? 'other' : other.runId;
   const lines = [`## ${base.runId} (base) vs ${other.runId}`, ''];
-  lines.push(`- base: ${base.dir}`, `- other: ${other.dir}`);
+  const failed = (errors: number) =>
+    errors === 0 ? '' : ` (${errors} failed ${errors === 1 ? 'question' : 'questions'}, in no mean)`;
+  lines.push(`- base: ${base.dir}${failed(base.errors)}`, `- other: ${other.dir}${failed(other.errors)}`);
   const differences = comparison.configDifferences
     .map(({ key, values }) => `${key} ${values.map(formatConfigValue).join(' → ')}`)
     .join(', ');

@@ -1,10 +1,12 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import type { RunConfigInput } from '../config/run-config.js';
 import { renderVariantsTable, variantsCsv } from '../report/render-variants.js';
 import { type GridAxis, parseGridAxis } from '../run/ablation-grid.js';
 import { runAblation } from '../run/run-ablation.js';
+import { claimRunFolder } from '../run/run-folder.js';
+import { checkRunId, safeName } from '../run/run-id.js';
 import { createProgress } from './progress.js';
 import { addRunOptions, configFromEnvironment, configFromFlags, FLAG_KEYS } from './run-command.js';
 
@@ -25,7 +27,7 @@ export function ablateCommand(): Command {
   )
     .option('--grid <key=v1,v2>', 'an axis of the grid, by run option name (repeatable)', collect, [])
     .option('--grid-file <path>', 'a JSON grid, e.g. configs/ablations/session-aware.json')
-    .option('--ablation-id <id>', 'name of the ablation folder (default: time and dataset)')
+    .option('--ablation-id <id>', 'name of the ablation folder, as --run-id (default: time and dataset)')
     .addHelpText(
       'after',
       '\nExample:\n  lme ablate --dataset s --retriever hybrid --grid session-aware=false,true --grid top-sessions=3,5,10\n' +
@@ -43,16 +45,12 @@ export function ablateCommand(): Command {
       ];
       if (axes.length === 0)
         throw new Error('lme ablate needs at least one --grid key=v1,v2 or a --grid-file.');
-      const base = { ...file.base, ...configFromFlags(command) };
-      const stamp = new Date()
-        .toISOString()
-        .replace(/:/g, '-')
-        .replace(/\.\d+Z$/, '');
-      const dir = resolve(
-        base.out ?? 'results',
-        options.ablationId ?? `${stamp}-ablation-${base.dataset ?? 'sample'}`,
-      );
-      mkdirSync(dir, { recursive: true });
+      const { runId, ...base } = { ...file.base, ...configFromFlags(command) } as RunConfigInput;
+      const folderName = runId ?? options.ablationId ?? defaultAblationId(base.dataset ?? 'sample');
+      checkRunId(folderName, runId !== undefined ? '--run-id' : '--ablation-id');
+      const dir = resolve(base.out ?? 'results', folderName);
+      // Exclusive create: a second ablation of the same id fails unless --overwrite.
+      claimRunFolder(dir, { mode: 'new', overwrite: base.overwrite }).release();
       const progress = createProgress('questions');
       let label = '';
       const result = await runAblation({
@@ -90,4 +88,11 @@ export function ablateCommand(): Command {
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+/** `2026-11-22T01-02-03-456Z-ablation-s-3f9a`: a dataset path contributes its file name only. */
+function defaultAblationId(dataset: string): string {
+  const name = safeName(dataset.replace(/^.*[\\/]/, '').replace(/\.json(\.gz)?$/, ''));
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  return `${stamp}-ablation-${name}-${Math.random().toString(16).slice(2, 6)}`;
 }

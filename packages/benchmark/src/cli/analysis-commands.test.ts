@@ -17,21 +17,32 @@ beforeAll(async () => {
 });
 
 describe('lme compare', () => {
-  it('prints the comparison and writes it to --out', () => {
+  it('prints one side-by-side table, with --pairs a report per run too, and writes it to --out', () => {
     const out = join(root, 'compare.md');
-    const result = runCli([
+    const args = [
       'compare',
       official,
       words,
+      official,
       '--metrics',
       'session.recall_all@5,session.ndcg_any@5',
-      '--out',
-      out,
-    ]);
-    expect(result.status).toBe(0);
-    expect(result.stdout).toContain('## official (base) vs words');
-    expect(result.stdout).toMatch(/\| session\.ndcg_any@5 +\| +0\.6334 \|/);
-    expect(read(root, 'compare.md')).toBe(result.stdout);
+    ];
+    const table = runCli(args);
+    expect(table.status).toBe(0);
+    expect(table.stdout).toMatch(
+      /^## 2 runs vs official #1 \(base\)\n\n\| category +\| metric +\| official #1 \(base\) \| +words \| +official #3 \|$/m,
+    );
+    expect(table.stdout).toMatch(/^\| failed questions +\| +\| +0 \| +0 \| +0 \|$/m);
+    expect(table.stdout).toMatch(
+      /^\| +\| session\.ndcg_any@5 +\| +0\.6334 \| 0\.6\d{3} \([+-]0\.\d{4}\) \| 0\.6334 \(0\.0000\) \|$/m,
+    );
+    expect(table.stdout).not.toContain('vs words');
+    const pairs = runCli([...args, '--pairs', '--out', out]);
+    expect(pairs.status).toBe(0);
+    expect(pairs.stdout.startsWith(table.stdout)).toBe(true);
+    expect(pairs.stdout).toContain('## official (base) vs words');
+    expect(pairs.stdout).toMatch(/\| session\.ndcg_any@5 +\| +0\.6334 \|/);
+    expect(read(root, 'compare.md')).toBe(pairs.stdout);
   });
 
   it('exits 1 with one argument', () => {
@@ -83,5 +94,28 @@ describe('lme merge', () => {
     expect(result.stderr).toBe(
       'lme: Cannot merge runs whose configs differ in result-affecting keys: tokenizer (official: official, words: words).\n',
     );
+  });
+
+  it('refuses a lone shard, and merges it with --allow-partial', () => {
+    const dir = join(root, 'lone-shard');
+    mkdirSync(dir);
+    const config = JSON.parse(read(official, 'config.json'));
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ ...config, run_id: 'lone-shard', config: { ...config.config, shard: '1/2' } }),
+    );
+    const lines = read(official, 'samples.jsonl').trimEnd().split('\n');
+    writeFileSync(join(dir, 'samples.jsonl'), `${lines.filter((_, line) => line % 2 === 0).join('\n')}\n`);
+    const refused = runCli(['merge', dir, '--out', join(root, 'lone-merged')]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toBe(
+      'lme: Cannot merge an incomplete set of shards: 2/2 is missing (given 1/2); add it, or pass --allow-partial to merge part of the dataset.\n',
+    );
+    const partial = runCli(['merge', dir, '--out', join(root, 'lone-merged'), '--allow-partial']);
+    expect(partial.status).toBe(0);
+    expect(partial.stderr).toBe(
+      'lme: warning: Shard 2/2 is missing (--allow-partial): the merged run holds only shard 1/2 of the dataset.\n',
+    );
+    expect(partial.stdout).toContain('merged 11 questions from 1 run');
   });
 });

@@ -4,6 +4,7 @@ import { compareRuns } from '../analysis/compare-runs.js';
 import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../analysis/paired-bootstrap.js';
 import { readRun } from '../analysis/read-run.js';
 import { renderComparison } from '../analysis/render-comparison.js';
+import { renderComparisonTable } from '../analysis/render-comparison-table.js';
 import { integerFlag } from './parse-flag.js';
 
 /** `a,b` → ['a', 'b'] (empty items dropped). */
@@ -16,7 +17,9 @@ export function listFlag(value: string): string[] {
 
 export function compareCommand(): Command {
   return new Command('compare')
-    .description('compare runs with the first (the base): per-category deltas and paired significance tests')
+    .description(
+      'compare runs with the first (the base): one side-by-side table of values, deltas and Holm-corrected paired tests; --pairs adds a report per run',
+    )
     .argument('<base-run>', 'results folder of the base run')
     .argument('<runs...>', 'results folders to compare with the base')
     .option(
@@ -24,18 +27,22 @@ export function compareCommand(): Command {
       'metrics to compare (default: session.recall_all@5, session.recall_any@5, session.ndcg_any@5)',
       listFlag,
     )
+    .option(
+      '--pairs',
+      'after the table, one report per run against the base (config differences, tests, flipped questions)',
+    )
     .option('--out <file.md>', 'also write the markdown to this file')
     .option('--resamples <n>', `paired bootstrap resamples (default: ${DEFAULT_RESAMPLES})`, integerFlag(1))
     .option('--seed <n>', `paired bootstrap seed (default: ${DEFAULT_SEED})`, integerFlag(0, 2 ** 32 - 1))
     .addHelpText(
       'after',
-      '\nExample:\n  lme compare results/bm25-official results/bm25-words --out compare.md',
+      "\nThe table has one column per run (its label when it has one), one row per question type × metric: each\nrun's value, its delta from the base and * p < 0.05, ** p < 0.01, *** p < 0.001 from the paired test (exact\nMcNemar for 0/1 metrics, paired bootstrap otherwise), Holm-corrected over the runs × metrics of each row\ngroup. Its first row counts each run's failed questions (in no mean).\n\nExamples:\n  lme compare results/bm25-official results/bm25-words results/hybrid --out compare.md\n  lme compare results/bm25-official results/bm25-words --pairs",
     )
     .action(
       (
         baseDir: string,
         otherDirs: string[],
-        options: { metrics?: string[]; out?: string; resamples?: number; seed?: number },
+        options: { metrics?: string[]; out?: string; resamples?: number; seed?: number; pairs?: boolean },
       ) => {
         const runs = [baseDir, ...otherDirs].map((dir) => readRun(dir));
         for (const run of runs)
@@ -48,7 +55,8 @@ export function compareCommand(): Command {
         for (const comparison of result.comparisons) {
           for (const warning of comparison.warnings) process.stderr.write(`lme: warning: ${warning}\n`);
         }
-        const markdown = renderComparison(result);
+        const table = renderComparisonTable(result);
+        const markdown = options.pairs ? `${table}\n${renderComparison(result)}` : table;
         if (options.out !== undefined) writeFileSync(options.out, markdown);
         process.stdout.write(markdown);
       },

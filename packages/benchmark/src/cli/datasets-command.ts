@@ -1,19 +1,52 @@
+import { resolve } from 'node:path';
 import { Command } from 'commander';
+import { runOptionOf } from '../config/run-options.js';
+import {
+  DATASET_SOURCES_PATH,
+  type DatasetSources,
+  datasetSource,
+  datasetUrl,
+  identifyDigest,
+  loadDatasetSources,
+} from '../dataset/dataset-sources.js';
 import { datasetStatistics } from '../dataset/dataset-statistics.js';
+import { downloadDatasetFile } from '../dataset/download-dataset-file.js';
 import { loadAnyDataset } from '../dataset/load-dataset.js';
-import { resolveDatasetPath } from '../dataset/load-longmemeval.js';
+import { locomoCategoryOf } from '../dataset/load-locomo.js';
+import { COMMITTED_SAMPLE, resolveDatasetPath } from '../dataset/load-longmemeval.js';
+import { verifyDatasets } from '../dataset/verify-datasets.js';
 import { renderMarkdownTable } from '../report/render-table.js';
+import { createProgress } from './progress.js';
+import { folderSetting, helpOf } from './run-option-flags.js';
+
+const SAMPLE_ORIGIN =
+  'the committed sample: 22 questions cut from the cleaned S file by scripts/make-sample.ts';
+
+type DataDirOptions = { dataDir?: string; sources?: string };
+
+const DATA_DIR_HELP = helpOf(runOptionOf('dataDir')!);
+const SOURCES_HELP = `the list of official files, revision and checksums (default: configs/datasets.json)`;
+
+/** `--data-dir`, else LME_DATA_DIR, else `datasets`, as `lme run` reads it. */
+function dataDirOf(options: DataDirOptions): string {
+  return folderSetting('dataDir', options.dataDir);
+}
+
+function sourcesOf(options: DataDirOptions): DatasetSources {
+  return loadDatasetSources(options.sources ?? DATASET_SOURCES_PATH);
+}
 
 export function datasetsCommand(): Command {
-  const datasets = new Command('datasets').description('inspect LongMemEval files');
+  const datasets = new Command('datasets').description('get, verify and inspect the benchmark files');
   datasets
     .command('info')
     .argument('<name|path>', 'oracle, s, m, sample, or a path')
-    .option('--data-dir <dir>', 'folder holding the LongMemEval files (env LME_DATA_DIR; default: datasets)')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .option('--sources <file>', SOURCES_HELP)
     .description('questions per type, abstention, sessions, turns and evidence sessions')
-    .action(async (name: string, options: { dataDir?: string }) => {
-      const path = resolveDatasetPath(name, options.dataDir ?? process.env.LME_DATA_DIR ?? 'datasets');
-      const { records, sha256 } = await loadAnyDataset(path);
+    .action(async (name: string, options: DataDirOptions) => {
+      const path = resolveDatasetPath(name, dataDirOf(options));
+      const { records, sha256, format, warnings } = await loadAnyDataset(path);
       const statistics = datasetStatistics(records);
       const header = [
         'question_type',
@@ -33,10 +66,116 @@ export function datasetsCommand(): Command {
         String(row.userTurns),
         String(row.evidenceSessions),
       ]);
-      process.stdout.write(`${path}\nsha256 ${sha256}\n\n${renderMarkdownTable(header, body)}\n`);
+      const origin = path === COMMITTED_SAMPLE ? SAMPLE_ORIGIN : provenance(sourcesOf(options), sha256, name);
+      process.stdout.write(`${path}\nsha256 ${sha256}\n${origin}\n\n`);
+      process.stdout.write(`${renderMarkdownTable(header, body)}\n`);
       process.stdout.write(
         `\n${statistics.repeatedSessionHaystacks} haystacks repeat a session id; ${statistics.distinctUserTurns} distinct user turns.\n`,
       );
+      if (format === 'locomo') {
+        process.stdout.write('\nLoCoMo categories:\n');
+        for (const row of statistics.rows) {
+          const category = locomoCategoryOf(row.label);
+          if (category) {
+            process.stdout.write(`category ${category.id} ${category.name}: ${row.questions} questions\n`);
+          }
+        }
+      }
+      for (const warning of warnings) process.stderr.write(`lme: warning: ${warning}\n`);
+    });
+
+  datasets
+    .command('download')
+    .argument('<names...>', 'oracle, s and/or m')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .option('--hub-url <url>', 'Hugging Face hub address (env LME_HUB_URL; default: https://huggingface.co)')
+    .option('--sources <file>', SOURCES_HELP)
+    .description('download official LongMemEval files at the pinned revision, resumably, checking SHA-256')
+    .action(async (names: string[], options: DataDirOptions & { hubUrl?: string }) => {
+      const sources = sourcesOf(options);
+      for (const name of names) datasetSource(sources, name); // unknown names fail before any download
+      const dataDir = dataDirOf(options);
+      const hubUrl = options.hubUrl ?? process.env.LME_HUB_URL ?? sources.hubUrl;
+      const checksumSource = options.sources ?? 'configs/datasets.json';
+      for (const name of names) {
+        const source = datasetSource(sources, name);
+        const url = datasetUrl(sources, name, hubUrl);
+        const target = resolve(dataDir, source.file);
+        process.stderr.write(`lme: ${name}: ${url}\n`);
+        const progress = createProgress(`downloading ${source.file}`);
+        const result = await downloadDatasetFile({
+          url,
+          target,
+          bytes: source.bytes,
+          sha256: source.sha256,
+          checksumSource,
+          onProgress: (received, total) =>
+            progress.update(
+              total ? received / total : 0,
+              `${megabytes(received)}${total ? ` of ${megabytes(total)}` : ''}`,
+            ),
+        }).finally(() => progress.stop());
+        if (result.resumedFrom > 0)
+          process.stderr.write(`lme: ${name}: resumed after ${result.resumedFrom} bytes\n`);
+        const state = result.alreadyPresent ? 'already present' : 'downloaded';
+        if (result.verified) {
+          process.stdout.write(`${name}: ${state}, SHA-256 verified: ${result.path}\n`);
+        } else {
+          process.stdout.write(`${name}: ${state}, UNVERIFIED: ${result.path}\n`);
+          process.stderr.write(
+            `lme: warning: ${name}: ${checksumSource} holds no SHA-256 for ${source.file}, so the file could not be verified (its SHA-256 is ${result.sha256}).\n`,
+          );
+        }
+      }
+    });
+
+  datasets
+    .command('verify')
+    .argument('[names...]', 'oracle, s and/or m (default: all three)')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .option('--sources <file>', SOURCES_HELP)
+    .description('check the files in the data directory against the published SHA-256 checksums')
+    .action(async (names: string[], options: DataDirOptions) => {
+      const sources = sourcesOf(options);
+      const named = names.length > 0;
+      const dataDir = dataDirOf(options);
+      const results = await verifyDatasets(sources, named ? names : Object.keys(sources.files), dataDir);
+      for (const result of results) {
+        const where = result.path ? ` ${result.path}` : '';
+        process.stdout.write(`${result.dataset}: ${result.status.toUpperCase()}${where}: ${result.detail}\n`);
+      }
+      const failed = results.filter(
+        (result) => result.status === 'mismatch' || (named && result.status === 'missing'),
+      );
+      if (failed.length > 0) {
+        throw new Error(
+          `${failed.map((result) => result.dataset).join(', ')} did not verify (see above); \`lme datasets download <name>\` fetches the published file.`,
+        );
+      }
+      if (results.every((result) => result.status === 'missing')) {
+        process.stderr.write(
+          `lme: no dataset files in ${dataDir}; \`lme datasets download s\` fetches one.\n`,
+        );
+      }
     });
   return datasets;
+}
+
+/** What a file's checksum says about where it comes from, one line for `datasets info`. */
+function provenance(sources: DatasetSources, sha256: string, name: string): string {
+  const match = identifyDigest(sources, sha256);
+  if (match?.kind === 'published') {
+    const questions = match.source.questions ? ` (${match.source.questions} questions)` : '';
+    return `the published ${match.source.file} at revision ${sources.revision}${questions}`;
+  }
+  if (match?.kind === 'copy') return `not the published bytes: ${match.note}`;
+  const published = sources.files[name];
+  if (published) {
+    return `matches no checksum in configs/datasets.json (the published ${published.file} has ${published.questions ?? 'an unknown number of'} questions); \`lme datasets verify ${name}\` says more`;
+  }
+  return 'not a published file listed in configs/datasets.json';
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
 }

@@ -1,19 +1,54 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readRun } from '../analysis/read-run.js';
+import type { Sample } from '../run/sample.js';
+import { summarize } from '../run/summarize.js';
 import { makeSampleRun } from '../testing/make-sample-run.js';
 import { runCli } from '../testing/run-cli.js';
 
 let official: string;
 let words: string;
+let firstTen: string;
 let root: string;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'lme-gate-cli-'));
   official = await makeSampleRun(root, 'official', { tokenizer: 'official' });
   words = await makeSampleRun(root, 'words', { tokenizer: 'words' });
+  firstTen = await makeSampleRun(root, 'first-ten', {
+    tokenizer: 'official',
+    questionIds: readRun(official)
+      .samples.slice(0, 10)
+      .map((sample) => sample.question_id),
+  });
 });
+
+/**
+ * A copy of `source` whose questions `fails` picks failed as the runner records a failure (no
+ * hits, no metrics, `error` set), with its summary.json rewritten from the samples.
+ */
+function withFailures(source: string, name: string, fails: (sample: Sample) => boolean): string {
+  const dir = join(root, name);
+  cpSync(source, dir, { recursive: true });
+  const run = readRun(dir);
+  const samples = run.samples.map((sample) =>
+    fails(sample)
+      ? { ...sample, hits: [], metrics: {}, error: `question ${sample.question_id}: reader answered 500.` }
+      : sample,
+  );
+  writeFileSync(join(dir, 'samples.jsonl'), samples.map((sample) => `${JSON.stringify(sample)}\n`).join(''));
+  const summary = summarize({
+    runId: name,
+    dataset: 'sample',
+    convention: 'official',
+    exclusion: 'A',
+    samples,
+  });
+  writeFileSync(join(dir, 'summary.json'), JSON.stringify(summary));
+  return dir;
+}
 
 describe('lme gate', () => {
   it('exits 0 when every threshold holds, listing each check', () => {
@@ -100,5 +135,71 @@ describe('lme gate', () => {
     const missing = runCli(['gate', join(root, 'nope'), '--min', 'session.recall_all@5>=0.8']);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/does not exist/);
+  });
+
+  it('exits 3 when the run has failed questions, even though the means of the rest pass', () => {
+    // The three non-abstention questions official misses at recall_all@5 fail: the means over the
+    // others are 1.0, above a bound the healthy run (0.8333) does not reach.
+    const hardest = withFailures(
+      official,
+      'hardest-failed',
+      (sample) => !sample.abstention && sample.metrics['session.recall_all@5'] === 0,
+    );
+    const result = runCli(['gate', hardest, '--min', 'session.recall_all@5>=0.85']);
+    expect(result.status).toBe(3);
+    expect(result.stdout).toMatch(/^PASS {2}overall +session\.recall_all@5 +1\.0000 {2}>= 0\.8500$/m);
+    expect(result.stdout).toMatch(
+      /gate failed \(1 reason\):\n- 3 of 22 questions failed \(none allowed; see --allow-errors\), and the means exclude these 3 failed questions: question \w+: reader answered 500; /,
+    );
+    const allowed = runCli(['gate', hardest, '--min', 'session.recall_all@5>=0.85', '--allow-errors', '3']);
+    expect(allowed.status).toBe(0);
+    expect(allowed.stderr).toMatch(
+      /^lme: warning: 3 of 22 questions failed \(--allow-errors 3\), and the means exclude these 3 failed questions/m,
+    );
+    expect(
+      runCli(['gate', hardest, '--min', 'session.recall_all@5>=0.85', '--allow-errors', '2']).status,
+    ).toBe(3);
+  });
+
+  it('exits 3 when every question failed: the failures listed, a bound unmeasured, no check evaluated', () => {
+    const failed = withFailures(official, 'all-failed', () => true);
+    const againstBaseline = runCli(['gate', failed, '--baseline', words, '--max-drop', '0.02']);
+    expect(againstBaseline.status).toBe(3);
+    expect(againstBaseline.stdout).toContain('gate failed (2 reasons):\n- 22 of 22 questions failed');
+    expect(againstBaseline.stdout).toContain(
+      '- The gate evaluated 0 checks, so it shows nothing: the run has no finished question to measure.\n',
+    );
+    const bound = runCli(['gate', failed, '--min', 'session.recall_all@5>=0.85']);
+    expect(bound.status).toBe(3);
+    expect(bound.stdout).toMatch(
+      /^FAIL {2}overall {2}session\.recall_all@5 {2}- {2}>= 0\.8500 \(no finished overall question\)$/m,
+    );
+    expect(bound.stdout).toContain('- 1 of 1 check failed.');
+  });
+
+  it('exits 3 when the run holds other questions than the baseline, unless --allow-subset', () => {
+    const byId = runCli(['gate', firstTen, '--baseline', official, '--max-drop', '1']);
+    expect(byId.status).toBe(3);
+    expect(byId.stdout).toMatch(
+      /- The run's questions differ from the baseline's: 12 of the baseline's 22 questions are not in the run \([\w]+, [\w]+, [\w]+, …\); gate the same questions, or pass --allow-subset to compare the means anyway\.\n/,
+    );
+    const byCount = runCli([
+      'gate',
+      firstTen,
+      '--baseline',
+      join(official, 'summary.json'),
+      '--max-drop',
+      '1',
+    ]);
+    expect(byCount.status).toBe(3);
+    expect(byCount.stdout).toMatch(
+      /the run has 10 questions and the baseline 22; \d types? differs? in questions counted \(/,
+    );
+    const allowed = runCli(['gate', firstTen, '--baseline', official, '--max-drop', '1', '--allow-subset']);
+    expect(allowed.status).toBe(0);
+    expect(allowed.stderr).toMatch(
+      /^lme: warning: The run's questions differ from the baseline's \(--allow-subset\): 12 of/m,
+    );
+    expect(readFileSync(join(firstTen, 'samples.jsonl'), 'utf8').trimEnd().split('\n')).toHaveLength(10);
   });
 });

@@ -1,9 +1,10 @@
 import { Command } from 'commander';
-import { evaluateGate, parseBound, renderGateResult, type Threshold } from '../analysis/gate.js';
+import { evaluateGate, parseBound, type Threshold } from '../analysis/gate.js';
 import { type GateSpec, mergeGateSpecs, readGateFile } from '../analysis/gate-file.js';
 import { readSummaryOrRun } from '../analysis/read-run.js';
+import { renderGateResult } from '../analysis/render-gate-result.js';
 import { listFlag } from './compare-command.js';
-import { numberFlag } from './parse-flag.js';
+import { integerFlag, numberFlag } from './parse-flag.js';
 
 /** Exit code of a failed gate (see main.ts EXIT). */
 const GATE_FAILED = 3;
@@ -20,11 +21,15 @@ type GateFlags = {
   perType?: boolean;
   metrics?: string[];
   config?: string;
+  allowErrors?: number;
+  allowSubset?: boolean;
 };
 
 export function gateCommand(): Command {
   return new Command('gate')
-    .description('check a run against thresholds and a baseline; exit code 3 when a check fails')
+    .description(
+      'check a run against thresholds and a baseline; exit code 3 when a check fails, a question failed, no check ran or the questions differ from the baseline',
+    )
     .argument('<run>', 'results folder (or its summary.json)')
     .option(
       '--min <expression>',
@@ -44,6 +49,15 @@ export function gateCommand(): Command {
       'metrics the baseline check covers (default: all score metrics both have)',
       listFlag,
     )
+    .option(
+      '--allow-errors <n>',
+      'pass with up to n failed questions (default 0: any failed question fails the gate, as means exclude them)',
+      integerFlag(0),
+    )
+    .option(
+      '--allow-subset',
+      "pass although the run's questions differ from the baseline's (by id for run folders, else by count per type)",
+    )
     .option('--config <file.json>', 'gate file (configs/gates/<name>.json); flags override it')
     .addHelpText(
       'after',
@@ -59,6 +73,8 @@ export function gateCommand(): Command {
       if (flags.maxDrop !== undefined) fromFlags.maxDrop = flags.maxDrop;
       if (flags.perType !== undefined) fromFlags.perType = flags.perType;
       if (flags.metrics !== undefined) fromFlags.metrics = flags.metrics;
+      if (flags.allowErrors !== undefined) fromFlags.allowErrors = flags.allowErrors;
+      if (flags.allowSubset !== undefined) fromFlags.allowSubset = flags.allowSubset;
       const spec =
         flags.config === undefined
           ? mergeGateSpecs({ thresholds: [] }, fromFlags)
@@ -76,17 +92,20 @@ export function gateCommand(): Command {
       const result = evaluateGate({
         summary: run.summary,
         summaryPath: run.path,
+        ...(run.run === undefined ? {} : { run: run.run }),
         thresholds: spec.thresholds,
-        ...(baseline === undefined ? {} : { baseline: { summary: baseline.summary, path: baseline.path } }),
+        ...(baseline === undefined ? {} : { baseline }),
         ...(spec.maxDrop === undefined ? {} : { maxDrop: spec.maxDrop }),
         perType: spec.perType ?? false,
         ...(spec.metrics === undefined ? {} : { metrics: spec.metrics }),
+        ...(spec.allowErrors === undefined ? {} : { allowErrors: spec.allowErrors }),
+        ...(spec.allowSubset === undefined ? {} : { allowSubset: spec.allowSubset }),
       });
       for (const warning of [...(run.run?.warnings ?? []), ...result.warnings]) {
         process.stderr.write(`lme: warning: ${warning}\n`);
       }
       const header = `gate ${run.path}${baseline === undefined ? '' : ` against baseline ${baseline.path}`}\n\n`;
       process.stdout.write(header + renderGateResult(result));
-      if (result.failed > 0) process.exitCode = GATE_FAILED;
+      if (!result.passed) process.exitCode = GATE_FAILED;
     });
 }

@@ -1,20 +1,38 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { collectSecrets, redactProcessOutput } from '../config/secrets.js';
 import { ablateCommand } from './ablate-command.js';
 import { cacheCommand } from './cache-command.js';
 import { compareCommand } from './compare-command.js';
 import { datasetsCommand } from './datasets-command.js';
+import { EXIT } from './exit-codes.js';
+import { explainCommand } from './explain-command.js';
 import { gateCommand } from './gate-command.js';
 import { mergeCommand } from './merge-command.js';
 import { reportCommand } from './report-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
+import { warnIfStaleBuild } from './stale-build-warning.js';
 
-/** Exit codes: 0 success, 1 error (bad input, failed run), 3 a gate failed. */
-export const EXIT = { ok: 0, error: 1, gateFailed: 3 } as const;
+/** Exit codes: see exit-codes.ts (0 ok, 1 error, 2 failed questions, 3 gate failed, 130 interrupted). */
+export { EXIT };
+
+/** The version of @lme/benchmark (`lme --version`); the same path from src/ and dist/. */
+function packageVersion(): string {
+  const path = new URL('../../package.json', import.meta.url);
+  return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
+}
+
+// Before anything can print: every key of the environment is redacted from all output.
+collectSecrets(process.env);
+redactProcessOutput();
+
+await warnIfStaleBuild();
 
 const program = new Command('lme')
   .description('Benchmark long-term conversational memory systems on LongMemEval')
+  .version(packageVersion(), '-V, --version', 'print the version of lme')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride()
   .addCommand(runCommand())
@@ -25,6 +43,7 @@ const program = new Command('lme')
   .addCommand(gateCommand())
   .addCommand(mergeCommand())
   .addCommand(reportCommand())
+  .addCommand(explainCommand())
   .addCommand(serveCommand());
 
 try {

@@ -8,11 +8,12 @@ export function mergeCommand(): Command {
     .argument('<run-dirs...>', 'results folders of the shards')
     .requiredOption('-o, --out <dir>', 'the merged results folder (must not hold samples.jsonl yet)')
     .option('--run-id <id>', 'run_id of the merged run (default: the name of --out)')
+    .option('--allow-partial', 'merge shard runs that do not cover every shard (e.g. 1/4 and 2/4 alone)')
     .addHelpText(
       'after',
       '\nExample:\n  lme merge results/s-shard-0 results/s-shard-1 --out results/s-merged',
     )
-    .action((dirs: string[], options: { out: string; runId?: string }) => {
+    .action((dirs: string[], options: { out: string; runId?: string; allowPartial?: boolean }) => {
       if (options.runId !== undefined && !/^[\w.-]+$/.test(options.runId)) {
         throw new Error(
           `--run-id "${options.runId}" may use letters, digits, dot, dash and underscore only.`,
@@ -23,11 +24,12 @@ export function mergeCommand(): Command {
         outDir: options.out,
         ...(options.runId === undefined ? {} : { runId: options.runId }),
         argv: process.argv.slice(2),
+        allowPartial: options.allowPartial ?? false,
       });
       for (const warning of merged.warnings) process.stderr.write(`lme: warning: ${warning}\n`);
       const { table } = writeMergedRun(merged);
       process.stdout.write(
-        `merged ${merged.samples.length} questions from ${runs.length} runs\n\n${table}\nresults: ${merged.dir}\n`,
+        `merged ${merged.samples.length} questions from ${runs.length} ${runs.length === 1 ? 'run' : 'runs'}\n\n${table}\nresults: ${merged.dir}\n`,
       );
     });
 }

@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import type { z } from 'zod';
 
 /**
  * Commander argument parsers. Commander calls a parser with (value, previous); passing it
@@ -25,6 +26,35 @@ export function numberFlag(min: number, max = Number.POSITIVE_INFINITY) {
     }
     if (parsed < min || parsed > max)
       throw new InvalidArgumentError(`expected a number from ${min} to ${max}, got ${parsed}.`);
+    return parsed;
+  };
+}
+
+/**
+ * A parser for a number flag whose type and bounds are those of a zod number schema (the run
+ * config's), so the flag and a preset accept the same values: whole numbers when the schema says
+ * `int()`, and its min (inclusive or exclusive) and max.
+ */
+export function schemaNumberFlag(schema: z.ZodNumber) {
+  const integer = schema.isInt === true;
+  const checks = (schema.def.checks ?? []).map(
+    (check) => check._zod.def as { check: string; inclusive?: boolean },
+  );
+  const exclusiveMin = checks.some((check) => check.check === 'greater_than' && check.inclusive === false);
+  const min = schema.minValue ?? Number.NEGATIVE_INFINITY;
+  const max = schema.maxValue ?? Number.POSITIVE_INFINITY;
+  const range = exclusiveMin
+    ? `above ${min}${Number.isFinite(max) ? ` and at most ${max}` : ''}`
+    : `from ${min} to ${max}`;
+  const kind = integer ? 'a whole number' : 'a number';
+  return (value: string): number => {
+    const parsed = Number(value);
+    const wellFormed = integer
+      ? /^-?\d+$/.test(value.trim())
+      : value.trim() !== '' && Number.isFinite(parsed);
+    if (!wellFormed) throw new InvalidArgumentError(`expected ${kind}, got "${value}".`);
+    if (!schema.safeParse(parsed).success)
+      throw new InvalidArgumentError(`expected ${kind} ${range}, got ${parsed}.`);
     return parsed;
   };
 }

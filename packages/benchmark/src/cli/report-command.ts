@@ -1,16 +1,39 @@
+import { statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { inDatasetOrder, readRun } from '../analysis/read-run.js';
-import { writeRunOutputs } from '../run/run-benchmark.js';
+import { buildHtmlReport, resolveReportInputs } from '../report/html/build-html-report.js';
 import { openRunFolder } from '../run/run-folder.js';
+import { writeRunOutputs } from '../run/write-run-outputs.js';
 
 export function reportCommand(): Command {
   return new Command('report')
     .description(
-      'rewrite summary.json, summary.csv, samples.csv and report.md of a run from its config.json and samples.jsonl',
+      'rewrite summary.json, summary.csv, samples.csv and report.md of a run from its config.json and samples.jsonl; with --html, write one self-contained HTML report of one or more runs or an ablation folder',
     )
-    .argument('<run-dir>', 'results folder')
-    .action((dir: string) => {
-      const run = readRun(dir);
+    .argument('<run-dirs...>', 'results folder (with --html: several, or an ablation folder)')
+    .option('--html', 'write a self-contained HTML report (charts, per-question table, question pages)')
+    .option('--out <file>', 'where --html writes (default: report.html in the first folder)')
+    .action(async (dirs: string[], options: { html?: boolean; out?: string }) => {
+      if (options.html) {
+        const started = performance.now();
+        const inputs = resolveReportInputs(dirs);
+        const { html, warnings } = await buildHtmlReport({ inputs });
+        for (const warning of warnings) process.stderr.write(`lme: warning: ${warning}\n`);
+        const out = resolve(options.out ?? join(resolve(dirs[0]!), 'report.html'));
+        writeFileSync(out, html);
+        const size = statSync(out).size;
+        const seconds = ((performance.now() - started) / 1000).toFixed(1);
+        process.stdout.write(
+          `HTML report of ${inputs.length} run${inputs.length === 1 ? '' : 's'}: ${out} (${(size / 1024 / 1024).toFixed(2)} MB, ${seconds} s)\n`,
+        );
+        return;
+      }
+      if (options.out !== undefined)
+        throw new Error('--out needs --html (lme report rewrites a run folder in place).');
+      if (dirs.length > 1)
+        throw new Error('lme report rewrites one run folder; give several only with --html.');
+      const run = readRun(dirs[0]!);
       for (const warning of run.warnings) process.stderr.write(`lme: warning: ${warning}\n`);
       // Dataset order, as the runner summarizes: means are sums, exact only in the same order.
       const samples = inDatasetOrder(run.samples);

@@ -6,11 +6,30 @@ import { REPO_ROOT, runCli } from '../testing/run-cli.js';
 const CLI = resolve(REPO_ROOT, 'packages/benchmark/src/cli/main.ts');
 
 describe('lme serve', () => {
-  it('prints its URL on stderr, serves the protocol, and stops cleanly on SIGINT', async () => {
+  it('prints its URL on stderr, serves the protocol behind its token, and stops cleanly on SIGINT', async () => {
+    const token = 'serve-cli-token-0123456789';
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--conditions=source', CLI, 'serve', '--port', '0', '--tokenizer', 'official'],
-      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+      [
+        '--import',
+        'tsx',
+        '--conditions=source',
+        CLI,
+        'serve',
+        '--port',
+        '0',
+        '--tokenizer',
+        'official',
+        '--max-memory-mb',
+        '64',
+        '--auth-env',
+        'LME_SERVE_CLI_TOKEN',
+      ],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, LME_SERVE_CLI_TOKEN: token },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
     );
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
@@ -28,15 +47,36 @@ describe('lme serve', () => {
           }
         });
       });
-      expect(stderr).toContain('bm25 (official tokenizer, all roles)');
-      const health = await (await fetch(`${url}/v1/health`)).json();
-      expect(health).toMatchObject({ status: 'ok', retriever: 'bm25', tokenizer: 'official' });
+      // lme run's --index-roles default (user), not another one.
+      expect(stderr).toContain('bm25 (official tokenizer, user roles, at most 64 MB, bearer token required)');
+      expect((await fetch(`${url}/v1/health`)).status).toBe(401);
+      const health = await (
+        await fetch(`${url}/v1/health`, { headers: { authorization: `Bearer ${token}` } })
+      ).json();
+      expect(health).toMatchObject({
+        status: 'ok',
+        retriever: 'bm25',
+        tokenizer: 'official',
+        index_roles: 'user',
+        max_memory_mb: 64,
+      });
       child.kill('SIGINT');
       expect(await exited).toBe(0);
       expect(stderr).toContain('lme serve: stopped');
+      expect(stderr).not.toContain(token);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
+  });
+
+  it('needs the variable --auth-env names', () => {
+    const result = runCli(['serve', '--port', '0', '--auth-env', 'LME_SERVE_UNSET_TOKEN'], {
+      LME_SERVE_UNSET_TOKEN: '',
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe(
+      'lme: The environment variable LME_SERVE_UNSET_TOKEN (named by --auth-env) is not set; it must hold the token clients send as Authorization: Bearer <token>.\n',
+    );
   });
 
   it('needs --port', () => {

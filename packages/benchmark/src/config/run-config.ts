@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ConfigError } from './config-error.js';
+import { flagOfKey } from './run-options.js';
 
 /**
  * Every setting of a run. The CLI maps each flag to one key; presets, environment and flags are
@@ -14,7 +16,12 @@ const endpointUrl = z
   .refine((value) => {
     const url = new URL(value);
     return url.username === '' && url.password === '';
-  }, 'must not carry credentials (user:password@); put keys in the environment');
+  }, 'must not carry credentials (user:password@); put keys in the environment')
+  // A query can carry a key too, and config.json stores the URL: base URLs only (config/secrets.ts).
+  .refine((value) => {
+    const url = new URL(value);
+    return url.search === '' && url.hash === '';
+  }, 'must be a base URL without a query string or fragment (a query can carry a key)');
 
 export const runConfigSchema = z
   .object({
@@ -45,21 +52,27 @@ export const runConfigSchema = z
     duplicateSessions: z.enum(['keep', 'first']).default('keep'),
     embedder: z.string().min(1).default('local:use-lite'),
     vectorStore: z.enum(['memory', 'qdrant']).default('memory'),
-    fusion: z.enum(['rrf', 'weighted']).default('weighted'),
-    rrfK: z.number().positive().default(60),
+    fusion: z.enum(['rrf', 'weighted', 'combmnz']).default('weighted'),
+    /** Score normalisation of the weighted and CombMNZ fusions (search-core score-normalization.ts); unset: min-max. */
+    fusionNormalization: z.enum(['min-max', 'z-score', 'rank']).optional(),
+    /** Weighted/CombMNZ: scale the route weights per query by each route's confidence (top-score z-score). */
+    adaptiveWeights: z.boolean().optional(),
+    /** Dense route of `--retriever hybrid|dense`: weight of a turn's neighbour turns in its score; unset: 0 (off). */
+    denseNeighbours: z.number().min(0).max(1).optional(),
+    rrfK: z.number().min(1).default(60),
     /** BM25 weight, dense weight for the weighted fusion. */
     weights: z.tuple([z.number().min(0), z.number().min(0)]).default([0.3, 0.7]),
     /**
      * Pseudo-relevance feedback on the dense route: the query vector moves towards the best parts
      * of its top `feedbackDocs` documents by `feedbackWeight`, then the haystack is searched again.
      */
-    feedbackDocs: z.number().int().min(0).default(0),
+    feedbackDocs: z.number().int().min(0).max(1000).default(0),
     feedbackWeight: z.number().min(0).default(0.3),
     /** Two-stage retrieval: sessions first, then turns inside them (turn-granularity documents). */
     sessionAware: z.boolean().default(false),
-    topSessions: z.number().int().min(1).default(5),
-    turnsPerSession: z.number().int().min(1).default(3),
-    finalTopK: z.number().int().min(1).default(10),
+    topSessions: z.number().int().min(1).max(1000).default(5),
+    turnsPerSession: z.number().int().min(1).max(1000).default(3),
+    finalTopK: z.number().int().min(1).max(10_000).default(10),
     sessionIndex: z.enum(['summary', 'text', 'both']).default('text'),
     summarizer: z.enum(['extractive', 'llm']).default('extractive'),
     summarizerModel: z.string().min(1).default('gpt-4o-mini'),
@@ -102,18 +115,43 @@ export const runConfigSchema = z
      * not measured (packing tokenizes the top documents, which the plain BM25 run should not pay).
      */
     contextBudget: z.number().int().min(1).optional(),
+    /**
+     * Rerank stage after the base retriever and stages (docs/retrieval-stages.md): `llm:<model>`
+     * (listwise, sliding window), `llm-pointwise:<model>`, `http:<url>` (the /rerank wire format),
+     * `offline:session-prior[@w]`. Unset: no reranking.
+     */
+    reranker: z.string().min(3).optional(),
+    /** Candidates (top hits) the reranker reorders. */
+    rerankDepth: z.number().int().min(1).max(1000).default(20),
+    /** Model named in the body of an `http:` reranker request. */
+    rerankModel: z.string().min(1).default('rerank'),
+    /** Environment variable holding the `http:` reranker's key (only its name is recorded). */
+    rerankKeyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name')
+      .optional(),
+    /** Multi-source retrieval: stored-memory hybrid, entity graph and conversation context merged. */
+    multiSource: z.boolean().default(false),
+    /** Base weights of the multi-source sources (before the query cues adjust them). */
+    sourceWeights: z
+      .object({ memory: z.number().min(0), graph: z.number().min(0), context: z.number().min(0) })
+      .partial()
+      .strict()
+      .optional(),
     /** Write explain.jsonl: per question the routes, stages, decisions and timings. */
     explain: z.boolean().default(false),
     cache: z.boolean().default(true),
     cacheDir: z.string().min(1).default('.lme-cache'),
     /** Hits stored per question in samples.jsonl. */
     saveHits: z.number().int().min(0).default(50),
-    concurrency: z.number().int().min(1).default(1),
+    concurrency: z.number().int().min(1).max(256).default(1),
     /** At most this many questions, stratified by type with `seed`. */
     limit: z.number().int().min(1).optional(),
-    seed: z.number().int().default(42),
+    seed: z.number().int().min(0).default(42),
     questionIds: z.array(z.string().min(1)).min(1).optional(),
     questionTypes: z.array(z.string().min(1)).min(1).optional(),
+    /** Dev/test protocol (run/dev-test-split.ts): only the dev or the test questions; unset or `all`: every one. */
+    split: z.enum(['dev', 'test', 'all']).optional(),
     /** `i/n`: the questions whose dataset position % n is i - 1. */
     shard: z
       .string()
@@ -121,12 +159,22 @@ export const runConfigSchema = z
       .optional(),
     /** The QA stage runs when a reader model is set. */
     readerModel: z.string().min(1).optional(),
-    readerPrompt: z.enum(['direct', 'cot']).default('cot'),
+    readerPrompt: z.enum(['direct', 'cot', 'locomo']).default('cot'),
     historyFormat: z.enum(['json', 'nl']).default('json'),
     /** Retrieved sessions (in rank order) handed to the reader by the pipeline provider. */
     readerTopK: z.number().int().min(1).default(10),
+    /** Reader `max_tokens` (official `--gen_length`); unset: 800, what run_generation.py sends. */
+    readerMaxTokens: z.number().int().min(1).optional(),
+    /** Official `--useronly`: `user` keeps only user turns in the reader's history. */
+    readerHistory: z.enum(['all', 'user']).default('all'),
+    /** Official `--con true` (Chain-of-Note): a note per history chunk, then the answer over the notes. */
+    readerNotes: z.boolean().default(false),
+    /** `turn`: each retrieved turn with its round (official flat-turn); `session`: whole sessions. */
+    readerContext: z.enum(['session', 'turn']).default('session'),
     judgeModel: z.string().min(1).default('gpt-4o-2024-08-06'),
     judgeSamples: z.number().int().min(1).max(15).default(1),
+    /** Judge rubric (qa/judge-rubrics.ts): the official LongMemEval one, or Mem0's LoCoMo judge. */
+    judge: z.enum(['longmemeval', 'locomo-llm']).default('longmemeval'),
     /** OpenAI-compatible endpoint (else OPENAI_BASE_URL, else api.openai.com); per-role overrides. */
     baseUrl: endpointUrl.optional(),
     readerBaseUrl: endpointUrl.optional(),
@@ -138,7 +186,17 @@ export const runConfigSchema = z
     out: z.string().min(1).default('results'),
     runId: z
       .string()
-      .regex(/^[\w.-]+$/, 'use letters, digits, dot, dash and underscore')
+      .regex(/^[\w.-]+$/, '--run-id must be a folder name of letters, digits, dot, dash and underscore')
+      .refine((value) => value !== '.' && value !== '..', '--run-id must not be "." or ".."')
+      .optional(),
+    /** Replace the outputs of an existing run folder of the same id (`--overwrite`). */
+    overwrite: z.boolean().optional(),
+    /** Free text recorded in config.json and put in a `label` column of the CSVs (`--label`). */
+    label: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[^\n\r]*$/, '--label must be one line')
       .optional(),
   })
   .strict();
@@ -168,7 +226,10 @@ export const NON_RESULT_KEYS = [
   'providerAuthHeader',
   'providerTimeoutMs',
   'providerMaxRetries',
+  'rerankKeyEnv',
   'explain',
+  'overwrite',
+  'label',
 ] as const;
 
 /** Keys whose values differ (compared as JSON) among the configs, in first-seen order, except `ignored`. */
@@ -199,6 +260,11 @@ export function parseRunConfig(input: RunConfigInput): RunConfig {
     if (parsed.data.sessionAware) parsed.data.granularity = 'turn';
     // Multi-route recall ranks turns (and sessions from them); a chunk unit names its granularity.
     if (parsed.data.multiRoute) parsed.data.granularity = 'turn';
+    if (parsed.data.multiSource && (parsed.data.multiRoute || parsed.data.sessionAware))
+      throw new ConfigError(
+        'Invalid configuration: multiSource: cannot be combined with multiRoute or sessionAware (each is a base retriever).',
+        ['multiSource'],
+      );
     if (parsed.data.chunkUnit)
       parsed.data.granularity = parsed.data.chunkUnit === 'session' ? 'session' : 'turn';
     const conflict =
@@ -209,12 +275,16 @@ export function parseRunConfig(input: RunConfigInput): RunConfig {
           : parsed.data.multiRoute && parsed.data.chunkUnit === 'session'
             ? 'chunkUnit: multiRoute ranks turns or rounds, not sessions'
             : undefined;
-    if (conflict) throw new Error(`Invalid configuration: ${conflict}.`);
+    if (conflict) throw new ConfigError(`Invalid configuration: ${conflict}.`, [conflict.split(':')[0]!]);
     return parsed.data;
   }
   const problems = parsed.error.issues.map((issue) => {
     const key = issue.path.join('.') || '(config)';
-    return `${key}: ${issue.message}`;
+    const flag = issue.path.length > 0 ? flagOfKey(String(issue.path[0])) : key;
+    return `${key}: ${issue.message}${flag === key ? '' : ` (${flag})`}`;
   });
-  throw new Error(`Invalid configuration: ${problems.join('; ')}.`);
+  throw new ConfigError(
+    `Invalid configuration: ${problems.join('; ')}.`,
+    parsed.error.issues.map((issue) => String(issue.path[0] ?? '(config)')),
+  );
 }

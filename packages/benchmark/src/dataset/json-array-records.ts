@@ -12,7 +12,11 @@ const CLOSE_BRACKET = 0x5d;
  * Streams the top-level objects of a JSON array file (`.json`, or `.json.gz` decompressed on the
  * fly) as raw UTF-8 text, one object at a time, so a 257 MB file never sits in memory whole and
  * decompression (on libuv's thread pool) overlaps with parsing. Only the bytes between an object's
- * braces are kept; the scanner jumps from quote to quote inside strings.
+ * braces are kept; the scanner jumps from quote to quote inside strings. Outside the objects only
+ * the array's brackets, commas and whitespace may appear: anything else (text between records, an
+ * item that is not an object, a missing or extra comma, text after the array) throws an Error
+ * naming the byte position in the uncompressed JSON and how many records came before it. The
+ * objects themselves are checked by JSON.parse in the caller.
  */
 export async function* readJsonArrayObjects(
   path: string,
@@ -37,7 +41,12 @@ export async function* readJsonArrayObjects(
   let backslashRun = 0;
   let pieces: Buffer[] = [];
   let objectStart = -1;
-  let sawArray = false;
+  // Where the scanner stands outside the records: before the array, between items (which token
+  // may come next), or after the array. Anything else there is reported, never skipped.
+  let expecting: Expecting = 'array';
+  let records = 0;
+  // Uncompressed bytes before the current chunk, for error positions.
+  let offset = 0;
 
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -69,21 +78,32 @@ export async function* readJsonArrayObjects(
           continue;
         }
         const byte = chunk[position]!;
+        if (depth <= 1) {
+          // Outside every record: only the array's own punctuation and whitespace may appear.
+          expecting = betweenRecords(expecting, byte, records, () => ({
+            at: offset + position,
+            excerpt: excerptAt(chunk, position),
+          }));
+          if (byte === OPEN_BRACKET && depth === 0) depth = 1;
+          else if (byte === CLOSE_BRACKET) depth = 0;
+          else if (byte === OPEN_BRACE) {
+            objectStart = position;
+            depth = 2;
+          }
+          position++;
+          continue;
+        }
         if (byte === QUOTE) {
           inString = true;
           backslashRun = 0;
         } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
-          if (depth === 0) {
-            if (byte !== OPEN_BRACKET) throw new Error('the file is not a JSON array of question records');
-            sawArray = true;
-          } else if (depth === 1) {
-            objectStart = position;
-          }
           depth++;
         } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
           depth--;
           if (depth === 1) {
             pieces.push(chunk.subarray(objectStart, position + 1));
+            records++;
+            expecting = 'comma-or-end';
             yield Buffer.concat(pieces).toString('utf8');
             pieces = [];
             objectStart = -1;
@@ -92,13 +112,73 @@ export async function* readJsonArrayObjects(
         position++;
       }
       if (depth >= 2 && objectStart !== -1) pieces.push(Buffer.from(chunk.subarray(objectStart)));
+      offset += length;
     }
   } finally {
     // A caller that stops early (format sniffing, an error) must not leave the file open.
     source.destroy();
     stream.destroy();
   }
-  if (!sawArray || depth !== 0 || inString) {
-    throw new Error('the JSON ends early (truncated file?)');
+  if (expecting === 'array' && offset === 0) throw new Error('the file is empty');
+  if (expecting === 'array') throw new Error('the file holds no JSON array');
+  if (expecting !== 'nothing' || inString) {
+    throw new Error(`the JSON ends early after ${plural(records)} (truncated file?)`);
   }
+}
+
+/** What may come next outside the records. */
+type Expecting = 'array' | 'record-or-end' | 'record' | 'in-record' | 'comma-or-end' | 'nothing';
+
+const WHITESPACE = new Set([0x20, 0x0a, 0x0d, 0x09]);
+const COMMA = 0x2c;
+
+/**
+ * The state after one byte outside the records, or an Error naming the byte position, what was
+ * found, and how many records came before it.
+ */
+function betweenRecords(
+  expecting: Expecting,
+  byte: number,
+  records: number,
+  where: () => { at: number; excerpt: string },
+): Expecting {
+  if (WHITESPACE.has(byte)) return expecting;
+  const fail = (problem: string): never => {
+    const { at, excerpt } = where();
+    throw new Error(`${problem} at byte ${at} of the JSON, after ${plural(records)} (found ${excerpt})`);
+  };
+  switch (expecting) {
+    case 'array':
+      if (byte === OPEN_BRACKET) return 'record-or-end';
+      if (byte === OPEN_BRACE) fail('the file is one JSON object, not a JSON array of question records');
+      return fail('the file is not a JSON array of question records');
+    case 'record-or-end':
+    case 'record':
+      if (byte === OPEN_BRACE) return 'in-record';
+      if (byte === CLOSE_BRACKET && expecting === 'record-or-end') return 'nothing';
+      if (byte === CLOSE_BRACKET) return fail('a "," is followed by no record');
+      if (byte === COMMA) return fail('an array item is missing');
+      return fail(`array item ${records + 1} is not a JSON object`);
+    case 'comma-or-end':
+      if (byte === COMMA) return 'record';
+      if (byte === CLOSE_BRACKET) return 'nothing';
+      if (byte === OPEN_BRACE) return fail('a "," is missing between records');
+      return fail('unexpected text between records');
+    case 'in-record':
+    case 'nothing':
+      return fail('unexpected text after the JSON array');
+  }
+}
+
+/** Up to 24 characters from `position`, quoted, for error messages. */
+function excerptAt(chunk: Buffer, position: number): string {
+  const text = chunk
+    .subarray(position, position + 24)
+    .toString('utf8')
+    .replace(/\s+/g, ' ');
+  return JSON.stringify(text);
+}
+
+function plural(records: number): string {
+  return records === 1 ? '1 record' : `${records} records`;
 }

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { detectDatasetFormat, loadAnyDataset } from './load-dataset.js';
@@ -44,5 +44,63 @@ describe('loadAnyDataset', () => {
 
   it('names a missing file', async () => {
     await expect(loadAnyDataset(join(dir, 'absent.json'))).rejects.toThrow(/absent\.json: no such file/);
+  });
+
+  it('says what a JSON object that is not a LoCoMo sample is, instead of calling it LoCoMo', async () => {
+    const path = join(dir, 'object.json');
+    writeFileSync(path, JSON.stringify({ questions: [], version: 2 }));
+    const message = `${path}: the file is one JSON object (keys: questions, version), but lme reads a JSON array of LongMemEval question records, or a LoCoMo file (an array of samples, or one sample with "conversation" and "qa")`;
+    await expect(detectDatasetFormat(path)).rejects.toThrow(message);
+    await expect(loadAnyDataset(path)).rejects.toThrow(message);
+  });
+
+  it.each([
+    ['an empty .json', 'empty.json', () => Buffer.alloc(0), 'the file is empty (0 bytes)'],
+    ['an empty .json.gz', 'empty.json.gz', () => Buffer.alloc(0), 'the file is empty (0 bytes)'],
+    [
+      'gzip bytes in a .json',
+      'zipped.json',
+      () => readFileSync(longMemEvalSample),
+      'the file is gzip-compressed but its name does not end in .gz; add .gz to its name',
+    ],
+    [
+      'plain JSON in a .json.gz',
+      'plain.json.gz',
+      () => gunzipSync(readFileSync(longMemEvalSample)),
+      'the name ends in .gz but the file is not gzip-compressed; rename it without .gz if it is plain JSON',
+    ],
+  ])('names the path of %s', async (_, name, bytes, problem) => {
+    const path = join(dir, name);
+    writeFileSync(path, bytes());
+    await expect(loadAnyDataset(path)).rejects.toThrow(`${path}: ${problem}`);
+  });
+
+  it('names the path of a directory', async () => {
+    const path = join(dir, 'folder.json');
+    mkdirSync(path, { recursive: true });
+    await expect(loadAnyDataset(path)).rejects.toThrow(`${path}: is a directory, not a dataset file`);
+  });
+
+  it('fails on junk between records and on non-object items, naming the file and position', async () => {
+    const records = JSON.parse(gunzipSync(readFileSync(longMemEvalSample)).toString('utf8')) as unknown[];
+    const [first, second] = records.map((record) => JSON.stringify(record));
+    const junk = join(dir, 'junk.json');
+    writeFileSync(junk, `[${first} garbage, ${second}]`);
+    await expect(loadAnyDataset(junk)).rejects.toThrow(
+      `${junk}: unexpected text between records at byte ${Buffer.byteLength(first!) + 2} of the JSON, after 1 record`,
+    );
+    const item = join(dir, 'item.json');
+    writeFileSync(item, `[${first}, 42, ${second}]`);
+    await expect(loadAnyDataset(item)).rejects.toThrow(
+      `${item}: array item 2 is not a JSON object at byte ${Buffer.byteLength(first!) + 3} of the JSON, after 1 record`,
+    );
+  });
+
+  it('reports LoCoMo warnings through onWarning, with the path', async () => {
+    const warnings: string[] = [];
+    await loadAnyDataset(locomoFixture, { onWarning: (warning) => warnings.push(warning) });
+    expect(warnings).toEqual([
+      expect.stringMatching(/^.*locomo-mini\.json: question conv-mini_q4 .*"D1:2; D3:4"/),
+    ]);
   });
 });

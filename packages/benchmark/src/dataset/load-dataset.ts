@@ -1,5 +1,6 @@
-import { open } from 'node:fs/promises';
-import { createGunzip } from 'node:zlib';
+import { open, readFile } from 'node:fs/promises';
+import { createGunzip, gunzipSync } from 'node:zlib';
+import { checkDatasetFile } from './check-dataset-file.js';
 import { readJsonArrayObjects } from './json-array-records.js';
 import { isLocomoShaped, loadLocomo } from './load-locomo.js';
 import { type LoadOptions, loadLongMemEval } from './load-longmemeval.js';
@@ -20,21 +21,46 @@ export type LoadedAnyDataset = {
 /**
  * Which benchmark a dataset file holds, from its first record: LoCoMo samples have `conversation`
  * and `qa`; anything else is taken for LongMemEval (whose loader then validates it). A file that
- * is one JSON object rather than an array can only be a single LoCoMo sample.
+ * is one JSON object rather than an array is accepted only when it is a single LoCoMo sample.
+ * Every error starts with the path.
  */
 export async function detectDatasetFormat(path: string): Promise<DatasetFormat> {
+  await checkDatasetFile(path);
   const opening = await firstCharacter(path);
-  if (opening === '{') return 'locomo';
-  for await (const text of readJsonArrayObjects(path)) {
-    let first: unknown;
-    try {
-      first = JSON.parse(text);
-    } catch {
-      return 'longmemeval'; // the LongMemEval loader reports the bad record
+  if (opening === '') throw new Error(`${path}: the file holds only whitespace`);
+  if (opening === '{') {
+    const value = await readJsonValue(path);
+    if (isLocomoShaped(value)) return 'locomo';
+    const keys = Object.keys(value as object).slice(0, 5);
+    throw new Error(
+      `${path}: the file is one JSON object (keys: ${keys.join(', ') || 'none'}), but lme reads a JSON array of LongMemEval question records, or a LoCoMo file (an array of samples, or one sample with "conversation" and "qa")`,
+    );
+  }
+  try {
+    for await (const text of readJsonArrayObjects(path)) {
+      let first: unknown;
+      try {
+        first = JSON.parse(text);
+      } catch {
+        return 'longmemeval'; // the LongMemEval loader reports the bad record
+      }
+      return isLocomoShaped([first]) ? 'locomo' : 'longmemeval';
     }
-    return isLocomoShaped([first]) ? 'locomo' : 'longmemeval';
+  } catch (error) {
+    throw new Error(`${path}: ${(error as Error).message}`);
   }
   return 'longmemeval';
+}
+
+/** Parses a whole (small) JSON file, `.gz` or not; errors start with the path. */
+async function readJsonValue(path: string): Promise<unknown> {
+  let bytes = await readFile(path);
+  try {
+    if (path.endsWith('.gz')) bytes = gunzipSync(bytes);
+    return JSON.parse(bytes.toString('utf8'));
+  } catch (error) {
+    throw new Error(`${path}: not valid JSON (${(error as Error).message})`);
+  }
 }
 
 /**
@@ -46,6 +72,7 @@ export async function loadAnyDataset(path: string, options: LoadOptions = {}): P
   const format = await detectDatasetFormat(path);
   if (format === 'locomo') {
     const loaded = await loadLocomo(path);
+    for (const warning of loaded.warnings) options.onWarning?.(`${path}: ${warning}`);
     for (const [position, record] of loaded.records.entries()) options.onRecord?.(record, position);
     return { format, ...loaded };
   }

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCorpus } from '../corpus/build-corpus.js';
+import { locomoRetrievalMetrics } from '../metrics/locomo/locomo-retrieval-metrics.js';
+import type { LocomoAwareRecord } from '../metrics/locomo/locomo-record.js';
 import { evaluateQuestion } from '../metrics/question-metrics.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { convertLocomoDate, loadLocomo } from './load-locomo.js';
@@ -39,16 +41,18 @@ describe('convertLocomoDate', () => {
 describe('loadLocomo', () => {
   it('maps every QA item of the fixture onto a LongMemEval record', async () => {
     const { records, warnings, sha256 } = await loadLocomo(fixture);
-    expect(warnings).toEqual([]);
+    expect(warnings).toEqual([
+      'question conv-mini_q4 (sample conv-mini qa[3]): evidence "D1:2; D3:4" is not a dialog id as the conversation writes them; read as D1:2, D3:4 (the official dialog-level recall never matches it)',
+    ]);
     expect(sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(records.map((record) => [record.question_id, record.question_type])).toEqual([
-      ['conv-mini_q1', 'locomo-single-hop'],
-      ['conv-mini_q2', 'locomo-multi-hop'],
-      ['conv-mini_q3', 'locomo-temporal'],
-      ['conv-mini_q4', 'locomo-open-domain'],
-      ['conv-mini_q5', 'locomo-single-hop'],
-      ['conv-mini_q6_abs', 'locomo-adversarial'],
-      ['conv-mini_q7_abs', 'locomo-adversarial'],
+      ['conv-mini_q1', 'locomo-4-single-hop'],
+      ['conv-mini_q2', 'locomo-1-multi-hop'],
+      ['conv-mini_q3', 'locomo-2-temporal'],
+      ['conv-mini_q4', 'locomo-3-open-domain'],
+      ['conv-mini_q5', 'locomo-4-single-hop'],
+      ['conv-mini_q6_abs', 'locomo-5-adversarial'],
+      ['conv-mini_q7_abs', 'locomo-5-adversarial'],
     ]);
     expect(records.filter((record) => isAbstention(record.question_id))).toHaveLength(2);
 
@@ -89,6 +93,20 @@ describe('loadLocomo', () => {
     expect(evidenceOf(2)).toEqual(['D2:1']);
   });
 
+  it('keeps each QA evidence list verbatim, so the official dialog mode never matches "D1:2; D3:4"', async () => {
+    const { records } = await loadLocomo(fixture);
+    const combined = records[3]! as LocomoAwareRecord;
+    expect(combined.locomo_evidence).toEqual(['D1:2; D3:4']);
+    expect((records[1]! as LocomoAwareRecord).locomo_evidence).toEqual(['D2:4', 'D3:3']);
+    // Both dialogs it names retrieved: the official dialog-level recall_acc is still 0.
+    const corpus = buildCorpus(combined, { granularity: 'turn', indexRoles: 'user' });
+    const ranking = ['conv-mini_s1_2', 'conv-mini_s3_4'].map((id) =>
+      corpus.documents.findIndex((document) => document.id === id),
+    );
+    const metrics = locomoRetrievalMetrics({ record: combined, corpus, ranking, granularity: 'turn' });
+    expect(metrics['locomo.recall_acc@5']).toBe(0);
+  });
+
   it('keeps adversarial questions answerable by the abstention judge', async () => {
     const { records } = await loadLocomo(fixture);
     const adversarial = records[5]!;
@@ -116,9 +134,12 @@ describe('loadLocomo', () => {
       samples[0]!.qa[1]!.evidence = ['D:2:04'];
     });
     const { records, warnings } = await loadLocomo(path);
+    // Each warning names the question, where it sits in the file, and the reference.
     expect(warnings).toEqual([
-      'sample conv-mini qa[0]: evidence "D9:9" names no turn of the conversation',
-      'sample conv-mini qa[0]: evidence "D" names no turn of the conversation',
+      'question conv-mini_q1 (sample conv-mini qa[0]): evidence "D9:9" names no dialog of the conversation; it is left out of the gold',
+      'question conv-mini_q1 (sample conv-mini qa[0]): evidence "D" names no dialog of the conversation; it is left out of the gold',
+      'question conv-mini_q2 (sample conv-mini qa[1]): evidence "D:2:04" is not a dialog id as the conversation writes them; read as D2:4 (the official dialog-level recall never matches it)',
+      'question conv-mini_q4 (sample conv-mini qa[3]): evidence "D1:2; D3:4" is not a dialog id as the conversation writes them; read as D1:2, D3:4 (the official dialog-level recall never matches it)',
     ]);
     expect(records[0]!.answer_session_ids).toEqual(['conv-mini_s1']);
     expect(records[1]!.answer_session_ids).toEqual(['conv-mini_s2']);

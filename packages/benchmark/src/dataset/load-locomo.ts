@@ -1,41 +1,24 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
+import { checkDatasetFile } from './check-dataset-file.js';
+import { LOCOMO_ADVERSARIAL, LOCOMO_CATEGORIES, type LocomoCategoryId } from './locomo-categories.js';
 import type { LongMemEvalRecord, Turn } from './longmemeval-record.js';
 
-/**
- * LoCoMo QA categories → lme question types. locomo10.json stores only the integer. The names
- * follow the LoCoMo paper (Maharana et al., ACL 2024, table of QA results: single-hop, multi-hop,
- * temporal, open-domain, adversarial) matched to the integers by the official evaluation code,
- * snap-research/locomo:
- * - task_eval/evaluation_stats.py `analyze_aggr_acc` prints categories in the order
- *   `keys = [4, 1, 2, 3, 5]`, the paper's column order: 4 single-hop, 1 multi-hop, 2 temporal,
- *   3 open-domain, 5 adversarial;
- * - task_eval/evaluate_gpts.py appends "Use DATE of CONVERSATION to answer with an approximate
- *   date" to category 2 (temporal) and offers "Not mentioned in the conversation" as an option to
- *   category 5 (adversarial);
- * - task_eval/evaluation.py scores category 1 with the multi-answer F1 (answers split on commas:
- *   multi-hop), 2-4 with token F1 (category 3 keeps the answer before ';'), and 5 by whether the
- *   output says "not mentioned" / "no information available".
- * The data agree: category 2 questions ask "When did ...", category 1 questions list evidence
- * from several sessions.
- */
-export const LOCOMO_CATEGORIES = {
-  1: 'locomo-multi-hop',
-  2: 'locomo-temporal',
-  3: 'locomo-open-domain',
-  4: 'locomo-single-hop',
-  5: 'locomo-adversarial',
-} as const satisfies Record<number, string>;
+export { LOCOMO_ADVERSARIAL, LOCOMO_CATEGORIES, locomoCategoryOf } from './locomo-categories.js';
 
-/** Category 5: unanswerable from the conversation; its questions get an `_abs` id suffix. */
-export const LOCOMO_ADVERSARIAL = 5;
+/**
+ * A LoCoMo QA as a LongMemEval record, plus its `evidence` list verbatim (`locomo_evidence`): the
+ * official LoCoMo metrics compare those strings as they are (`D8:6; D9:17` is one id that no
+ * dialog matches), while `has_answer` marks the dialogs the lenient parse reads in them.
+ */
+export type LocomoRecord = LongMemEvalRecord & { locomo_evidence: string[] };
 
 export type LoadedLocomo = {
   path: string;
   /** SHA-256 of the (uncompressed) JSON. */
   sha256: string;
-  records: LongMemEvalRecord[];
+  records: LocomoRecord[];
   /** Evidence references that name no turn of their conversation (the published file has a few). */
   warnings: string[];
 };
@@ -89,8 +72,13 @@ export function isLocomoShaped(value: unknown): boolean {
 
 /** Reads a LoCoMo file (`locomo10.json`, optionally gzipped; an array of samples or one sample). */
 export async function loadLocomo(path: string): Promise<LoadedLocomo> {
+  await checkDatasetFile(path);
   let bytes = await readFile(path);
-  if (path.endsWith('.gz')) bytes = gunzipSync(bytes);
+  try {
+    if (path.endsWith('.gz')) bytes = gunzipSync(bytes);
+  } catch (error) {
+    throw new Error(`${path}: the gzip data is corrupt or truncated (${(error as Error).message})`);
+  }
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   let value: unknown;
   try {
@@ -118,16 +106,18 @@ export async function loadLocomo(path: string): Promise<LoadedLocomo> {
  *   official LoCoMo RAG and prompts present turns, so who said what is not lost;
  * - has_answer on the turns the evidence names (`D<session>:<turn>`; the lenient parse accepts the
  *   published file's `D8:6; D9:17`, `D30:05` and `D:11:26`); answer_session_ids are the sessions
- *   holding them; evidence naming no turn is reported in `warnings` and skipped;
+ *   holding them; evidence naming no turn is reported in `warnings` (question id, sample, QA
+ *   index and the reference) and left out of the gold;
  * - answer: `answer` (a string or number); category 5 items carry only `adversarial_answer` (a
  *   plausible but wrong answer), so their answer becomes an explanation for the abstention
- *   judge: `Not mentioned in the conversation (a tempting wrong answer: <adversarial_answer>).`
+ *   judge: `Not mentioned in the conversation (a tempting wrong answer: <adversarial_answer>).`;
+ * - locomo_evidence: the QA's `evidence` strings verbatim, for the official LoCoMo metrics.
  * Throws one sentence naming the sample and the field at fault; the caller adds the file.
  */
-export function locomoRecords(value: unknown): { records: LongMemEvalRecord[]; warnings: string[] } {
+export function locomoRecords(value: unknown): { records: LocomoRecord[]; warnings: string[] } {
   const samples = Array.isArray(value) ? value : [value];
   if (samples.length === 0) throw new Error('holds no LoCoMo samples');
-  const records: LongMemEvalRecord[] = [];
+  const records: LocomoRecord[] = [];
   const warnings: string[] = [];
   const seen = new Set<string>();
   samples.forEach((sample, position) => {
@@ -144,7 +134,7 @@ export function locomoRecords(value: unknown): { records: LongMemEvalRecord[]; w
 type LocomoTurn = { turn: Turn; diaId: string };
 type LocomoSession = { number: number; id: string; date: string; turns: LocomoTurn[] };
 
-function sampleRecords(sample: unknown, position: number, warnings: string[]): LongMemEvalRecord[] {
+function sampleRecords(sample: unknown, position: number, warnings: string[]): LocomoRecord[] {
   if (!isObject(sample)) throw new Error(`sample ${position} is not a JSON object`);
   const sampleId =
     typeof sample.sample_id === 'string' && sample.sample_id.trim() !== ''
@@ -207,12 +197,13 @@ function sampleRecords(sample: unknown, position: number, warnings: string[]): L
       for (const key of diaKeys(diaId)) turnsByDiaId.set(key, [sessionIndex, turnIndex]);
     });
   });
+  const exactDiaIds = new Set(sessions.flatMap((session) => session.turns.map(({ diaId }) => diaId)));
   const questionDate = sessions[sessions.length - 1]!.date;
   const sessionIds = sessions.map((session) => session.id);
   const dates = sessions.map((session) => session.date);
   const plainSessions = sessions.map((session) => session.turns.map(({ turn }) => turn));
 
-  return (sample.qa as unknown[]).map((raw, index) => {
+  return (sample.qa as unknown[]).map((raw, index): LocomoRecord => {
     const field = `qa[${index}]`;
     if (!isObject(raw)) fail(field, 'is not an object');
     const item = raw as Record<string, unknown>;
@@ -222,6 +213,7 @@ function sampleRecords(sample: unknown, position: number, warnings: string[]): L
       fail(`${field}.category`, `must be 1, 2, 3, 4 or 5 (got ${JSON.stringify(category)})`);
     }
     const adversarial = category === LOCOMO_ADVERSARIAL;
+    const questionId = `${sampleId}_q${index + 1}${adversarial ? '_abs' : ''}`;
     let answer: string | number;
     if (typeof item.answer === 'string' || typeof item.answer === 'number') {
       answer = item.answer;
@@ -244,9 +236,13 @@ function sampleRecords(sample: unknown, position: number, warnings: string[]): L
       if (typeof reference !== 'string') fail(`${field}.evidence[${referenceIndex}]`, 'is not a string');
       const keys = diaKeys(reference as string);
       const found = keys.map((key) => turnsByDiaId.get(key)).filter((hit) => hit !== undefined);
-      if (found.length === 0 || found.length < keys.length) {
+      if (found.length > 0 && found.length === keys.length && !exactDiaIds.has(reference as string)) {
         warnings.push(
-          `${where} ${field}: evidence ${JSON.stringify(reference)} names no turn of the conversation${found.length > 0 ? ' (in part)' : ''}`,
+          `question ${questionId} (${where} ${field}): evidence ${JSON.stringify(reference)} is not a dialog id as the conversation writes them; read as ${keys.map((key) => `D${key}`).join(', ')} (the official dialog-level recall never matches it)`,
+        );
+      } else if (found.length === 0 || found.length < keys.length) {
+        warnings.push(
+          `question ${questionId} (${where} ${field}): evidence ${JSON.stringify(reference)} names no dialog of the conversation${found.length > 0 ? ' (in part)' : ''}; ${found.length > 0 ? 'only the dialogs it names are used' : 'it is left out of the gold'}`,
         );
       }
       for (const [sessionIndex, turnIndex] of found) {
@@ -266,8 +262,8 @@ function sampleRecords(sample: unknown, position: number, warnings: string[]): L
         : turns;
     });
     return {
-      question_id: `${sampleId}_q${index + 1}${adversarial ? '_abs' : ''}`,
-      question_type: LOCOMO_CATEGORIES[category as keyof typeof LOCOMO_CATEGORIES],
+      question_id: questionId,
+      question_type: LOCOMO_CATEGORIES[category as LocomoCategoryId],
       question: item.question as string,
       answer: answer!,
       question_date: questionDate,
@@ -275,6 +271,7 @@ function sampleRecords(sample: unknown, position: number, warnings: string[]): L
       haystack_dates: [...dates],
       haystack_sessions: haystack,
       answer_session_ids: [...marked.keys()].sort((left, right) => left - right).map((at) => sessionIds[at]!),
+      locomo_evidence: evidence.map(String),
     };
   });
 }

@@ -63,7 +63,9 @@ describe('loadLongMemEval', () => {
     record.haystack_dates.pop();
     const path = writeDataset('mismatch.json', [record]);
     await expect(loadLongMemEval(path)).rejects.toThrow(
-      new RegExp(`question ${record.question_id}: field "haystack_sessions".*must have equal lengths`),
+      new RegExp(
+        `question ${record.question_id}: fields "haystack_sessions", "haystack_dates" and "haystack_session_ids" must have equal lengths \\(got 50, 49, 50\\)`,
+      ),
     );
   });
 
@@ -72,6 +74,44 @@ describe('loadLongMemEval', () => {
     (record.haystack_sessions[3]![1] as { role: string }).role = 'system';
     await expect(loadLongMemEval(writeDataset('role.json', [record]))).rejects.toThrow(
       /field "haystack_sessions\[3\]\[1\]\.role" must be "user" or "assistant"/,
+    );
+  });
+
+  it.each([
+    [
+      'a boolean answer',
+      (record: Record<string, unknown>) => {
+        record.answer = true;
+      },
+      'field "answer" is missing or not a string or number (got true)',
+    ],
+    [
+      'a badly written haystack date',
+      (record: Record<string, unknown>) => {
+        (record.haystack_dates as string[])[4] = '2023-05-30 23:40';
+      },
+      'field "haystack_dates[4]" is not a date like "2023/05/30 (Tue) 23:40" (got "2023-05-30 23:40")',
+    ],
+    [
+      'a has_answer that is not a boolean',
+      (record: Record<string, unknown>) => {
+        (record.haystack_sessions as Array<Array<Record<string, unknown>>>)[2]![0]!.has_answer = 'yes';
+      },
+      'field "haystack_sessions[2][0].has_answer" is not a boolean (got "yes")',
+    ],
+    [
+      'an unknown question type',
+      (record: Record<string, unknown>) => {
+        record.question_type = 'multi-sesion';
+      },
+      'field "question_type" must be one of single-session-user, single-session-assistant, single-session-preference, multi-session, knowledge-update, temporal-reasoning (got "multi-sesion")',
+    ],
+  ])('names the question, the field and the value for %s', async (_, edit, problem) => {
+    const record = structuredClone(sample[1]!) as unknown as Record<string, unknown>;
+    edit(record);
+    const path = writeDataset('field.json', [sample[0], record]);
+    await expect(loadLongMemEval(path)).rejects.toThrow(
+      `${path}: question ${record.question_id}: ${problem}`,
     );
   });
 
@@ -95,6 +135,15 @@ describe('loadLongMemEval', () => {
 });
 
 describe('resolveDatasetPath', () => {
+  it('resolves sample to the committed file whatever the data directory', () => {
+    expect(resolveDatasetPath('sample', dir)).toBe(samplePath);
+    expect(resolveDatasetPath('sample', '/nonexistent/data')).toBe(samplePath);
+  });
+
+  it('names the download command for a missing official file', () => {
+    expect(() => resolveDatasetPath('s', dir)).toThrow(/Download it with `lme datasets download s`/);
+  });
+
   it('lists where it looked for a missing named dataset', () => {
     expect(() => resolveDatasetPath('oracle', dir)).toThrow(/longmemeval_oracle\.json\.gz.*LME_DATA_DIR/);
   });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { checkDatasetFile } from './check-dataset-file.js';
 import { readJsonArrayObjects } from './json-array-records.js';
 import type { LongMemEvalRecord } from './longmemeval-record.js';
 import { validateRecord } from './validate-record.js';
@@ -17,6 +18,8 @@ export type LoadOptions = {
   duplicateSessions?: DuplicateSessionPolicy;
   /** Called once per validated record, in file order. */
   onRecord?: (record: LongMemEvalRecord, position: number) => void;
+  /** Called with each problem that does not stop the load (LoCoMo evidence naming no dialog). */
+  onWarning?: (message: string) => void;
 };
 
 export type LoadedDataset = {
@@ -26,7 +29,19 @@ export type LoadedDataset = {
   records: LongMemEvalRecord[];
 };
 
-/** Dataset short names and the file names they resolve to, first match wins (`.json.gz` or `.json`). */
+/**
+ * The committed real sample (22 S questions). `sample` always means this file, whatever the data
+ * directory: it ships with the repository, not with the downloaded data.
+ */
+export const COMMITTED_SAMPLE = resolve(
+  import.meta.dirname,
+  '../../../../datasets/sample/longmemeval_s_sample.json.gz',
+);
+
+/**
+ * Dataset short names and the file names they resolve to inside the data directory, first match
+ * wins (`.json.gz` or `.json`); `sample` is the exception, see COMMITTED_SAMPLE.
+ */
 export const DATASET_FILES = {
   oracle: ['longmemeval_oracle'],
   s: ['longmemeval_s_cleaned', 'longmemeval_s'],
@@ -35,10 +50,15 @@ export const DATASET_FILES = {
 } satisfies Record<string, string[]>;
 
 /**
- * Resolves `oracle`, `s`, `m` or `sample` inside the data directory, or takes any other value as
- * a path. Throws naming every place it looked.
+ * Resolves `oracle`, `s` or `m` inside the data directory, `sample` to the committed sample, or
+ * takes any other value as a path. Throws naming every place it looked.
  */
 export function resolveDatasetPath(dataset: string, dataDir: string): string {
+  if (dataset === 'sample') {
+    if (!existsSync(COMMITTED_SAMPLE))
+      throw new Error(`Dataset "sample": the committed file ${COMMITTED_SAMPLE} is missing.`);
+    return COMMITTED_SAMPLE;
+  }
   const stems = (DATASET_FILES as Record<string, string[]>)[dataset];
   if (!stems) {
     const path = resolve(dataset);
@@ -58,7 +78,7 @@ export function resolveDatasetPath(dataset: string, dataDir: string): string {
     }
   }
   throw new Error(
-    `Dataset "${dataset}" not found; looked for ${tried.join(', ')}. Set --data-dir or LME_DATA_DIR to the folder holding the LongMemEval files.`,
+    `Dataset "${dataset}" not found; looked for ${tried.join(', ')}. Download it with \`lme datasets download ${dataset}\`, or set --data-dir or LME_DATA_DIR to the folder holding the LongMemEval files.`,
   );
 }
 
@@ -84,6 +104,7 @@ export function streamLongMemEval(path: string, options: LoadOptions = {}): Stre
   async function* records(): AsyncGenerator<LongMemEvalRecord> {
     const seen = new Set<string>();
     let position = 0;
+    await checkDatasetFile(path);
     try {
       const objects = readJsonArrayObjects(path, {
         onBytes: (bytes) => hash.update(bytes),

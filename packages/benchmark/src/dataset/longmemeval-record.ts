@@ -1,26 +1,5 @@
-/** One turn of a LongMemEval haystack session, as in the official files. */
-export type Turn = {
-  role: 'user' | 'assistant';
-  content: string;
-  /** Present (true) on evidence turns. */
-  has_answer?: boolean;
-};
-
-/** One LongMemEval question record, field names as in the official JSON. */
-export type LongMemEvalRecord = {
-  question_id: string;
-  /** One of QUESTION_TYPES in LongMemEval files; other benchmarks mapped onto this shape bring their own. */
-  question_type: string;
-  question: string;
-  /** Usually a string; 32 S answers are integers. */
-  answer: string | number;
-  /** `2023/05/30 (Tue) 23:40` */
-  question_date: string;
-  haystack_session_ids: string[];
-  haystack_dates: string[];
-  haystack_sessions: Turn[][];
-  answer_session_ids: string[];
-};
+import { z } from 'zod';
+import { LOCOMO_CATEGORY_ORDER, locomoQuestionType } from './locomo-categories.js';
 
 export const QUESTION_TYPES = [
   'single-session-user',
@@ -31,13 +10,82 @@ export const QUESTION_TYPES = [
   'temporal-reasoning',
 ] as const;
 
+/** `2023/05/30 (Tue) 23:40`, the official date format. */
+const DATE = /^\d{4}\/\d{2}\/\d{2} \([A-Z][a-z]{2}\) \d{2}:\d{2}$/;
+const dateField = (missing: string) =>
+  z.string({ error: missing }).regex(DATE, { error: 'is not a date like "2023/05/30 (Tue) 23:40"' });
+
+/**
+ * One turn of a LongMemEval haystack session, as in the official files. The messages are the
+ * problem half of `field "<path>" <message>` (see validateRecord).
+ */
+export const TurnSchema = z.object(
+  {
+    role: z.enum(['user', 'assistant'], { error: 'must be "user" or "assistant"' }),
+    content: z.string({ error: 'is missing or not a string' }),
+    /** Present (true) on evidence turns. */
+    has_answer: z.boolean({ error: 'is not a boolean' }).optional(),
+  },
+  { error: 'is not a turn object' },
+);
+
+/** One LongMemEval question record as the official JSON files hold it (field names as there). */
+export const LongMemEvalRecordSchema = z
+  .object(
+    {
+      question_id: z.string({ error: 'is missing or not a string' }),
+      question: z.string({ error: 'is missing or not a string' }),
+      question_type: z.enum(QUESTION_TYPES, { error: `must be one of ${QUESTION_TYPES.join(', ')}` }),
+      /** Usually a string; 32 S answers are integers. */
+      answer: z.union([z.string(), z.number()], { error: 'is missing or not a string or number' }),
+      /** `2023/05/30 (Tue) 23:40` */
+      question_date: dateField('is missing or not a string'),
+      haystack_session_ids: z.array(z.string({ error: 'is not a string' }), {
+        error: 'is missing or not an array',
+      }),
+      haystack_dates: z.array(dateField('is not a string'), { error: 'is missing or not an array' }),
+      haystack_sessions: z.array(z.array(TurnSchema, { error: 'is not an array of turns' }), {
+        error: 'is missing or not an array',
+      }),
+      answer_session_ids: z.array(z.string({ error: 'is not a string' }), {
+        error: 'is missing or not an array',
+      }),
+    },
+    { error: 'is not a JSON object' },
+  )
+  .check((context) => {
+    const { haystack_session_ids: ids, haystack_dates: dates, haystack_sessions: sessions } = context.value;
+    if (dates.length !== ids.length || sessions.length !== ids.length) {
+      context.issues.push({
+        code: 'custom',
+        input: context.value,
+        path: [],
+        message: `fields "haystack_sessions", "haystack_dates" and "haystack_session_ids" must have equal lengths (got ${sessions.length}, ${dates.length}, ${ids.length})`,
+      });
+    }
+  });
+
+export type Turn = z.infer<typeof TurnSchema>;
+
+/**
+ * One question record: LongMemEval's, or another benchmark's mapped onto the same shape, which
+ * brings its own question types (so `question_type` is any string here).
+ */
+export type LongMemEvalRecord = Omit<z.infer<typeof LongMemEvalRecordSchema>, 'question_type'> & {
+  question_type: string;
+};
+
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
-/** Question types in report order: LongMemEval's six first, then any others as first seen. */
+/**
+ * Question types in report order: LongMemEval's six first, then LoCoMo's categories in the
+ * official order (4, 1, 2, 3, 5), then any others as first seen.
+ */
 export function orderQuestionTypes(types: Iterable<string>): string[] {
   const present = new Set(types);
-  const known = QUESTION_TYPES.filter((type) => present.has(type));
-  return [...known, ...[...present].filter((type) => !(QUESTION_TYPES as readonly string[]).includes(type))];
+  const ordered = [...QUESTION_TYPES, ...LOCOMO_CATEGORY_ORDER.map(locomoQuestionType)] as string[];
+  const known = ordered.filter((type) => present.has(type));
+  return [...known, ...[...present].filter((type) => !ordered.includes(type))];
 }
 
 /** Abstention questions keep their parent type; their id contains `_abs` (the official scripts test the substring). */

@@ -1,6 +1,8 @@
 import { type Convention, type Corpus, type Granularity, officialSessionId } from '../corpus/build-corpus.js';
 import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
 import { type ContextGrade, gradeContext } from './context-recall.js';
+import { isLocomoRecord } from './locomo/locomo-record.js';
+import { locomoRetrievalMetrics } from './locomo/locomo-retrieval-metrics.js';
 import {
   type AtK,
   CUTOFFS,
@@ -99,6 +101,20 @@ export function evaluateQuestion(options: {
       ? undefined
       : gradeContext({ record, corpus, ranking, budgetTokens: options.contextBudget, convention });
   if (context) Object.assign(metrics, context.metrics);
+  // LoCoMo's own retrieval figure (official recall_acc, dialog and session level).
+  if (isLocomoRecord(record)) {
+    Object.assign(
+      metrics,
+      locomoRetrievalMetrics({
+        record,
+        corpus,
+        ranking,
+        ...(sessionRanking ? { sessionRanking } : {}),
+        granularity,
+        ...(context ? { packed: context.packed } : {}),
+      }),
+    );
+  }
   return {
     metrics,
     noTarget: primary.gold.size === 0,

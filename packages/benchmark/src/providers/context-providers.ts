@@ -1,10 +1,12 @@
 import { buildCorpus } from '../corpus/build-corpus.js';
+import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
 import type { Provider } from './provider.js';
 
 /**
  * `full-context`: no retrieval, the whole haystack goes to the reader (cut as the official code
- * does); `oracle`: only the evidence sessions. The QA stage picks those sessions by provider id. Neither ranks anything, so their samples carry
- * QA results and no retrieval metrics.
+ * does); `oracle`: only the evidence sessions. Each says which sessions in
+ * `readerHaystackSessions`, so the QA stage needs no provider names. Neither ranks anything, so
+ * their samples carry QA results and no retrieval metrics.
  */
 export function createContextProvider(kind: 'full-context' | 'oracle'): Provider {
   return {
@@ -15,8 +17,25 @@ export function createContextProvider(kind: 'full-context' | 'oracle'): Provider
         ranking: [],
         hits: [],
         graded: false,
+        readerHaystackSessions:
+          kind === 'oracle' ? evidenceSessions(record) : record.haystack_sessions.map((_, index) => index),
         timings: { indexMs: 0, retrieveMs: 0 },
       };
     },
   };
+}
+
+/** Haystack indices of the evidence sessions, in haystack order; an evidence id missing from the haystack is an error. */
+export function evidenceSessions(
+  record: Pick<LongMemEvalRecord, 'question_id' | 'haystack_session_ids' | 'answer_session_ids'>,
+): number[] {
+  const present = new Set(record.haystack_session_ids);
+  const missing = record.answer_session_ids.filter((id) => !present.has(id));
+  if (missing.length > 0) {
+    throw new Error(
+      `Question ${record.question_id} lists answer session ${missing.join(', ')} that is not in its haystack.`,
+    );
+  }
+  const evidence = new Set(record.answer_session_ids);
+  return record.haystack_session_ids.flatMap((id, index) => (evidence.has(id) ? [index] : []));
 }

@@ -18,9 +18,21 @@ export type RetrievalOutcome = {
   graded?: boolean;
   /** Sessions for the reader; default: the sessions of the hits in rank order. */
   readerSessionIds?: string[];
+  /**
+   * Whole haystack sessions the reader gets instead of ranked ones, as indices into
+   * `haystack_sessions` in haystack order (full-context: every session; oracle: the evidence
+   * sessions); the QA stage keeps the latest FULL_HISTORY_TOP_K of them, as the official
+   * full-history run does. Unset: the reader gets ranked sessions.
+   */
+  readerHaystackSessions?: number[];
   /** The system's own answer, when it gives one (http provider). */
   answer?: string;
   timings: { indexMs: number; retrieveMs: number };
+  /** Tokens and cost of LLM calls made while retrieving (e.g. `reranker`), per role, as samples.jsonl `usage`. */
+  usage?: Record<
+    string,
+    { prompt_tokens: number; completion_tokens: number; cost_usd: number | null; cached: boolean }
+  >;
   /** The question's explain trace (routes, stage decisions, timings), written to explain.jsonl by `--explain`. */
   explain?: Record<string, unknown>;
 };

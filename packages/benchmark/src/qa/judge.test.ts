@@ -222,14 +222,25 @@ describe('createJudge', () => {
     expect(tie.error).toBe('The judge votes tied (1 yes, 1 no, 1 unreadable).');
   });
 
-  it('records a failed call as a judge error with the client message', async () => {
+  it('fails the question (rejects with the client message) when the judge call fails, never grading it wrong', async () => {
     const failure = new Error(
       'Chat completion for model "gpt-4o-2024-08-06" failed with HTTP 500 after 7 attempts.',
     );
-    const result = await createJudge({ client: fakeClient(failure) }).grade({ record, hypothesis });
+    await expect(createJudge({ client: fakeClient(failure) }).grade({ record, hypothesis })).rejects.toThrow(
+      failure.message,
+    );
+  });
+
+  it('keeps an unparseable reply a judge error label (counted wrong by the strict accuracy)', async () => {
+    const result = await createJudge({ client: fakeClient(['I cannot tell']) }).grade({ record, hypothesis });
     expect(result.label).toBeNull();
-    expect(result.error).toBe(failure.message);
-    expect(result.usage).toEqual({ promptTokens: 0, completionTokens: 0 });
+    expect(result.error).toBe('The judge reply could not be read as yes or no: "I cannot tell".');
+  });
+
+  it('names the known rubrics when asked for an unknown one', () => {
+    expect(() => createJudge({ client: fakeClient([]), rubric: 'nope' })).toThrow(
+      'Unknown judge rubric "nope"; known: longmemeval, locomo-llm.',
+    );
   });
 
   it('rethrows when the caller aborted', async () => {

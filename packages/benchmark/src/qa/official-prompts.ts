@@ -83,8 +83,9 @@ export const READER_TEMPLATE_NO_RETRIEVAL_COT = '{}Answer step by step.';
 /**
  * Reading method `con-separate` (`--con true`): a note is first extracted from each session with
  * this prompt (`max_tokens: 500`, `temperature: 0`; the session as `json.dumps` of its turns),
- * then the notes are read with READER_TEMPLATE_COT. Fields: session date, session content,
- * question date, question. Not wired into the reader yet.
+ * then the notes are read with the reader template (`con-separate` in run_generation.sh uses
+ * `--cot true`; `--con true --cot false` is allowed). Fields: session date, session content,
+ * question date, question. Used by reader-notes.ts.
  */
 export const CON_NOTE_TEMPLATE =
   'I will give you a chat history between you and a user, as well as a question from the user. Write reading notes to extract all the relevant user information relevant to answering the answer. If no relevant information is found, just output "empty". \n\n\nChat History:\nSession Date: {}\nSession Content:\n{}\n\nQuestion Date: {}\nQuestion: {}\nExtracted note (information relevant to answering the question):';
@@ -98,8 +99,24 @@ export const HISTORY_NL_TURN_TEMPLATE = '\n\n{}: {}';
 /** `json` history format: `'\n' + json.dumps(session_turns)` (with `has_answer` removed). */
 export const HISTORY_JSON_PREFIX = '\n';
 
-/** `gen_length` when `--gen_length` is not given: 500 tokens direct, 800 step by step. */
+/**
+ * `gen_length = 500 if not args.cot else 800` as written in `main`: 500 direct, 800 step by step.
+ * Not what the script sends: see OFFICIAL_READER_MAX_TOKENS.
+ */
 export const READER_GEN_LENGTH = { direct: 500, cot: 800 } as const;
+
+/**
+ * What run_generation.py actually sends as `max_tokens` for BOTH prompt styles. In `main`,
+ * `gen_length = 500 if not args.cot else 800` tests `args.cot`, which argparse leaves as the
+ * string `'true'` or `'false'` (`choices=['true', 'false']`); a non-empty string is always truthy,
+ * so `not args.cot` is False and gen_length is 800 even for `--cot false`. The history budget is
+ * therefore `model_max_length - 800 - 1000`. (prepare_prompt gets `args.cot == 'true'`, so the
+ * template does follow the flag.) Recorded in ../shared/reference/official-prompts.
+ */
+export const OFFICIAL_READER_MAX_TOKENS = 800;
+
+/** Chain-of-Note note extraction (`con_prompt` call in prepare_prompt): `max_tokens: 500`. */
+export const CON_NOTE_MAX_TOKENS = 500;
 
 /** `max_retrieval_length = model_max_length - gen_length - 1000`: tokens kept for the history. */
 export const READER_PROMPT_RESERVE_TOKENS = 1000;

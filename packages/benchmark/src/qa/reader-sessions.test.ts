@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
-import { fullContextSessions, haystackSessions, oracleSessions, rankedSessions } from './reader-sessions.js';
+import {
+  fullContextSessions,
+  haystackSessions,
+  oracleSessions,
+  rankedRounds,
+  rankedSessions,
+} from './reader-sessions.js';
 
 const turn = (content: string) => [{ role: 'user' as const, content }];
 
@@ -53,6 +59,54 @@ describe('reader input for built-in providers', () => {
     expect(() => rankedSessions(record, ['nope'])).toThrow(
       'Question 0862e8bf_abs has no haystack session "nope".',
     );
+  });
+
+  it('reads a session id held twice in the haystack twice, each with the later copy, as official flat-session does', () => {
+    // s1 appears again at the end of the haystack, on a later date (13 S haystacks are like this).
+    const repeated = {
+      ...record,
+      haystack_session_ids: [...record.haystack_session_ids, 's1'],
+      haystack_dates: [...record.haystack_dates, '2023/05/25 (Thu) 09:00'],
+      haystack_sessions: [...record.haystack_sessions, turn('one again')],
+    };
+    const official = rankedSessions(repeated, ['s1', 's4', 's1', 's3'], { topK: 3, duplicates: 'official' });
+    expect(official.map((session) => [session.sessionId, session.date, session.turns[0]?.content])).toEqual([
+      ['s1', '2023/05/25 (Thu) 09:00', 'one again'],
+      ['s4', '2023/05/22 (Mon) 12:00', 'four'],
+      ['s1', '2023/05/25 (Thu) 09:00', 'one again'],
+    ]);
+    // lme's own reading: one copy, the next ranked session fills the slot.
+    const once = rankedSessions(repeated, ['s1', 's4', 's1', 's3'], { topK: 3 });
+    expect(once.map((session) => session.sessionId)).toEqual(['s1', 's4', 's3']);
+  });
+
+  it('turn context gives each ranked turn with the turn after it, as official flat-turn does', () => {
+    const sessions = [
+      [
+        { role: 'user' as const, content: 'u1' },
+        { role: 'assistant' as const, content: 'a1' },
+        { role: 'user' as const, content: 'u2' },
+      ],
+    ];
+    const withTurns = {
+      ...record,
+      haystack_session_ids: ['answer_x'],
+      haystack_dates: ['2023/05/20 (Sat) 02:21'],
+      haystack_sessions: sessions,
+    };
+    const rounds = rankedRounds(
+      withTurns,
+      ['noans_x_3', 'missing_1', 'answer_x_9', 'answer_x_1', 'answer_x_2'],
+      {
+        topK: 3,
+      },
+    );
+    expect(rounds.map((round) => round.turns.map((entry) => entry.content))).toEqual([
+      ['u2'],
+      ['u1', 'a1'],
+      ['a1', 'u2'],
+    ]);
+    expect(rounds.every((round) => round.date === '2023/05/20 (Sat) 02:21')).toBe(true);
   });
 
   it('rejects a record whose ids, dates and sessions do not line up', () => {

@@ -60,29 +60,86 @@ export function oracleSessions(
   );
 }
 
+/** How a session id that appears twice in one haystack reaches the reader. */
+export type DuplicateSessionReading =
+  /**
+   * As run_generation.py `flat-session`: every ranked occurrence is a chunk, and an id maps to its
+   * LAST haystack copy (`corpusid2date[id]`, `corpusid2entry[id]` are overwritten in haystack
+   * order), so both copies appear, each with the later copy's date.
+   */
+  | 'official'
+  /** lme's own: an id counts once, at its best rank; the next ranked session fills the slot. */
+  | 'once';
+
+export type RankedSessionOptions = SessionSelectionOptions & {
+  /**
+   * `official` when each ranked id is one retrieved document (session granularity), so a repeated
+   * id is a repeated haystack session; `once` (default) when ids repeat because several hits fall
+   * in one session (turn granularity).
+   */
+  duplicates?: DuplicateSessionReading;
+};
+
 /**
  * Reader input for a retriever's ranked session ids (official `flat-session`): the first `topK`
- * in rank order (`chunks[:topk]`); the reader sorts them by date. Repeated ids (several hits in
- * one session) count once, at their best rank. `noans_` ids (the official retrieval's renaming in
- * abstention questions) map back to `answer_`.
+ * in rank order (`chunks[:topk]`); the reader sorts them by date. `noans_` ids (the official
+ * retrieval's renaming in abstention questions) map back to `answer_`.
  */
 export function rankedSessions(
   record: HaystackRecord,
   rankedSessionIds: readonly string[],
-  options: SessionSelectionOptions = {},
+  options: RankedSessionOptions = {},
 ): ReaderSession[] {
+  // A Map built in haystack order keeps the last copy of a repeated id, as the official dicts do.
   const byId = new Map(haystackSessions(record).map((session) => [session.sessionId, session]));
+  const official = options.duplicates === 'official';
   const seen = new Set<string>();
   const sessions: ReaderSession[] = [];
   for (const rankedId of rankedSessionIds) {
-    const id = rankedId.replace('noans_', 'answer_');
+    const id = officialToHaystackId(rankedId);
     const session = byId.get(id);
     if (!session) throw new Error(`Question ${record.question_id} has no haystack session "${rankedId}".`);
-    if (seen.has(id)) continue;
+    if (!official && seen.has(id)) continue;
     seen.add(id);
     sessions.push(session);
   }
   return sessions.slice(0, topKOf(options));
+}
+
+/**
+ * Turn-level reader input, as run_generation.py `flat-turn` builds it: each ranked turn id
+ * `<session>_<n>` (n the 1-based position among all the session's turns) becomes a chunk holding
+ * that turn and the turn after it when there is one ("automatically expand turn into round"), with
+ * the session's date; ids that name no turn are skipped (the script's `except: continue`); every
+ * ranked turn is a chunk (two hits in one round give two overlapping chunks); the first `topK`
+ * chunks are kept. A repeated session id maps to its last haystack copy, as in `flat-session`.
+ */
+export function rankedRounds(
+  record: HaystackRecord,
+  rankedTurnIds: readonly string[],
+  options: SessionSelectionOptions = {},
+): ReaderSession[] {
+  const byId = new Map(haystackSessions(record).map((session) => [session.sessionId, session]));
+  const chunks: ReaderSession[] = [];
+  for (const rankedId of rankedTurnIds) {
+    const id = officialToHaystackId(rankedId);
+    const cut = id.lastIndexOf('_');
+    const session = cut > 0 ? byId.get(id.slice(0, cut)) : undefined;
+    const position = Number(id.slice(cut + 1));
+    if (!session || !/^\d+$/.test(id.slice(cut + 1)) || position < 1 || position > session.turns.length)
+      continue;
+    chunks.push({
+      sessionId: session.sessionId,
+      date: session.date,
+      turns: session.turns.slice(position - 1, position + 1),
+    });
+  }
+  return chunks.slice(0, topKOf(options));
+}
+
+/** Python's `corpus_id.replace('noans_', 'answer_')` (every occurrence). */
+function officialToHaystackId(id: string): string {
+  return id.replaceAll('noans_', 'answer_');
 }
 
 function topKOf(options: SessionSelectionOptions): number {

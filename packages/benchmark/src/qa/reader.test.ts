@@ -180,11 +180,25 @@ describe('createReader', () => {
     expect(reader.id).toBe('reader:gpt-4o-2024-08-06:cot:json');
   });
 
-  it('builds the official direct prompt with natural-language history and 500 answer tokens', async () => {
+  it('builds the official direct prompt with natural-language history and sends 800 answer tokens, as the official script does', async () => {
+    // run_generation.py: `gen_length = 500 if not args.cot else 800`, args.cot the string 'false' (truthy).
     const client = fakeClient('22 days');
     const reader = createReader({ client, model: 'gpt-4o-mini', prompt: 'direct', historyFormat: 'nl' });
     await reader.answer({ record, sessions: fullContextSessions(record) });
     expect(client.requests[0]?.messages[0]?.content).toBe(EXPECTED_DIRECT_NL);
+    expect(client.requests[0]?.maxTokens).toBe(800);
+  });
+
+  it('sends the max_tokens it is given (--reader-max-tokens) and budgets the history with it', async () => {
+    const client = fakeClient('22 days');
+    const reader = createReader({
+      client,
+      model: 'gpt-4o',
+      prompt: 'direct',
+      historyFormat: 'nl',
+      maxTokens: 500,
+    });
+    await reader.answer({ record, sessions: fullContextSessions(record) });
     expect(client.requests[0]?.maxTokens).toBe(500);
   });
 
@@ -219,13 +233,13 @@ describe('createReader', () => {
 
   it('keeps the start of the history when it exceeds the token budget', async () => {
     const client = fakeClient('I do not know.');
-    // 500 answer tokens + 1000 reserved + 40 history tokens.
+    // 800 answer tokens + 1000 reserved + 40 history tokens.
     const reader = createReader({
       client,
       model: 'gpt-4o',
       prompt: 'direct',
       historyFormat: 'json',
-      maxContextTokens: 1540,
+      maxContextTokens: 1840,
     });
     const result = await reader.answer({ record, sessions: fullContextSessions(record) });
     const prompt = client.requests[0]?.messages[0]?.content ?? '';
@@ -275,5 +289,70 @@ describe('truncateToTokens', () => {
 
   it('treats <|endoftext|> as the special token, like allowed_special in the official script', () => {
     expect(countTokens('<|endoftext|>')).toBe(1);
+  });
+});
+
+describe('Chain-of-Note (--reader-notes)', () => {
+  it('extracts a note per chunk with the official note prompt, then answers over the notes', async () => {
+    const requests: import('@lme/search-core').ChatCompleteOptions[] = [];
+    const client = {
+      id: 'notes',
+      async complete(request: import('@lme/search-core').ChatCompleteOptions) {
+        requests.push(request);
+        const text = request.maxTokens === 500 ? `  note ${requests.length} \u00e9\n` : 'answer';
+        return {
+          text,
+          texts: [text],
+          usage: { promptTokens: 10, completionTokens: 2 },
+          cached: false,
+          latencyMs: 1,
+        };
+      },
+    };
+    const reader = createReader({
+      client,
+      model: 'gpt-4o',
+      prompt: 'cot',
+      historyFormat: 'json',
+      notes: true,
+      noteConcurrency: 1,
+    });
+    const result = await reader.answer({ record, sessions: fullContextSessions(record) });
+    expect(requests.map((request) => request.maxTokens)).toEqual([500, 500, 500, 800]);
+    expect(requests[0]?.messages[0]?.content).toBe(
+      'I will give you a chat history between you and a user, as well as a question from the user. Write reading notes to extract all the relevant user information relevant to answering the answer. If no relevant information is found, just output "empty". \n\n\nChat History:\nSession Date: 2023/05/20 (Sat) 02:21\nSession Content:\n[{"role": "user", "content": "Can you suggest a good recipe for banana bread?"}, {"role": "assistant", "content": "Sure! Mash 3 ripe bananas...  "}]\n\nQuestion Date: 2023/05/30 (Tue) 23:40\nQuestion: How many days passed between my first yoga class and the pottery workshop?\nExtracted note (information relevant to answering the question):',
+    );
+    const answer = requests[3]?.messages[0]?.content ?? '';
+    // Sorted by date: the second haystack session (note 2) comes first.
+    expect(answer).toContain(
+      '### Session 1:\nSession Date: 2023/04/10 (Mon) 17:50\nSession Content:\n\n{"session_summary": "note 2 \\u00e9"}\n',
+    );
+    expect(answer).toContain(
+      '### Session 3:\nSession Date: 2023/05/20 (Sat) 02:21\nSession Content:\n\n{"session_summary": "note 1 \\u00e9"}\n',
+    );
+    expect(result).toMatchObject({
+      hypothesis: 'answer',
+      noteCalls: 3,
+      usage: { promptTokens: 40, completionTokens: 8 },
+    });
+    expect(reader.id).toBe('reader:gpt-4o:cot:json:notes');
+  });
+
+  it('refuses the nl history format, on which the official script fails', () => {
+    expect(() =>
+      createReader({
+        client: fakeClient('x'),
+        model: 'gpt-4o',
+        prompt: 'cot',
+        historyFormat: 'nl',
+        notes: true,
+      }),
+    ).toThrow(/^Chain-of-Note \(--reader-notes\) needs --history-format json/);
+  });
+
+  it('names the known prompt styles for an unknown one', () => {
+    expect(() =>
+      createReader({ client: fakeClient('x'), model: 'gpt-4o', prompt: 'terse', historyFormat: 'json' }),
+    ).toThrow('Unknown reader prompt "terse"; known: direct, cot, locomo.');
   });
 });

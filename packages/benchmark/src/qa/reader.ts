@@ -5,24 +5,26 @@ import {
   HISTORY_NL_TURN_TEMPLATE,
   HISTORY_SESSION_TEMPLATE,
   OFFICIAL_MODEL_MAX_LENGTH,
-  READER_GEN_LENGTH,
+  OFFICIAL_READER_MAX_TOKENS,
   READER_PROMPT_RESERVE_TOKENS,
-  READER_TEMPLATE_COT,
-  READER_TEMPLATE_DIRECT,
 } from './official-prompts.js';
-import { type PythonJsonValue, pythonFormat, pythonJsonDumps, pythonStrip } from './python-compat.js';
+import { pythonFormat, pythonJsonDumps, pythonStrip } from './python-compat.js';
+import { extractNotes, turnAsDumped } from './reader-notes.js';
+import { type ReaderPromptStyle, readerPromptDefinition } from './reader-prompts.js';
 import { truncateToTokens } from './truncate-tokens.js';
 
-/** One history session handed to the reader. */
+export type { ReaderPromptStyle } from './reader-prompts.js';
+
+/**
+ * One history chunk handed to the reader: a session (official `*-session` retrievers) or, for a
+ * turn-level context, one retrieved turn with the turn after it (official `flat-turn`).
+ */
 export type ReaderSession = {
   sessionId: string;
-  /** The haystack date, e.g. `2023/05/20 (Sat) 02:21`; sessions are sorted by this string. */
+  /** The haystack date, e.g. `2023/05/20 (Sat) 02:21`; chunks are sorted by this string. */
   date: string;
   turns: readonly Turn[];
 };
-
-/** `direct` = official `--cot false`; `cot` = official `--cot true` (reading method `con`, recommended). */
-export type ReaderPromptStyle = 'direct' | 'cot';
 
 /** `json` (recommended by the official README) or `nl`. */
 export type HistoryFormat = 'json' | 'nl';
@@ -30,7 +32,8 @@ export type HistoryFormat = 'json' | 'nl';
 export type ReaderOptions = {
   client: ChatClient;
   model: string;
-  prompt: ReaderPromptStyle;
+  /** A name in `readerPrompts` (`direct`, `cot`, ...). */
+  prompt: ReaderPromptStyle | (string & {});
   historyFormat: HistoryFormat;
   /**
    * The model's context length in tokens (official `model2maxlength`). The history is cut to
@@ -38,10 +41,21 @@ export type ReaderOptions = {
    * model, else 128000.
    */
   maxContextTokens?: number;
-  /** Answer length (official `gen_length`). Default 500 for `direct`, 800 for `cot`. */
+  /**
+   * Answer tokens sent as `max_tokens` (official `gen_length`, `--gen_length`). Default 800 for
+   * every style, as the official script sends (see OFFICIAL_READER_MAX_TOKENS).
+   */
   maxTokens?: number;
-  /** Official `--useronly true`: drop assistant turns. Default false (the README's recommendation). */
+  /** Official `--useronly true` (`--reader-history user`): drop assistant turns. Default false. */
   userOnly?: boolean;
+  /**
+   * Official `--con true` (`--reader-notes`, Chain-of-Note): a note is first extracted from each
+   * chunk, and the answer is read over the notes. Needs the json history format (the official
+   * script fails on nl).
+   */
+  notes?: boolean;
+  /** Note calls in flight at once per question. Default 4. */
+  noteConcurrency?: number;
 };
 
 export type ReaderAnswerOptions = {
@@ -54,13 +68,17 @@ export type ReaderAnswerOptions = {
 export type ReaderAnswerResult = {
   /** The reply with surrounding whitespace stripped, as the official script stores it. */
   hypothesis: string;
+  /** The answer call plus any note calls. */
   usage: ChatUsage;
+  /** Every call of the question was served without an API call. */
   cached: boolean;
   latencyMs: number;
   /** The history was cut to the token budget (its latest part is lost). */
   truncated: boolean;
   /** o200k_base tokens of the history before truncation. */
   historyTokens: number;
+  /** Chain-of-Note calls made before the answer (0 without notes). */
+  noteCalls: number;
 };
 
 export type Reader = {
@@ -74,9 +92,11 @@ export type BuildReaderPromptOptions = {
   question: string;
   questionDate: string;
   sessions: readonly ReaderSession[];
-  prompt: ReaderPromptStyle;
+  prompt: ReaderPromptStyle | (string & {});
   historyFormat: HistoryFormat;
   userOnly?: boolean;
+  /** Chain-of-Note: one note per entry of `sessions` (same order) replacing its turns. */
+  notes?: readonly string[];
   /** Token budget of the history part (official `max_retrieval_length`). */
   maxHistoryTokens: number;
 };
@@ -89,18 +109,32 @@ export type ReaderPrompt = {
 
 const DEFAULT_CONTEXT_TOKENS = 128_000;
 
+/** The chunk's turns as the history holds them: assistant turns dropped under `userOnly`. */
+export function readerTurns(session: ReaderSession, userOnly: boolean): readonly Turn[] {
+  return userOnly ? session.turns.filter((turn) => turn.role === 'user') : session.turns;
+}
+
 /**
- * The reader prompt exactly as run_generation.py `prepare_prompt` builds it for session
- * retrievers (`orig-session`, `oracle-session`, `flat-session`): `has_answer` removed, sessions
- * stably sorted by their date strings, each written as `### Session i` with its date and its turns
- * (json: Python `json.dumps` of the turn list; nl: `\n\nrole: content`), the history cut to
- * `maxHistoryTokens` o200k_base tokens (keeping the start), then the template filled with the
- * history, the question date and the question.
+ * The reader prompt exactly as run_generation.py `prepare_prompt` builds it (`orig-session`,
+ * `oracle-session`, `flat-session`, `flat-turn`): `has_answer` removed, chunks stably sorted by
+ * their date strings, each written as `### Session i` with its date and its content (json: Python
+ * `json.dumps` of the turn list, or of `{"session_summary": note}` with Chain-of-Note; nl:
+ * `\n\nrole: content`), the history cut to `maxHistoryTokens` o200k_base tokens (keeping the
+ * start), then the style's template filled with the history, the question date and the question.
  */
 export function buildReaderPrompt(options: BuildReaderPromptOptions): ReaderPrompt {
-  const chunks = options.sessions.map((session) => ({
+  const definition = readerPromptDefinition(options.prompt);
+  const { notes } = options;
+  if (notes && notes.length !== options.sessions.length) {
+    throw new Error(`Reader notes: ${notes.length} notes for ${options.sessions.length} history chunks.`);
+  }
+  if (notes && options.historyFormat !== 'json') throw new Error(NOTES_NEED_JSON);
+  const chunks = options.sessions.map((session, index) => ({
     date: session.date,
-    turns: options.userOnly ? session.turns.filter((turn) => turn.role === 'user') : session.turns,
+    content:
+      notes !== undefined
+        ? HISTORY_JSON_PREFIX + pythonJsonDumps({ session_summary: notes[index]! })
+        : renderTurns(readerTurns(session, options.userOnly ?? false), options.historyFormat),
   }));
   // Python's list.sort is stable; dates are ASCII, so code-unit order equals Python's code-point order.
   const sorted = chunks
@@ -110,31 +144,42 @@ export function buildReaderPrompt(options: BuildReaderPromptOptions): ReaderProm
 
   let history = '';
   sorted.forEach((chunk, index) => {
-    const content =
-      options.historyFormat === 'json'
-        ? HISTORY_JSON_PREFIX + pythonJsonDumps(chunk.turns.map(withoutHasAnswer))
-        : chunk.turns
-            .map((turn) => pythonFormat(HISTORY_NL_TURN_TEMPLATE, turn.role, pythonStrip(turn.content)))
-            .join('');
-    history += pythonFormat(HISTORY_SESSION_TEMPLATE, index + 1, chunk.date, content);
+    history += pythonFormat(HISTORY_SESSION_TEMPLATE, index + 1, chunk.date, chunk.content);
   });
 
   const cut = truncateToTokens(history, options.maxHistoryTokens);
-  const template = options.prompt === 'cot' ? READER_TEMPLATE_COT : READER_TEMPLATE_DIRECT;
   return {
-    text: pythonFormat(template, cut.text, options.questionDate, options.question),
+    text: definition.fill({
+      history: cut.text,
+      questionDate: options.questionDate,
+      question: options.question,
+    }),
     truncated: cut.truncated,
     historyTokens: cut.tokens,
   };
 }
 
+function renderTurns(turns: readonly Turn[], historyFormat: HistoryFormat): string {
+  return historyFormat === 'json'
+    ? HISTORY_JSON_PREFIX + pythonJsonDumps(turns.map(turnAsDumped))
+    : turns
+        .map((turn) => pythonFormat(HISTORY_NL_TURN_TEMPLATE, turn.role, pythonStrip(turn.content)))
+        .join('');
+}
+
+const NOTES_NEED_JSON =
+  'Chain-of-Note (--reader-notes) needs --history-format json: the official run_generation.py fails on nl (it reads each note as a turn).';
+
 /**
  * A reader with the official generation settings: one user message, `temperature: 0`, `n: 1`,
- * `max_tokens` 500 (direct) or 800 (cot), the reply stripped.
+ * `max_tokens` 800 for every style (what run_generation.py sends; see OFFICIAL_READER_MAX_TOKENS),
+ * the reply stripped. With `notes`, Chain-of-Note calls (`max_tokens: 500`) come first.
  */
 export function createReader(options: ReaderOptions): Reader {
   const { client, model, prompt, historyFormat } = options;
-  const maxTokens = options.maxTokens ?? READER_GEN_LENGTH[prompt];
+  const definition = readerPromptDefinition(prompt);
+  if (options.notes && historyFormat !== 'json') throw new Error(NOTES_NEED_JSON);
+  const maxTokens = options.maxTokens ?? definition.maxTokens ?? OFFICIAL_READER_MAX_TOKENS;
   const contextTokens = options.maxContextTokens ?? officialContextLength(model);
   const maxHistoryTokens = contextTokens - maxTokens - READER_PROMPT_RESERVE_TOKENS;
   if (maxHistoryTokens <= 0) {
@@ -142,19 +187,41 @@ export function createReader(options: ReaderOptions): Reader {
       `Reader model "${model}": maxContextTokens ${contextTokens} leaves no room for the history after ${maxTokens} answer tokens and ${READER_PROMPT_RESERVE_TOKENS} reserved.`,
     );
   }
+  const userOnly = options.userOnly ?? false;
+  const suffix = `${userOnly ? ':user-only' : ''}${options.notes ? ':notes' : ''}`;
   return {
-    id: `reader:${model}:${prompt}:${historyFormat}${options.userOnly ? ':user-only' : ''}`,
+    id: `reader:${model}:${prompt}:${historyFormat}${suffix}`,
     model,
     async answer({ record, sessions, signal }) {
-      const built = buildReaderPrompt({
-        question: record.question,
-        questionDate: record.question_date,
-        sessions,
-        prompt,
-        historyFormat,
-        userOnly: options.userOnly ?? false,
-        maxHistoryTokens,
-      });
+      const started = performance.now();
+      const noted = options.notes
+        ? await extractNotes({
+            client,
+            model,
+            chunks: sessions.map((session) => ({
+              date: session.date,
+              turns: readerTurns(session, userOnly),
+            })),
+            question: record.question,
+            questionDate: record.question_date,
+            ...(options.noteConcurrency === undefined ? {} : { concurrency: options.noteConcurrency }),
+            ...(signal ? { signal } : {}),
+          })
+        : undefined;
+      // A style with its own builder (`locomo`) makes the whole prompt from the record and chunks.
+      const own = definition.build?.({ record, chunks: sessions });
+      const built = own
+        ? { text: own.text, truncated: false, historyTokens: 0 }
+        : buildReaderPrompt({
+            question: record.question,
+            questionDate: record.question_date,
+            sessions,
+            prompt,
+            historyFormat,
+            userOnly,
+            ...(noted ? { notes: noted.notes } : {}),
+            maxHistoryTokens,
+          });
       const result = await client.complete({
         model,
         messages: [{ role: 'user', content: built.text }],
@@ -164,12 +231,16 @@ export function createReader(options: ReaderOptions): Reader {
         ...(signal ? { signal } : {}),
       });
       return {
-        hypothesis: pythonStrip(result.text),
-        usage: result.usage,
-        cached: result.cached,
-        latencyMs: result.latencyMs,
+        hypothesis: own ? own.finish(result.text) : pythonStrip(result.text),
+        usage: {
+          promptTokens: result.usage.promptTokens + (noted?.usage.promptTokens ?? 0),
+          completionTokens: result.usage.completionTokens + (noted?.usage.completionTokens ?? 0),
+        },
+        cached: result.cached && (noted?.cached ?? true),
+        latencyMs: noted ? performance.now() - started : result.latencyMs,
         truncated: built.truncated,
         historyTokens: built.historyTokens,
+        noteCalls: noted?.calls ?? 0,
       };
     },
   };
@@ -180,12 +251,6 @@ export function officialContextLength(model: string): number {
   return Object.hasOwn(OFFICIAL_MODEL_MAX_LENGTH, model)
     ? (OFFICIAL_MODEL_MAX_LENGTH[model] ?? DEFAULT_CONTEXT_TOKENS)
     : DEFAULT_CONTEXT_TOKENS;
-}
-
-/** The turn as the official code dumps it: role, content, then any other keys but `has_answer`. */
-function withoutHasAnswer(turn: Turn): PythonJsonValue {
-  const { role, content, has_answer: _hasAnswer, ...rest } = turn as Turn & Record<string, PythonJsonValue>;
-  return { role, content, ...rest };
 }
 
 function compareStrings(a: string, b: string): number {

@@ -1,5 +1,5 @@
-import { Tiktoken } from 'js-tiktoken/lite';
-import o200kBase from 'js-tiktoken/ranks/o200k_base';
+import { createRequire } from 'node:module';
+import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 
 export type TruncateResult = {
   text: string;
@@ -12,7 +12,10 @@ let encoder: Tiktoken | undefined;
 
 /** o200k_base, loaded once (about a second) from the ranks that ship inside js-tiktoken: no network. */
 function o200k(): Tiktoken {
-  encoder ??= new Tiktoken(o200kBase);
+  encoder ??= new Tiktoken(
+    // Required on first use: the ranks are megabytes of source that runs without token counts skip.
+    createRequire(import.meta.url)('js-tiktoken/ranks/o200k_base') as TiktokenBPE,
+  );
   return encoder;
 }
 

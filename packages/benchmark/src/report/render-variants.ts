@@ -14,16 +14,40 @@ const LATENCY_METRICS = ['latency.retrieve_ms.p50', 'latency.retrieve_ms.p95'] a
 
 /**
  * One table for all variants: for each question type (then abstention, then overall) a row per
- * variant, columns the metrics any variant has.
+ * variant, columns the retrieval metrics any variant has; when QA ran, a second table of the QA
+ * metrics, whose abstention row is counted in its type and overall (as print_qa_metrics.py).
  */
 export function renderVariantsTable(variants: readonly VariantSummary[], title: string): string {
-  const rowsByVariant = variants.map(({ variant, summary }) => ({ variant, rows: summaryRows(summary) }));
-  const labels = [...new Set(rowsByVariant.flatMap(({ rows }) => rows.map((row) => row.label)))];
   // Headline metrics of the variants' convention, plus retrieval latency.
   const convention = variants[0]?.summary.convention ?? 'official';
+  const wanted = [...headlineMetrics(convention), ...LATENCY_METRICS];
+  const retrieval = variantsBody(
+    variants,
+    'retrieval',
+    wanted.filter((metric) => !metric.startsWith('qa.')),
+  );
+  const qa = variantsBody(
+    variants,
+    'qa',
+    wanted.filter((metric) => metric.startsWith('qa.')),
+  );
+  const tables = [retrieval, qa]
+    .filter(({ columns }) => columns.length > 0)
+    .map(({ columns, body }) => renderMarkdownTable(['question_type', 'variant', 'n', ...columns], body));
+  if (tables.length === 0) tables.push(renderMarkdownTable(['question_type', 'variant', 'n'], retrieval.body));
+  return `${title}\n\n${tables.join('\n\n')}\n`;
+}
+
+function variantsBody(
+  variants: readonly VariantSummary[],
+  kind: 'retrieval' | 'qa',
+  wanted: readonly string[],
+): { columns: string[]; body: string[][] } {
+  const rowsByVariant = variants.map(({ variant, summary }) => ({ variant, rows: summaryRows(summary, kind) }));
+  const labels = [...new Set(rowsByVariant.flatMap(({ rows }) => rows.map((row) => row.label)))];
   const columns = presentColumns(
     rowsByVariant.flatMap(({ rows }) => rows),
-    [...headlineMetrics(convention), ...LATENCY_METRICS],
+    wanted,
   );
   const body: string[][] = [];
   for (const label of labels) {
@@ -42,7 +66,7 @@ export function renderVariantsTable(variants: readonly VariantSummary[], title: 
       ]);
     }
   }
-  return `${title}\n\n${renderMarkdownTable(['question_type', 'variant', 'n', ...columns], body)}\n`;
+  return { columns, body };
 }
 
 /** The variants' summary.csv rows in one file, with the variant column filled. */

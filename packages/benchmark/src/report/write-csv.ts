@@ -16,17 +16,18 @@ export function summaryCsv(summary: Summary, variant = 'default'): string {
         metric,
         value,
         row.means.counts[metric] ?? row.means.n,
+        summary.label ?? '',
       ]);
     }
   }
   return stringify(records, {
     header: true,
-    columns: ['run_id', 'variant', 'question_type', 'metric', 'value', 'n'],
+    columns: ['run_id', 'variant', 'question_type', 'metric', 'value', 'n', 'label'],
   });
 }
 
-/** samples.csv: one row per question, metrics flattened into columns. */
-export function samplesCsv(samples: readonly Sample[]): string {
+/** samples.csv: one row per question, metrics flattened into columns; `label` is the run's --label. */
+export function samplesCsv(samples: readonly Sample[], label?: string): string {
   const metricNames = [...new Set(samples.flatMap((sample) => Object.keys(sample.metrics)))];
   const columns = [
     'question_id',
@@ -39,6 +40,7 @@ export function samplesCsv(samples: readonly Sample[]): string {
     'judge_label',
     'retrieve_ms',
     'error',
+    'label',
   ];
   const records = samples.map((sample) => [
     sample.question_id,
@@ -51,6 +53,7 @@ export function samplesCsv(samples: readonly Sample[]): string {
     sample.judge?.label ?? '',
     sample.latency_ms.retrieve,
     sample.error ?? '',
+    label ?? '',
   ]);
   return stringify(records, {
     header: true,

@@ -6,9 +6,10 @@ import { createConfiguredEmbedder, pipelineEmbeds } from '../providers/pipeline/
 import { buildJudgePrompt } from '../qa/judge.js';
 import { officialContextLength } from '../qa/reader.js';
 import { countTokens } from '../qa/truncate-tokens.js';
+import { planRerank } from './plan-rerank.js';
 
 export type LlmPlan = {
-  role: 'reader' | 'judge' | 'summarizer';
+  role: 'reader' | 'judge' | 'summarizer' | 'reranker';
   model: string;
   calls: number;
   promptTokens: number;
@@ -37,7 +38,8 @@ export type RunPlan = {
 
 // Token estimates: exact o200k_base counts on a sample of texts, scaled by characters.
 const SAMPLE_QUESTIONS = 12;
-const ANSWER_TOKENS = { direct: 500, cot: 800 } as const;
+// Reader max_tokens: 800 for both official styles, as run_generation.py sends (qa/official-prompts.ts).
+const ANSWER_TOKENS = { direct: 800, cot: 800, locomo: 32 } as const;
 const SUMMARY_COMPLETION_TOKENS = 150;
 const JUDGE_HYPOTHESIS_TOKENS = 120;
 
@@ -87,7 +89,8 @@ export async function planRun(config: RunConfig, records: readonly LongMemEvalRe
   });
 
   if (config.readerModel) {
-    const budget = officialContextLength(config.readerModel) - ANSWER_TOKENS[config.readerPrompt] - 1000;
+    const answerTokens = config.readerMaxTokens ?? ANSWER_TOKENS[config.readerPrompt];
+    const budget = officialContextLength(config.readerModel) - answerTokens - 1000;
     let promptTokens = 0;
     for (const record of records) {
       const sessionChars = record.haystack_sessions.map((turns) =>
@@ -113,7 +116,7 @@ export async function planRun(config: RunConfig, records: readonly LongMemEvalRe
         model: config.readerModel,
         calls: records.length,
         promptTokens,
-        completionTokens: records.length * ANSWER_TOKENS[config.readerPrompt],
+        completionTokens: records.length * answerTokens,
       }),
     );
     const judgePrompt = records.reduce(
@@ -162,6 +165,11 @@ export async function planRun(config: RunConfig, records: readonly LongMemEvalRe
       }),
     );
     notes.push('summaries already in the cache are not requested again; the plan counts every session.');
+  }
+  const rerank = planRerank(config, records, tokensPerChar);
+  if (rerank) {
+    llm.push(priced({ role: 'reranker', ...rerank }));
+    notes.push('rerank calls already in the completion cache are not made again; the plan counts every call.');
   }
   const costs = llm.map((plan) => plan.costUsd);
   return {

@@ -121,7 +121,8 @@ describe('lme run with a reader and judge over the OpenAI wire format', () => {
     const first = await startCli(qaArgs(out, cacheDir, 'first'), environment).done;
     expect(first.stderr).not.toContain('QA skipped');
     expect(first.status).toBe(0);
-    expect(first.stdout).toMatch(/qa\.accuracy/);
+    expect(first.stdout).toMatch(/accuracy \(official, strict\)/);
+    expect(first.stdout).toMatch(/Task-averaged accuracy \(official\)/);
 
     const dir = join(out, 'first');
     const samples = readFileSync(join(dir, 'samples.jsonl'), 'utf8')

@@ -1,10 +1,12 @@
-import { join } from 'node:path';
 import { createChatClient, estimateCost, loadPriceTable, type PriceTable } from '@lme/search-core';
+import { resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
 import type { RunConfig } from '../config/run-config.js';
 import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import { locomoQaMetrics } from '../metrics/locomo/locomo-qa-metrics.js';
 import { createJudge, type Judge } from '../qa/judge.js';
+import { qaSampleMetrics } from '../qa/qa-metrics.js';
 import { createReader, type Reader } from '../qa/reader.js';
-import { fullContextSessions, oracleSessions, rankedSessions } from '../qa/reader-sessions.js';
+import { fullContextSessions, oracleSessions, rankedRounds, rankedSessions } from '../qa/reader-sessions.js';
 import type { Sample } from './sample.js';
 
 export type QaResult = Pick<Sample, 'hypothesis' | 'judge' | 'usage'> & { metrics: Record<string, number> };
@@ -15,6 +17,8 @@ export type QaStage = {
     record: LongMemEvalRecord;
     providerId: string;
     rankedSessionIds: readonly string[];
+    /** The retrieved documents' ids in rank order (`<session>_<n>` for turns): the turn-level context. */
+    rankedIds?: readonly string[];
     signal?: AbortSignal;
   }): Promise<QaResult>;
   /** USD spent so far on calls not served from the cache (null parts: unpriced models). */
@@ -31,25 +35,25 @@ export async function createQaStage(
   environment: NodeJS.ProcessEnv = process.env,
 ): Promise<QaStage | undefined> {
   if (!config.readerModel) return undefined;
-  const cacheDir = config.cache ? join(config.cacheDir, 'llm') : undefined;
-  const clientFor = (baseURL: string | undefined, apiKey: string | undefined) =>
-    createChatClient({
-      baseURL: baseURL ?? config.baseUrl ?? environment.OPENAI_BASE_URL,
-      apiKey: apiKey ?? environment.OPENAI_API_KEY,
-      maxRetries: config.maxRetries,
-      timeoutMs: config.timeoutMs,
-      cacheDir,
-    });
+  checkReaderSettings(config);
+  // The cache root: the completion cache keeps its entries in `<cacheDir>/llm/`.
+  const cacheDir = config.cache ? config.cacheDir : undefined;
+  const clientFor = (role: 'reader' | 'judge') =>
+    createChatClient({ ...resolveOpenAiEndpoint(config, role, environment), cacheDir });
   const reader: Reader = createReader({
-    client: clientFor(config.readerBaseUrl, environment.LME_READER_API_KEY),
+    client: clientFor('reader'),
     model: config.readerModel,
     prompt: config.readerPrompt,
     historyFormat: config.historyFormat,
+    userOnly: config.readerHistory === 'user',
+    notes: config.readerNotes,
+    ...(config.readerMaxTokens === undefined ? {} : { maxTokens: config.readerMaxTokens }),
   });
   const judge: Judge = createJudge({
-    client: clientFor(config.judgeBaseUrl, environment.LME_JUDGE_API_KEY),
+    client: clientFor('judge'),
     model: config.judgeModel,
     samples: config.judgeSamples,
+    rubric: config.judge,
   });
   const prices: PriceTable = await loadPriceTable();
   let spent = 0;
@@ -70,20 +74,34 @@ export async function createQaStage(
 
   return {
     spentUsd: () => spent,
-    async answer({ record, providerId, rankedSessionIds, signal }) {
+    async answer({ record, providerId, rankedSessionIds, rankedIds, signal }) {
+      const topK = config.readerTopK;
       const sessions =
         providerId === 'full-context'
           ? fullContextSessions(record)
           : providerId === 'oracle'
             ? oracleSessions(record)
-            : rankedSessions(record, rankedSessionIds, { topK: config.readerTopK });
+            : config.readerContext === 'turn'
+              ? rankedRounds(record, rankedIds ?? [], { topK })
+              : rankedSessions(record, rankedSessionIds, {
+                  topK,
+                  // Official flat-session: a session id held twice in the haystack is read twice.
+                  duplicates:
+                    config.convention === 'official' && config.granularity === 'session'
+                      ? 'official'
+                      : 'once',
+                });
       const answer = await reader.answer({ record, sessions, signal });
       const grade = await judge.grade({ record, hypothesis: answer.hypothesis, signal });
-      const metrics: Record<string, number> = { 'qa.accuracy_strict': grade.label === true ? 1 : 0 };
-      if (grade.label !== null) metrics['qa.accuracy'] = grade.label ? 1 : 0;
+      // A question the rubric does not grade (locomo-llm: adversarial) gets no judge accuracy;
+      // a LoCoMo question gets its official per-question F1 (qa.locomo_f1) whatever the judge.
+      const metrics = {
+        ...(grade.excluded ? {} : qaSampleMetrics(grade.label)),
+        ...locomoQaMetrics(record, answer.hypothesis),
+      };
       return {
         hypothesis: answer.hypothesis,
-        judge: { label: grade.label, ...(grade.error ? { error: grade.error } : {}) },
+        judge: grade.excluded ? null : { label: grade.label, ...(grade.error ? { error: grade.error } : {}) },
         usage: {
           reader: priced(reader.model, answer.usage, answer.cached),
           judge: priced(judge.model, grade.usage, grade.cached),
@@ -92,4 +110,32 @@ export async function createQaStage(
       };
     },
   };
+}
+
+/**
+ * Refuses reader settings the official script cannot run or lme has not built, in one sentence
+ * naming the flags, before any question starts.
+ */
+export function checkReaderSettings(config: RunConfig): void {
+  if (config.readerNotes && config.historyFormat !== 'json') {
+    throw new Error(
+      '--reader-notes needs --history-format json: the official run_generation.py fails on nl with Chain-of-Note (it reads each note as a turn).',
+    );
+  }
+  if (config.readerContext !== 'turn') return;
+  if (config.provider === 'full-context' || config.provider === 'oracle') {
+    throw new Error(
+      `--reader-context turn reads retrieved turns (official flat-turn); --provider ${config.provider} gives whole sessions (the official orig-turn/oracle-turn modes are not built).`,
+    );
+  }
+  if (config.granularity !== 'turn') {
+    throw new Error(
+      '--reader-context turn needs turn retrieval (--granularity turn): it reads each retrieved turn with its round.',
+    );
+  }
+  if (config.readerHistory === 'user') {
+    throw new Error(
+      '--reader-context turn cannot be combined with --reader-history user: the official run_generation.py fails on flat-turn with --useronly true.',
+    );
+  }
 }

@@ -3,11 +3,15 @@ import {
   closeSync,
   mkdirSync,
   openSync,
+  readFileSync,
   renameSync,
+  rmSync,
+  unlinkSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { ensureDirectory } from './ensure-directory.js';
 
 /**
  * The files of one run. samples.jsonl is appended with a synchronous write per question, so a
@@ -17,7 +21,7 @@ import { join } from 'node:path';
 export type RunFolder = {
   dir: string;
   appendSample(line: object): void;
-  /** Appends text to another file of the folder (hypotheses.jsonl). */
+  /** Appends text to another file of the folder (explain.jsonl). */
   appendText(name: string, text: string): void;
   /** Replaces samples.jsonl atomically with these lines (drops a torn line or retried errors). */
   rewriteSamples(lines: readonly object[]): void;
@@ -26,8 +30,22 @@ export type RunFolder = {
   close(): void;
 };
 
+/** Every file a run writes; `--overwrite` removes these and nothing else. */
+export const RUN_FILES = [
+  'config.json',
+  'samples.jsonl',
+  'summary.json',
+  'summary.csv',
+  'samples.csv',
+  'report.md',
+  'hypotheses.jsonl',
+  'explain.jsonl',
+] as const;
+
+const LOCK_FILE = '.lme-run.lock';
+
 export function openRunFolder(dir: string): RunFolder {
-  mkdirSync(dir, { recursive: true });
+  ensureDirectory(dir, 'run folder');
   const samplesPath = join(dir, 'samples.jsonl');
   let samples = openSync(samplesPath, 'a');
   const writeText = (name: string, text: string) => {
@@ -57,4 +75,86 @@ export function openRunFolder(dir: string): RunFolder {
       open = false;
     },
   };
+}
+
+/** A run folder held by this process until `release`. */
+export type RunFolderClaim = {
+  /** Whether this claim created the folder (a failed start removes it again). */
+  created: boolean;
+  release(): void;
+  /** Removes the folder this claim created; used when a run fails before its first question. */
+  discard(): void;
+};
+
+/**
+ * Takes a run folder for one run: a new run creates it exclusively (an existing folder is an error
+ * unless `overwrite`, which removes its run files), and every run holds an exclusive lock file, so
+ * two runs can never write the same folder at once. A lock left by a dead process is taken over.
+ */
+export function claimRunFolder(
+  dir: string,
+  options: { mode: 'new' | 'resume'; overwrite?: boolean },
+): RunFolderClaim {
+  let created = false;
+  if (options.mode === 'new') {
+    ensureDirectory(dirname(dir), '--out');
+    try {
+      mkdirSync(dir);
+      created = true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (!options.overwrite) {
+        throw new Error(
+          `Run folder ${dir} already exists: choose another --run-id, continue it with --resume ${dir}, or replace its outputs with --overwrite.`,
+        );
+      }
+    }
+  }
+  const lock = join(dir, LOCK_FILE);
+  takeLock(lock, dir);
+  if (options.mode === 'new' && !created) {
+    for (const name of RUN_FILES) rmSync(join(dir, name), { force: true });
+  }
+  let held = true;
+  const release = () => {
+    if (held) rmSync(lock, { force: true });
+    held = false;
+  };
+  return {
+    created,
+    release,
+    discard() {
+      release();
+      if (created) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function takeLock(lock: string, dir: string, attempt = 0): void {
+  try {
+    const handle = openSync(lock, 'wx');
+    writeSync(handle, String(process.pid));
+    closeSync(handle);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const owner = Number(readFileSync(lock, 'utf8').trim());
+    if (attempt === 0 && !isAlive(owner)) {
+      unlinkSync(lock);
+      takeLock(lock, dir, 1);
+      return;
+    }
+    throw new Error(
+      `Run folder ${dir} is in use by another run (process ${owner || 'unknown'}); wait for it, or choose another --run-id.`,
+    );
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

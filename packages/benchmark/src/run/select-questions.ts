@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import { devQuestionIds, inSplit, type SplitName } from './dev-test-split.js';
 
 export type Shard = { index: number; count: number };
 
@@ -11,11 +12,27 @@ export type Selection = {
   /** At most this many questions, stratified by question type. */
   limit?: number;
   seed: number;
+  /** Dev/test protocol part (run/dev-test-split.ts); decided over the whole file, so it needs every record. */
+  split?: SplitName;
 };
 
 /** Whether a selection needs every record before choosing (a stratified limit does). */
 export function needsAllRecords(selection: Selection): boolean {
-  return selection.limit !== undefined;
+  return selection.limit !== undefined || (selection.split !== undefined && selection.split !== 'all');
+}
+
+/**
+ * The records of the selection's dev/test part (all of them without a split), decided over every
+ * record of the file before any other filter.
+ */
+export function splitCandidates<T extends { record: LongMemEvalRecord }>(
+  selection: Selection,
+  candidates: readonly T[],
+): T[] {
+  const split = selection.split;
+  if (split === undefined || split === 'all') return [...candidates];
+  const dev = devQuestionIds(candidates.map(({ record }) => record));
+  return candidates.filter(({ record }) => inSplit(split, record.question_id, dev));
 }
 
 /** The filters that decide per record, in any order: ids, types, shard. */

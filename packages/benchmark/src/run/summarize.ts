@@ -1,25 +1,52 @@
 import { orderQuestionTypes } from '../dataset/longmemeval-record.js';
+import { addQaTaskAverages } from '../qa/qa-metrics.js';
+import { type LocomoSummary, summarizeLocomo } from './summarize-locomo.js';
 import type { Sample } from './sample.js';
 
 export type Exclusion = 'A' | 'B';
 
-/** Means of one group of questions; `counts` says how many questions each mean is over. */
-export type MetricMeans = { n: number; metrics: Record<string, number>; counts: Record<string, number> };
+/**
+ * Means of one group of questions; `counts` says how many questions each mean is over. `n` counts
+ * the questions the means are over; `errors` the group's failed questions (never in a mean), and
+ * `no_target` the counted questions with no gold at the scored level (recall_all is 1 for them).
+ */
+export type MetricMeans = {
+  n: number;
+  metrics: Record<string, number>;
+  counts: Record<string, number>;
+  errors?: number;
+  no_target?: number;
+};
 
 export type Summary = {
   run_id: string;
   dataset: string;
   convention: string;
   exclusion: Exclusion;
+  /** `--label`, when the run has one. */
+  label?: string;
   n: number;
+  /** Questions that failed (their `error` is set): they are in no mean. */
   errors: number;
+  /** The first failed question in dataset order, when any failed. */
+  first_error?: { question_id: string; message: string };
   metrics: {
     overall: MetricMeans;
     by_type: Record<string, MetricMeans>;
-    /** `_abs` questions, reported on their own; never part of `overall`. */
+    /** `_abs` questions, reported on their own; never part of `overall` for retrieval metrics (QA metrics count them in their type and overall). */
     abstention: MetricMeans;
   };
+  /**
+   * Who produced the QA numbers, when QA ran: every `qa.accuracy_*` / `qa.task_averaged_*` figure
+   * is the judge's (`judge` rubric, `judge_model`); `qa.locomo_f1` is the official LoCoMo token F1
+   * (no judge).
+   */
+  qa?: QaProvenance;
+  /** LoCoMo runs: the official aggregation and per-category figures (run/summarize-locomo.ts). */
+  locomo?: LocomoSummary;
 };
+
+export type QaProvenance = { judge: string; judge_model: string; reader_model?: string; reader_prompt?: string };
 
 /**
  * Whether a question counts in the means. Convention A (the official print_retrieval_metrics)
@@ -83,6 +110,8 @@ function groupMeans(group: readonly Sample[], retrieval: (sample: Sample) => boo
     n: hasRetrieval || Object.keys(qaMeans.metrics).length === 0 ? retrievalMeans.n : qaMeans.n,
     metrics: { ...retrievalMeans.metrics, ...qaMeans.metrics },
     counts: { ...retrievalMeans.counts, ...qaMeans.counts },
+    errors: group.filter((sample) => sample.error !== null).length,
+    no_target: group.filter((sample) => retrieval(sample) && sample.no_target).length,
   };
 }
 
@@ -102,6 +131,9 @@ export function summarize(options: {
   convention: string;
   exclusion: Exclusion;
   samples: readonly Sample[];
+  label?: string;
+  /** The judge and reader of the run (from its config); recorded when QA ran. */
+  qa?: QaProvenance;
 }): Summary {
   const { samples, exclusion } = options;
   const counted = (sample: Sample) => counts(sample, exclusion);
@@ -113,26 +145,27 @@ export function summarize(options: {
     );
   }
   const overall = groupMeans(samples, counted);
-  const typeAccuracies = Object.values(byType)
-    .map((means) => means.metrics['qa.accuracy'])
-    .filter((value): value is number => value !== undefined);
-  if (typeAccuracies.length > 0) {
-    // The official "task-averaged accuracy": the mean of the per-type accuracies.
-    overall.metrics['qa.accuracy_task_avg'] =
-      typeAccuracies.reduce((sum, value) => sum + value, 0) / typeAccuracies.length;
-    overall.counts['qa.accuracy_task_avg'] = typeAccuracies.length;
-  }
+  // The official "task-averaged accuracy" (judge errors wrong) and lme's lenient one.
+  addQaTaskAverages(overall, byType);
   const abstention = groupMeans(
     samples.filter((sample) => sample.abstention),
     (sample) => sample.error === null,
   );
+  const failed = samples.find((sample) => sample.error !== null);
+  const qaRan = samples.some((sample) => sample.hypothesis !== null || Object.keys(sample.metrics).some(isQaMetric));
+  const qa = qaRan && options.qa ? options.qa : undefined;
+  const locomo = summarizeLocomo(samples, qa);
   return {
     run_id: options.runId,
     dataset: options.dataset,
     convention: options.convention,
     exclusion,
+    ...(options.label === undefined ? {} : { label: options.label }),
     n: samples.length,
     errors: samples.filter((sample) => sample.error !== null).length,
+    ...(failed ? { first_error: { question_id: failed.question_id, message: failed.error! } } : {}),
     metrics: { overall, by_type: byType, abstention },
+    ...(qa ? { qa } : {}),
+    ...(locomo ? { locomo } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunConfigInput } from '../config/run-config.js';
-import { createHttpProvider } from '../providers/http-provider.js';
+import { createHttpProvider } from '../providers/http/http-provider.js';
 import { createPipelineProvider } from '../providers/pipeline/pipeline-provider.js';
 import type { Provider } from '../providers/provider.js';
 import { runBenchmark } from '../run/run-benchmark.js';
@@ -134,7 +134,12 @@ describe('serve protocol', () => {
   it('refuses bad requests with a JSON error naming the problem', async () => {
     expect(await post('/v1/search', { namespace: 'never-seen', query: 'x', top_k: 1 })).toEqual({
       status: 404,
-      body: { error: { message: 'namespace "never-seen" is unknown (reset or ingest it first).' } },
+      body: {
+        error: {
+          message:
+            'namespace "never-seen" is unknown (reset or ingest it first; the least recently used namespaces are dropped beyond the server\'s namespace and memory bounds).',
+        },
+      },
     });
     const invalid = await post('/v1/ingest', { namespace: 'a', sessions: [{ session_id: 's', turns: [] }] });
     expect(invalid.status).toBe(400);

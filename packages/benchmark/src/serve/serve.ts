@@ -1,11 +1,21 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MemoryDocument, Retriever } from '@lme/search-core';
-import { z } from 'zod';
 import type { RunConfig } from '../config/run-config.js';
 import { buildCorpus, type Granularity } from '../corpus/build-corpus.js';
 import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import { ingestRequestSchema, resetRequestSchema, searchRequestSchema } from '../providers/http/protocol.js';
 import { createPipeline } from '../providers/pipeline/configured-pipeline.js';
+import {
+  bearerCheck,
+  httpError,
+  isJsonContentType,
+  parseBody,
+  readJson,
+  reply,
+  statusOf,
+} from './http-exchange.js';
+import { createNamespaceStore, megabytes, type StoredNamespace } from './namespace-store.js';
 
 export type ServeOptions = {
   /**
@@ -19,8 +29,16 @@ export type ServeOptions = {
   port: number;
   /** Namespaces kept at once; the least recently used is dropped beyond it. Default 256. */
   maxNamespaces?: number;
+  /**
+   * Estimated memory all namespaces may hold (see `sessionsBytes`); least recently used
+   * namespaces are dropped beyond it, and an ingest that would make its own namespace exceed it
+   * is refused with 507. Default 1 GiB.
+   */
+  maxMemoryBytes?: number;
   /** Largest request body accepted. Default 256 MiB. */
   maxBodyBytes?: number;
+  /** When set, every request must carry `Authorization: Bearer <authToken>` (else 401). */
+  authToken?: string;
 };
 
 export type RunningServer = {
@@ -30,43 +48,8 @@ export type RunningServer = {
   close(options?: { graceMs?: number }): Promise<void>;
 };
 
-type StoredTurn = { role: 'user' | 'assistant'; content: string; turn_index: number };
-type StoredSession = { session_id: string; date: string; turns: StoredTurn[] };
 type Index = { documents: MemoryDocument[]; retriever: Promise<Retriever> };
-type Namespace = { sessions: StoredSession[]; indexes: Map<Granularity, Index> };
-
-type HttpError = Error & { status: number };
-
-/** An error answered with this status and `{error: {message}}`. */
-function httpError(status: number, message: string): HttpError {
-  return Object.assign(new Error(message), { status });
-}
-
-const namespaceSchema = z.string().min(1).max(512);
-const resetSchema = z.object({ namespace: namespaceSchema });
-const ingestSchema = z.object({
-  namespace: namespaceSchema,
-  sessions: z.array(
-    z.object({
-      session_id: z.string().min(1),
-      date: z.string(),
-      turns: z.array(
-        z.object({
-          role: z.enum(['user', 'assistant']),
-          content: z.string(),
-          turn_index: z.number().int().min(0),
-        }),
-      ),
-    }),
-  ),
-});
-const searchSchema = z.object({
-  namespace: namespaceSchema,
-  query: z.string(),
-  query_date: z.string().optional(),
-  top_k: z.number().int().min(1),
-  granularity: z.enum(['session', 'turn']).optional(),
-});
+type Namespace = StoredNamespace<Index>;
 
 /**
  * An lme pipeline behind the HTTP provider protocol (docs/provider-protocol.md): each namespace
@@ -78,28 +61,13 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const { config } = options;
   const pipeline = createPipeline(config);
   let built = 0;
-  const maxNamespaces = options.maxNamespaces ?? 256;
   const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024 * 1024;
-  const namespaces = new Map<string, Namespace>();
-
-  /** The namespace, marked most recently used; created when `create` is set. */
-  function namespaceOf(name: string, create: boolean): Namespace {
-    let found = namespaces.get(name);
-    if (found) {
-      namespaces.delete(name);
-    } else {
-      if (!create) {
-        throw httpError(404, `namespace ${JSON.stringify(name)} is unknown (reset or ingest it first).`);
-      }
-      found = { sessions: [], indexes: new Map() };
-    }
-    namespaces.set(name, found);
-    while (namespaces.size > maxNamespaces) {
-      const oldest = namespaces.keys().next().value as string;
-      namespaces.delete(oldest);
-    }
-    return found;
-  }
+  const maxMemoryBytes = options.maxMemoryBytes ?? 1024 * 1024 * 1024;
+  const isAuthorized = bearerCheck(options.authToken);
+  const namespaces = createNamespaceStore<Index>({
+    maxNamespaces: options.maxNamespaces ?? 256,
+    maxMemoryBytes,
+  });
 
   function indexOf(namespace: Namespace, granularity: Granularity): Index {
     const cached = namespace.indexes.get(granularity);
@@ -141,23 +109,21 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         tokenizer: config.tokenizer,
         index_roles: config.indexRoles,
         namespaces: namespaces.size,
+        memory_mb: megabytes(namespaces.heldBytes),
+        max_memory_mb: megabytes(maxMemoryBytes),
       }),
     },
     '/v1/reset': {
       method: 'POST',
       handle: async (body) => {
-        const { namespace } = parse(resetSchema, body);
-        const state = namespaceOf(namespace, true);
-        state.sessions = [];
-        state.indexes.clear();
+        namespaces.reset(parseBody(resetRequestSchema, body).namespace);
         return { ok: true };
       },
     },
     '/v1/ingest': {
       method: 'POST',
       handle: async (body) => {
-        const request = parse(ingestSchema, body);
-        const state = namespaceOf(request.namespace, true);
+        const request = parseBody(ingestRequestSchema, body);
         const sessions = request.sessions.map((session, sessionIndex) => {
           const turns = [...session.turns].sort((left, right) => left.turn_index - right.turn_index);
           turns.forEach((turn, position) => {
@@ -170,16 +136,15 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
           });
           return { session_id: session.session_id, date: session.date, turns };
         });
-        state.sessions.push(...sessions);
-        state.indexes.clear();
+        const state = namespaces.append(request.namespace, sessions);
         return { ok: true, sessions: state.sessions.length };
       },
     },
     '/v1/search': {
       method: 'POST',
       handle: async (body) => {
-        const request = parse(searchSchema, body);
-        const state = namespaceOf(request.namespace, false);
+        const request = parseBody(searchRequestSchema, body);
+        const state = namespaces.use(request.namespace, false);
         const granularity = request.granularity ?? config.granularity;
         const sessions = state.sessions;
         const index = indexOf(state, granularity);
@@ -210,15 +175,22 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       const path = new URL(incoming.url ?? '/', 'http://localhost').pathname;
       const route = routes[path];
       if (!route) throw httpError(404, `no route ${path}; see docs/provider-protocol.md.`);
+      if (isAuthorized && !isAuthorized(incoming.headers.authorization)) {
+        throw httpError(401, 'missing or wrong credentials: send Authorization: Bearer <token>.');
+      }
       if (incoming.method !== route.method) {
         throw httpError(405, `${path} takes ${route.method}, not ${incoming.method}.`);
+      }
+      if (route.method === 'POST' && !isJsonContentType(incoming.headers['content-type'])) {
+        throw httpError(
+          415,
+          `${path} takes a JSON body sent as content-type application/json (got ${incoming.headers['content-type'] ?? 'none'}).`,
+        );
       }
       const body = route.method === 'POST' ? await readJson(incoming, maxBodyBytes) : undefined;
       reply(outgoing, 200, await route.handle(body));
     } catch (error) {
-      const status =
-        typeof (error as Partial<HttpError>).status === 'number' ? (error as HttpError).status : 500;
-      reply(outgoing, status, { error: { message: (error as Error).message } });
+      reply(outgoing, statusOf(error), { error: { message: (error as Error).message } });
     }
   }
 
@@ -247,39 +219,4 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         server.closeIdleConnections();
       }),
   };
-}
-
-function parse<T>(schema: z.ZodType<T>, body: unknown): T {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`);
-  throw httpError(400, `invalid request: ${problems.join('; ')}.`);
-}
-
-async function readJson(incoming: IncomingMessage, maxBytes: number): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw httpError(413, `request body over ${maxBytes} bytes.`);
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw httpError(400, `request body is not valid JSON (${(error as Error).message}).`);
-  }
-}
-
-function reply(outgoing: ServerResponse, status: number, body: unknown): void {
-  if (outgoing.headersSent || outgoing.destroyed) return;
-  const text = JSON.stringify(body);
-  outgoing.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-  });
-  outgoing.end(text);
 }

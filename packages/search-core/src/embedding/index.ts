@@ -4,3 +4,5 @@ export * from './embedder.js';
 export * from './embedder-registry.js';
 export * from './openai-embedder.js';
 export * from './use-lite-embedder.js';
+export * from './disk-cache/cache-admin.js';
+export * from './disk-cache/verify-embedding-cache.js';

@@ -1,13 +1,15 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { unitVector } from '../core/vector-math.js';
+import { loadOpenAi } from '../llm/load-openai.js';
+import { redactSecrets } from '../llm/redact-secrets.js';
 import type { EmbedDocumentsOptions, Embedder, EmbedQueryOptions } from './embedder.js';
 
 export type OpenAiEmbedderOptions = {
   /** e.g. `text-embedding-3-small`, or whatever model an OpenAI-compatible server serves. */
   model: string;
-  /** Default: `OPENAI_BASE_URL`, else the OpenAI API. */
+  /** Default: the OpenAI API. The environment is never read here: the caller resolves it. */
   baseURL?: string;
-  /** Default: `OPENAI_API_KEY`. May be omitted for a custom `baseURL` that needs no key. */
+  /** May be omitted for a custom `baseURL` that needs no key. */
   apiKey?: string;
   /** Texts per request. Default 128. */
   batchSize?: number;
@@ -31,6 +33,7 @@ const DEFAULT_BATCH_SIZE = 128;
 const DEFAULT_CONCURRENCY = 4;
 const DEFAULT_MAX_RETRIES = 4;
 const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 /** Output sizes of OpenAI's own models, so `dimensions` is right before the first request. */
 const KNOWN_DIMENSIONS: Readonly<Record<string, number>> = {
@@ -47,23 +50,28 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
   const batchSize = positiveInteger(options.batchSize ?? DEFAULT_BATCH_SIZE, 'batchSize', id);
   const concurrency = positiveInteger(options.concurrency ?? DEFAULT_CONCURRENCY, 'concurrency', id);
   if (options.dimensions !== undefined) positiveInteger(options.dimensions, 'dimensions', id);
-  const baseURL = options.baseURL ?? process.env['OPENAI_BASE_URL'] ?? undefined;
-  const apiKey = options.apiKey ?? process.env['OPENAI_API_KEY'] ?? (baseURL ? 'none' : undefined);
+  const baseURL = options.baseURL ?? DEFAULT_BASE_URL;
+  const apiKey = options.apiKey ?? (options.baseURL ? 'none' : undefined);
   if (!apiKey) {
     throw new Error(`${id} needs an API key: set OPENAI_API_KEY (or OPENAI_BASE_URL for a local server).`);
   }
-  const client = new OpenAI({
+  // Every setting explicit: the package would otherwise read OPENAI_* variables itself.
+  const client = new (loadOpenAi())({
     apiKey,
     baseURL,
+    organization: null,
+    project: null,
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    // The core never prints.
+    logLevel: 'off',
   });
   let dimensions = options.dimensions ?? KNOWN_DIMENSIONS[model] ?? 0;
   let dimensionsConfirmed = options.dimensions !== undefined;
 
-  /** Error text without the key, whatever a server chose to echo. */
+  /** Error text without the key (or any start of it), whatever a server chose to echo. */
   function redact(text: string): string {
-    return apiKey && apiKey.length >= 8 ? text.split(apiKey).join('[redacted]') : text;
+    return redactSecrets(text, [apiKey!]);
   }
 
   async function embedBatch(
@@ -85,7 +93,7 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
       );
     } catch (error) {
       if (signal?.aborted) throw signal.reason ?? error;
-      const status = error instanceof OpenAI.APIError && error.status ? ` (HTTP ${error.status})` : '';
+      const status = error instanceof loadOpenAi().APIError && error.status ? ` (HTTP ${error.status})` : '';
       const message = error instanceof Error ? error.message : String(error);
       throw new Error(redact(`${id} embeddings request failed${status}: ${message}`));
     }

@@ -26,6 +26,13 @@ describe('wordsTokenizer', () => {
       'owner',
     ]);
   });
+
+  it('drops a word that is a stop word once its apostrophe goes, every time it is seen', () => {
+    const text = "It's what Dan’s friend's dog isn't; it's Dan’s.";
+    const expected = ['dan', 'friend', 'dog', 'isnt', 'dan'];
+    expect(wordsTokenizer.tokenize(text)).toEqual(expected);
+    expect(wordsTokenizer.tokenize(text)).toEqual(expected);
+  });
 });
 
 describe('getTokenizer', () => {

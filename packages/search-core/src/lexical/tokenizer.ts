@@ -25,17 +25,19 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-// Porter stemming is the tokenizer's main cost and chat text repeats words endlessly: memoise.
-const STEMS = new Map<string, string>();
-const MAX_STEMS = 200_000;
-function stem(word: string): string {
-  let stemmed = STEMS.get(word);
-  if (stemmed === undefined) {
-    stemmed = stemmer(word);
-    if (STEMS.size >= MAX_STEMS) STEMS.clear();
-    STEMS.set(word, stemmed);
+// Porter stemming is the tokenizer's main cost and chat text repeats words endlessly: memoise the
+// term of each lowercased word as matched (null for a stop word), one map lookup per word.
+const TERMS = new Map<string, string | null>();
+const MAX_TERMS = 200_000;
+function termOf(matched: string): string | null {
+  let term = TERMS.get(matched);
+  if (term === undefined) {
+    const word = matched.replace(/['’]/g, '');
+    term = STOP_WORDS.has(word) ? null : stemmer(word);
+    if (TERMS.size >= MAX_TERMS) TERMS.clear();
+    TERMS.set(matched, term);
   }
-  return stemmed;
+  return term;
 }
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
@@ -43,16 +45,16 @@ const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 /**
  * The default for users: lowercase Unicode words (letters and digits; apostrophes inside a word
  * kept, then dropped), English stop words removed, Porter-stemmed ("bought"/"buying" stay apart,
- * "mattresses"/"mattress" meet).
+ * "mattresses"/"mattress" meet). `match` (plain strings, no match objects) and the memo make it
+ * about twice as fast as a matchAll loop, which matters at LongMemEval M scale.
  */
 export const wordsTokenizer: Tokenizer = {
   id: 'words',
   tokenize(text) {
     const terms: string[] = [];
-    for (const match of text.toLowerCase().matchAll(WORD)) {
-      const word = match[0].replace(/['’]/g, '');
-      if (STOP_WORDS.has(word)) continue;
-      terms.push(stem(word));
+    for (const matched of text.toLowerCase().match(WORD) ?? []) {
+      const term = termOf(matched);
+      if (term !== null) terms.push(term);
     }
     return terms;
   },

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChatClient, ChatCompleteOptions, ChatCompleteResult, ChatUsage } from './chat-client.js';
 
 export type CompletionCacheOptions = {
+  /** Cache root (the CLI's `--cache-dir`); entries go to `<dir>/llm/` (see completionCacheFolder). */
   dir: string;
   /** Told when an entry cannot be written; the completion is still returned. */
   onWarning?: ((message: string) => void) | undefined;
@@ -38,9 +39,14 @@ export function completionCacheKey(request: ChatCompleteOptions): string {
   return createHash('sha256').update(material).digest('hex');
 }
 
+/** The one folder of cached completions below a cache root: `<dir>/llm`. */
+export function completionCacheFolder(dir: string): string {
+  return join(dir, 'llm');
+}
+
 /**
  * Serves identical requests from disk. Layout: one small JSON file per key,
- * `<dir>/<first two hex digits>/<sha256>.json`, holding only the completion texts and usage
+ * `<dir>/llm/<first two hex digits>/<sha256>.json`, holding only the completion texts and usage
  * (prompts of 100k tokens are not stored again).
  *
  * Why one file per key rather than JSONL segments: an entry is written to a temporary file and
@@ -51,14 +57,14 @@ export function completionCacheKey(request: ChatCompleteOptions): string {
  * the two-hex-digit fan-out keeps at a few dozen files per directory.
  */
 export function withCompletionCache(client: ChatClient, options: CompletionCacheOptions): ChatClient {
-  const { dir } = options;
+  const folder = completionCacheFolder(options.dir);
   return {
     id: client.id,
     async complete(request: ChatCompleteOptions): Promise<ChatCompleteResult> {
       request.signal?.throwIfAborted();
       const started = performance.now();
       const key = completionCacheKey(request);
-      const file = join(dir, key.slice(0, 2), `${key}.json`);
+      const file = join(folder, key.slice(0, 2), `${key}.json`);
       const hit = await readEntry(file);
       if (hit) {
         return {
@@ -119,4 +125,37 @@ async function writeEntry(file: string, entry: CacheEntry): Promise<void> {
     await rm(temporary, { force: true });
     throw error;
   }
+}
+
+export type CompletionCacheSummary = { dir: string; entries: number; bytes: number };
+
+/** What `lme cache stats` shows of the completion cache: entries and bytes below `<dir>/llm`. */
+export async function readCompletionCacheStats(options: { dir: string }): Promise<CompletionCacheSummary> {
+  const folder = completionCacheFolder(options.dir);
+  const summary: CompletionCacheSummary = { dir: folder, entries: 0, bytes: 0 };
+  let names: string[];
+  try {
+    names = await readdir(folder, { recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return summary;
+    throw error;
+  }
+  for (const name of names) {
+    if (!name.endsWith('.json')) continue;
+    const size = await stat(join(folder, name)).then(
+      (info) => info.size,
+      () => undefined,
+    );
+    if (size === undefined) continue; // removed meanwhile
+    summary.entries += 1;
+    summary.bytes += size;
+  }
+  return summary;
+}
+
+/** What `lme cache clear` does to the completion cache: removes `<dir>/llm`. */
+export async function clearCompletionCache(options: { dir: string }): Promise<CompletionCacheSummary> {
+  const before = await readCompletionCacheStats(options);
+  await rm(before.dir, { recursive: true, force: true });
+  return before;
 }

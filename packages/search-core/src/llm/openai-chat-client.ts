@@ -1,6 +1,8 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatClient, ChatClientOptions, ChatCompleteOptions } from './chat-client.js';
 import { ChatCompletionError } from './chat-completion-error.js';
+import { loadOpenAi } from './load-openai.js';
+import { redactSecrets, redactSecretValues } from './redact-secrets.js';
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_MAX_RETRIES = 6;
@@ -9,12 +11,14 @@ const DEFAULT_TIMEOUT_MS = 180_000;
 /**
  * A chat client that calls an OpenAI-compatible endpoint through the `openai` package. Retries
  * (with `retry-after` honoured) and the per-attempt timeout are the package's own. No cache.
+ * Everything comes from the options, never from the environment (the caller resolves that); the
+ * key never appears in an error or a reply text.
  */
 export function createOpenAiChatClient(
   options: Omit<ChatClientOptions, 'cacheDir' | 'onWarning'> = {},
 ): ChatClient {
-  const baseURL = options.baseURL ?? process.env['OPENAI_BASE_URL'] ?? DEFAULT_BASE_URL;
-  const apiKey = options.apiKey ?? process.env['OPENAI_API_KEY'];
+  const baseURL = options.baseURL ?? DEFAULT_BASE_URL;
+  const apiKey = options.apiKey;
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   // The openai package wants a positive integer.
   const timeoutMs = Math.max(1, Math.round(options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
@@ -32,13 +36,16 @@ export function createOpenAiChatClient(
         kind: 'credentials',
       });
     }
-    sdk = new OpenAI({
+    // Every setting explicit: the package would otherwise read OPENAI_* variables itself.
+    sdk = new (loadOpenAi())({
       apiKey,
       baseURL,
+      organization: null,
+      project: null,
       maxRetries,
       timeout: timeoutMs,
-      // The core never prints; OPENAI_LOG still turns the package's (redacting) logger on.
-      ...(process.env['OPENAI_LOG'] ? {} : { logLevel: 'off' as const }),
+      // The core never prints.
+      logLevel: 'off',
     });
     return sdk;
   }
@@ -66,7 +73,10 @@ export function createOpenAiChatClient(
         if (request.signal?.aborted) throw request.signal.reason;
         throw describeFailure(error, { model: request.model, endpoint, maxRetries, timeoutMs, secrets });
       }
-      const texts = completion.choices.map((choice) => choice.message?.content ?? '');
+      // A reply quoting the key (a careless or hostile server) must not carry it into results or caches.
+      const texts = completion.choices.map((choice) =>
+        redactSecretValues(choice.message?.content ?? '', secrets),
+      );
       return {
         text: texts[0] ?? '',
         texts,
@@ -100,20 +110,20 @@ function describeFailure(error: unknown, context: FailureContext): ChatCompletio
       ...(status === undefined ? {} : { status }),
     });
 
-  if (error instanceof OpenAI.APIConnectionTimeoutError) {
+  if (error instanceof loadOpenAi().APIConnectionTimeoutError) {
     return build(
       `Chat completion for model "${model}" timed out after ${timeoutMs} ms (${attempts}).`,
       'timeout',
     );
   }
-  if (error instanceof OpenAI.APIConnectionError) {
+  if (error instanceof loadOpenAi().APIConnectionError) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
     return build(
       `Chat completion for model "${model}" could not reach ${endpoint} (${attempts})${summarize(cause)}.`,
       'connection',
     );
   }
-  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
+  if (error instanceof loadOpenAi().APIError && typeof error.status === 'number') {
     const retried = isRetryableStatus(error.status) ? ` after ${attempts}` : '';
     const detail = summarize(error.message.replace(/^\d{3}\s*/, ''));
     return build(
@@ -134,15 +144,6 @@ function isRetryableStatus(status: number): boolean {
 function summarize(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim().replace(/\.+$/, '');
   return line.length > 200 ? `${line.slice(0, 197)}...` : line;
-}
-
-/** Removes the configured key and anything shaped like an OpenAI key (servers echo partial keys). */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let redacted = text;
-  for (const secret of secrets) {
-    if (secret.length >= 4) redacted = redacted.split(secret).join('[redacted]');
-  }
-  return redacted.replace(/\bsk-[A-Za-z0-9_*.-]{3,}/g, 'sk-[redacted]');
 }
 
 /** `host/path` of the base URL, without credentials or query. */

@@ -1,16 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { classifyQuery, parseLongMemEvalDate, understandQuery } from './understand-query.js';
+import { sampleRecord, sampleRecords } from '../testing/sample-records.js';
+import { classifyQuery } from './query-class.js';
+import { parseLongMemEvalDate } from './temporal-scope.js';
+import { understandQuery } from './understand-query.js';
 
-type SampleRecord = { question_id: string; question: string; question_date: string };
-const records: SampleRecord[] = JSON.parse(
-  gunzipSync(
-    readFileSync(resolve(import.meta.dirname, '../../../../datasets/sample/longmemeval_s_sample.json.gz')),
-  ).toString(),
-);
-const record = (id: string) => records.find((candidate) => candidate.question_id === id)!;
+const records = sampleRecords();
+const record = sampleRecord;
 const understand = (id: string) =>
   understandQuery({ question: record(id).question, questionDate: record(id).question_date });
 

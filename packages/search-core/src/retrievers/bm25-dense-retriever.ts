@@ -4,6 +4,7 @@ import { createBm25Retriever } from '../lexical/bm25-retriever.js';
 import type { Tokenizer } from '../lexical/tokenizer.js';
 import type { DenseScorer } from './dense-scorer.js';
 import { type Fusion, fuseScores, type RouteScores, ranksOf } from './fusion.js';
+import { smoothWithNeighbours } from './neighbour-turns.js';
 
 export type Bm25DenseRetrieverOptions = {
   /** Which routes to run: `bm25`, `dense`, or both (fused). */
@@ -13,6 +14,8 @@ export type Bm25DenseRetrieverOptions = {
   fusion: Fusion;
   /** Keeps haystacks apart in a shared vector store (e.g. the question id). */
   namespace: string;
+  /** Dense route only: weight of a turn's neighbour turns in its score (neighbour-turns.ts); 0 or unset: off. */
+  denseNeighbours?: number;
 };
 
 /**
@@ -34,7 +37,14 @@ export function createBm25DenseRetriever(options: Bm25DenseRetrieverOptions): Re
     const scored: RouteScores[] = [];
     if (routes.includes('bm25')) scored.push({ route: 'bm25', scores: bm25.scoreAll(query) });
     if (routes.includes('dense'))
-      scored.push({ route: 'dense', scores: await options.dense!.scoreAll({ query, signal }) });
+      scored.push({
+        route: 'dense',
+        scores: smoothWithNeighbours(
+          await options.dense!.scoreAll({ query, signal }),
+          documents,
+          options.denseNeighbours ?? 0,
+        ),
+      });
     return scored;
   };
 

@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { MemoryDocument, RetrievalHit } from '../core/retriever.js';
 import { createBm25Index } from '../lexical/bm25-index.js';
 import { wordsTokenizer } from '../lexical/tokenizer.js';
+import { sampleRecord } from '../testing/sample-records.js';
 import { fusedPoolSize, multiRouteRecall, routePoolSize, sessionFirst } from './multi-route-recall.js';
 
 describe('pool sizes', () => {
@@ -72,22 +70,7 @@ describe('multiRouteRecall', () => {
   });
 
   it('recalls the evidence of a real question from BM25 over turns and over sessions (6d550036)', () => {
-    type SampleRecord = {
-      question_id: string;
-      question: string;
-      answer_session_ids: string[];
-      haystack_session_ids: string[];
-      haystack_dates: string[];
-      haystack_sessions: { role: string; content: string }[][];
-    };
-    const records: SampleRecord[] = JSON.parse(
-      gunzipSync(
-        readFileSync(
-          resolve(import.meta.dirname, '../../../../datasets/sample/longmemeval_s_sample.json.gz'),
-        ),
-      ).toString(),
-    );
-    const record = records.find((candidate) => candidate.question_id === '6d550036')!;
+    const record = sampleRecord('6d550036');
     // One corpus of session documents (no turn index) and user turns.
     const documents: MemoryDocument[] = [];
     record.haystack_sessions.forEach((turns, session) => {

@@ -107,7 +107,10 @@ export function createSessionAwareRetriever(options: SessionAwareOptions): Retri
       const queryVector = await dense!.queryVector(query, signal);
       sessionRoutes.push({ route: 'centroid', scores: centroids.map((vector) => dot(vector, queryVector)) });
     }
-    const sessionScores = fuseScores(sessionRoutes, { kind: 'weighted', weights });
+    // Stage 1 keeps the session weights; a weighted or CombMNZ fusion lends its normalisation and adaptivity.
+    const sessionFusion: Fusion =
+      options.fusion.kind === 'rrf' ? { kind: 'weighted', weights } : { ...options.fusion, weights };
+    const sessionScores = fuseScores(sessionRoutes, sessionFusion);
     const sessionOrder = rankByScore(sessionScores);
     const sessionRank = new Int32Array(sessionIds.length);
     sessionOrder.forEach((session, rank) => {

@@ -1,9 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { MemoryDocument, RetrievalHit } from '../core/retriever.js';
 import { wordsTokenizer } from '../lexical/tokenizer.js';
+import { sampleRecord } from '../testing/sample-records.js';
 import { mergeNearDuplicates } from './dedup.js';
 
 const vector = (...values: number[]) => Float32Array.from(values);
@@ -53,19 +51,7 @@ describe('mergeNearDuplicates', () => {
   });
 
   it('merges a real turn retrieved from two sources (0a995998)', () => {
-    type SampleRecord = {
-      question_id: string;
-      haystack_session_ids: string[];
-      haystack_sessions: { role: string; content: string }[][];
-    };
-    const records: SampleRecord[] = JSON.parse(
-      gunzipSync(
-        readFileSync(
-          resolve(import.meta.dirname, '../../../../datasets/sample/longmemeval_s_sample.json.gz'),
-        ),
-      ).toString(),
-    );
-    const record = records.find((candidate) => candidate.question_id === '0a995998')!;
+    const record = sampleRecord('0a995998');
     const sessionId = record.haystack_session_ids.find((id) => id.startsWith('answer'))!;
     const session = record.haystack_sessions[record.haystack_session_ids.indexOf(sessionId)]!;
     const turns: MemoryDocument[] = session.map((turn, turnIndex) => ({

@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { MemoryDocument, RetrievalHit } from '../core/retriever.js';
 import { cosineSimilarity } from '../core/vector-math.js';
 import { createBm25Index } from '../lexical/bm25-index.js';
 import { wordsTokenizer } from '../lexical/tokenizer.js';
+import { sampleRecord } from '../testing/sample-records.js';
 import { jaccard, selectMmr } from './mmr.js';
 
 const hit = (document: number, score: number): RetrievalHit => ({
@@ -78,14 +76,6 @@ describe('selectMmr on hand-made vectors', () => {
   });
 });
 
-type SampleRecord = {
-  question_id: string;
-  question: string;
-  haystack_session_ids: string[];
-  haystack_dates: string[];
-  haystack_sessions: { role: 'user' | 'assistant'; content: string }[][];
-};
-
 /** A deterministic stand-in embedder: hashed bag of stems, normalised (no model needed). */
 function hashedVector(text: string): Float32Array {
   const result = new Float32Array(256);
@@ -99,14 +89,7 @@ function hashedVector(text: string): Float32Array {
 
 describe('selectMmr on a real haystack (0a995998)', () => {
   it('keeps one copy of a memory indexed twice and fills the selection with distinct turns', () => {
-    const records: SampleRecord[] = JSON.parse(
-      gunzipSync(
-        readFileSync(
-          resolve(import.meta.dirname, '../../../../datasets/sample/longmemeval_s_sample.json.gz'),
-        ),
-      ).toString(),
-    );
-    const record = records.find((candidate) => candidate.question_id === '0a995998')!;
+    const record = sampleRecord('0a995998');
     const turns: MemoryDocument[] = record.haystack_sessions.flatMap((session, index) =>
       session.flatMap((turn, turnIndex) =>
         turn.role === 'user'

@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { MemoryDocument, RetrievalHit } from '../core/retriever.js';
+import type { RetrievalHit } from '../core/retriever.js';
 import { createBm25Index } from '../lexical/bm25-index.js';
 import { wordsTokenizer } from '../lexical/tokenizer.js';
-import { parseLongMemEvalDate, understandQuery } from '../query/understand-query.js';
+import { parseLongMemEvalDate } from '../query/temporal-scope.js';
+import { understandQuery } from '../query/understand-query.js';
+import { sampleRecord, sampleTurnDocuments } from '../testing/sample-records.js';
 import {
   DEFAULT_SIGNAL_WEIGHTS,
   entityOverlap,
@@ -13,40 +12,8 @@ import {
   temporalRelevance,
 } from './multi-signal-ranking.js';
 
-type SampleRecord = {
-  question_id: string;
-  question: string;
-  question_date: string;
-  haystack_session_ids: string[];
-  haystack_dates: string[];
-  haystack_sessions: { role: 'user' | 'assistant'; content: string; has_answer?: boolean }[][];
-};
-const records: SampleRecord[] = JSON.parse(
-  gunzipSync(
-    readFileSync(resolve(import.meta.dirname, '../../../../datasets/sample/longmemeval_s_sample.json.gz')),
-  ).toString(),
-);
-const record = records.find((candidate) => candidate.question_id === '71017276')!;
-
-function userTurns(sample: SampleRecord): MemoryDocument[] {
-  return sample.haystack_sessions.flatMap((turns, session) =>
-    turns.flatMap((turn, turnIndex) =>
-      turn.role === 'user'
-        ? [
-            {
-              id: `${sample.haystack_session_ids[session]}_${turnIndex + 1}`,
-              text: turn.content,
-              sessionId: sample.haystack_session_ids[session]!,
-              date: sample.haystack_dates[session]!,
-              turnIndex,
-              role: 'user' as const,
-            },
-          ]
-        : [],
-    ),
-  );
-}
-const documents = userTurns(record);
+const record = sampleRecord('71017276');
+const documents = sampleTurnDocuments(record);
 
 /** BM25 hits of the question over the user turns: a real incoming ranking. */
 function bm25Hits(question: string, limit: number): RetrievalHit[] {

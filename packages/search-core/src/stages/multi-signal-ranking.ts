@@ -1,6 +1,8 @@
 import type { MemoryDocument, RetrievalHit } from '../core/retriever.js';
 import { wordsTokenizer } from '../lexical/tokenizer.js';
-import { parseLongMemEvalDate, type QueryClass, type QueryUnderstanding } from '../query/understand-query.js';
+import type { QueryClass } from '../query/query-class.js';
+import { parseLongMemEvalDate } from '../query/temporal-scope.js';
+import type { QueryUnderstanding } from '../query/understand-query.js';
 import { minMaxNormalize, ranksOf } from '../retrievers/fusion.js';
 
 export type SignalName = 'semantic' | 'entity' | 'temporal' | 'recency';

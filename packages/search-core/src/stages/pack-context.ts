@@ -1,5 +1,5 @@
 import type { MemoryDocument, RetrievalHit } from '../core/retriever.js';
-import { parseLongMemEvalDate } from '../query/understand-query.js';
+import { parseLongMemEvalDate } from '../query/temporal-scope.js';
 
 export type PackContextOptions = {
   /** Hits in rank order. */

@@ -1,5 +1,6 @@
 import type { MemoryDocument, RetrievalHit, Retriever, SearchOptions } from '../core/retriever.js';
-import { type QueryClass, type QueryUnderstanding, understandQuery } from '../query/understand-query.js';
+import type { QueryClass } from '../query/query-class.js';
+import { type QueryUnderstanding, understandQuery } from '../query/understand-query.js';
 import type { DenseScorer } from '../retrievers/dense-scorer.js';
 import { fusedPoolSize } from '../retrievers/multi-route-recall.js';
 import { type DedupMerge, mergeNearDuplicates } from './dedup.js';

@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryDocument } from '../core/retriever.js';
+import { sampleRecord, sampleTurnDocuments } from '../testing/sample-records.js';
 import {
   contextPrompt,
   contextualizeChunks,
@@ -12,30 +10,10 @@ import {
 import { createExtractiveSummarizer } from './extractive-summarizer.js';
 import type { SessionSummary } from './summarizer.js';
 
-type SampleRecord = {
-  question_id: string;
-  haystack_session_ids: string[];
-  haystack_dates: string[];
-  haystack_sessions: { role: 'user' | 'assistant'; content: string }[][];
-};
-const records: SampleRecord[] = JSON.parse(
-  gunzipSync(
-    readFileSync(resolve(import.meta.dirname, '../../../../datasets/sample/longmemeval_s_sample.json.gz')),
-  ).toString(),
-);
-const record = records.find((candidate) => candidate.question_id === '71017276')!;
+const record = sampleRecord('71017276');
 
 /** Every turn (both roles) of the haystack, as the `all` roles corpus builds them. */
-const documents: MemoryDocument[] = record.haystack_sessions.flatMap((turns, session) =>
-  turns.map((turn, turnIndex) => ({
-    id: `${record.haystack_session_ids[session]}_${turnIndex + 1}`,
-    text: turn.content,
-    sessionId: record.haystack_session_ids[session]!,
-    date: record.haystack_dates[session]!,
-    turnIndex,
-    role: turn.role,
-  })),
-);
+const documents: MemoryDocument[] = sampleTurnDocuments(record, { roles: 'all' });
 const answerSession = 'answer_0b4a8adc_1'; // 2023/03/04 (Sat) 22:43, 12 turns: the chandelier session
 const inSession = (document: { sessionId: string }) => document.sessionId === answerSession;
 

@@ -1,6 +1,14 @@
-import nlp from 'compromise';
+import { createRequire } from 'node:module';
 import { wordsTokenizer } from '../lexical/tokenizer.js';
 import type { SessionInput, SessionSummary, Summarizer } from './summarizer.js';
+
+// compromise takes about a second to load: loaded on first use, so runs without summaries skip it.
+const require = createRequire(import.meta.url);
+let nlpModule: typeof import('compromise').default | undefined;
+const nlp = (text: string) => {
+  nlpModule ??= require('compromise') as typeof import('compromise').default;
+  return nlpModule(text);
+};
 
 export type ExtractiveSummarizerOptions = {
   /** Salient user sentences kept in the summary text. Default 3. */

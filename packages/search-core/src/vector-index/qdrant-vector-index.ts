@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { QdrantClient, type Schemas } from '@qdrant/js-client-rest';
+import type { Schemas } from '@qdrant/js-client-rest';
+import { loadQdrantClient } from './load-qdrant.js';
 import type { PayloadFilter, PayloadValue, VectorIndex } from './vector-index.js';
 
 export type QdrantPayloadType = 'keyword' | 'integer' | 'float' | 'bool';
@@ -45,7 +46,7 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
   const { apiKey } = options;
   // The key goes in as a header rather than `apiKey`: the client prints a warning for an apiKey
   // over http (a local server), and a library must not print.
-  const client = new QdrantClient({
+  const client = new (loadQdrantClient())({
     url: options.url,
     headers: apiKey ? { 'api-key': apiKey } : {},
     checkCompatibility: false,

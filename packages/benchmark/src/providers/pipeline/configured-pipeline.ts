@@ -1,42 +1,48 @@
 import {
   type CachedEmbedder,
-  type ChatUsage,
   type ChunkContextualizer,
   createBm25DenseRetriever,
   createChatClient,
   createDenseScorer,
   createEmbedder,
-  createExtractiveSummarizer,
   createLlmContextualizer,
-  createLlmSummarizer,
-  createMemoryVectorIndex,
   createMultiRouteRetriever,
-  createQdrantVectorIndex,
   createSessionAwareRetriever,
   createTemplateContextualizer,
   type Embedder,
   type Fusion,
   getTokenizer,
   type MemoryDocument,
+  type MultiSourceTrace,
+  type RerankTrace,
   type Retriever,
   type SearchOptions,
   type StagedSearchResult,
-  type Summarizer,
-  type VectorIndex,
-  type VectorIndexFactory,
+  sessionAwareRerankHook,
   withDiskCache,
+  withReranker,
   withStages,
 } from '@lme/search-core';
+import { fromRegistry } from '../../config/config-error.js';
+import { resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
 import type { RunConfig } from '../../config/run-config.js';
+import { createConfiguredMultiSource, withSourceTrace } from './configured-multi-source.js';
+import { createConfiguredReranker, newRerankHookState } from './configured-reranker.js';
 import { type ContextualizeCorpusResult, contextualizeCorpus } from './contextualize-corpus.js';
+import { createPipelineSummarizer, type SummaryStats } from './pipeline-summarizer.js';
+import { createVectorStore } from './vector-stores.js';
 
 /** What the progress bar shows about embedding work. */
 export type PipelineStats = {
   embedded: number;
   cacheHits: number;
+  /** Embedding-cache segments found corrupt and set aside (their texts were embedded again). */
+  cacheCorrupt?: number;
+  /** Legacy (unchecked) embedding-cache segments skipped until `lme cache upgrade`. */
+  cacheLegacy?: number;
   embedSeconds: number;
   /** Index-time cost of session summaries. */
-  summaries: { seconds: number; failures: number; promptTokens: number; completionTokens: number };
+  summaries: SummaryStats;
   /** Index-time cost of contextual chunks (`--contextual`). */
   contextual?: {
     seconds: number;
@@ -70,7 +76,10 @@ export type Pipeline = {
  * sessions, and the stage trace.
  */
 export type PipelineRetriever = Retriever & {
-  searchStaged(options: SearchOptions): Promise<StagedSearchResult>;
+  /** `rerank`: the rerank stage's trace (`--reranker`). */
+  searchStaged(
+    options: SearchOptions,
+  ): Promise<StagedSearchResult & { rerank?: RerankTrace; multiSource?: MultiSourceTrace }>;
 };
 
 /** Whether a config's pipeline embeds (a dense route, or stages that need document vectors). */
@@ -78,8 +87,12 @@ export function pipelineEmbeds(config: RunConfig): boolean {
   return config.retriever !== 'bm25' || config.dedup || config.mmr;
 }
 
-/** The retrievers `--retriever` selects. */
-export const RETRIEVERS = ['bm25', 'dense', 'hybrid'] as const;
+/** The retrievers `--retriever` selects: the routes each searches (fused when more than one). */
+export const RETRIEVERS = {
+  bm25: { routes: ['bm25'] },
+  dense: { routes: ['dense'] },
+  hybrid: { routes: ['bm25', 'dense'] },
+} as const satisfies Record<RunConfig['retriever'], { routes: readonly ('bm25' | 'dense')[] }>;
 
 export type PipelineResources = {
   /** An embedder shared with other pipelines (ablation variants); this pipeline never closes it. */
@@ -89,8 +102,15 @@ export type PipelineResources = {
 /** The cached embedder a config names (the caller closes it). */
 export function createConfiguredEmbedder(
   config: RunConfig,
+  environment: NodeJS.ProcessEnv = process.env,
 ): Embedder & Partial<Pick<CachedEmbedder, 'stats'>> {
-  const base = createEmbedder(config.embedder, { maxRetries: config.maxRetries });
+  // --base-url, --timeout and --max-retries reach the OpenAI embedder as they reach the reader.
+  const base = createEmbedder(
+    config.embedder,
+    config.embedder.startsWith('openai:')
+      ? resolveOpenAiEndpoint(config, 'pipeline', environment)
+      : { maxRetries: config.maxRetries },
+  );
   return config.cache ? withDiskCache(base, { dir: config.cacheDir }) : base;
 }
 
@@ -107,7 +127,7 @@ export function createPipeline(
   const vectorStore = pipelineEmbeds(config) ? createVectorStore(config, environment) : undefined;
 
   const timedEmbedder = (): Embedder => {
-    embedder ??= createConfiguredEmbedder(config);
+    embedder ??= createConfiguredEmbedder(config, environment);
     const inner = embedder;
     const timed = async <T>(work: () => Promise<T>) => {
       const started = performance.now();
@@ -127,52 +147,19 @@ export function createPipeline(
     };
   };
 
-  let sharedSummarizer: Summarizer | undefined;
-  let llmUsage: (() => ChatUsage) | undefined;
-  let summarySeconds = 0;
-  let summaryFailures = 0;
-  const summarizer = (): Summarizer => {
-    if (!sharedSummarizer) {
-      const extractive = createExtractiveSummarizer();
-      let inner: Summarizer = extractive;
-      if (config.summarizer === 'llm') {
-        const llm = createLlmSummarizer({
-          client: createChatClient({
-            baseURL: config.baseUrl ?? environment.OPENAI_BASE_URL,
-            apiKey: environment.OPENAI_API_KEY,
-            maxRetries: config.maxRetries,
-            timeoutMs: config.timeoutMs,
-          }),
-          model: config.summarizerModel,
-          fallback: extractive,
-          cacheDir: config.cache ? config.cacheDir : undefined,
-          onFailure: () => {
-            summaryFailures++;
-          },
-        });
-        llmUsage = llm.usage;
-        inner = llm;
-      }
-      sharedSummarizer = {
-        id: inner.id,
-        async summarize(options) {
-          const started = performance.now();
-          try {
-            return await inner.summarize(options);
-          } finally {
-            summarySeconds += (performance.now() - started) / 1000;
-          }
-        },
-      };
-    }
-    return sharedSummarizer;
-  };
+  const summaries = createPipelineSummarizer(config, environment);
+  const summarizer = summaries.summarizer;
 
   const fusion: Fusion =
     config.fusion === 'rrf'
       ? { kind: 'rrf', k: config.rrfK }
-      : { kind: 'weighted', weights: { bm25: config.weights[0], dense: config.weights[1] } };
-  const routes = config.retriever === 'hybrid' ? (['bm25', 'dense'] as const) : ([config.retriever] as const);
+      : {
+          kind: config.fusion,
+          weights: { bm25: config.weights[0], dense: config.weights[1] },
+          ...(config.fusionNormalization ? { normalization: config.fusionNormalization } : {}),
+          ...(config.adaptiveWeights ? { adaptive: true } : {}),
+        };
+  const { routes } = fromRegistry(RETRIEVERS, config.retriever, { key: 'retriever', label: 'retriever' });
 
   const contextual = { seconds: 0, chunks: 0, failures: 0, promptTokens: 0, completionTokens: 0 };
   let sharedContextualizer: ChunkContextualizer | undefined;
@@ -183,10 +170,7 @@ export function createPipeline(
       return sharedContextualizer;
     }
     const client = createChatClient({
-      baseURL: config.baseUrl ?? environment.OPENAI_BASE_URL,
-      apiKey: environment.OPENAI_API_KEY,
-      maxRetries: config.maxRetries,
-      timeoutMs: config.timeoutMs,
+      ...resolveOpenAiEndpoint(config, 'pipeline', environment),
       cacheDir: config.cache ? config.cacheDir : undefined,
     });
     sharedContextualizer = createLlmContextualizer({
@@ -209,9 +193,13 @@ export function createPipeline(
     return sharedContextualizer;
   };
 
+  // --reranker: one reranker for the run (its client, cache and retries shared by every question).
+  const reranker = createConfiguredReranker(config, environment);
+
   const createBaseRetriever = (
     namespace: string,
     dense: ReturnType<typeof createDenseScorer> | undefined,
+    rerankHook?: ReturnType<typeof newRerankHookState>,
   ) => {
     if (config.multiRoute) {
       return createMultiRouteRetriever({
@@ -234,10 +222,20 @@ export function createPipeline(
         finalTopK: config.finalTopK,
         fusion,
         sessionWeights: config.sessionWeights,
+        ...(reranker && rerankHook
+          ? { reranker: sessionAwareRerankHook(reranker, config.rerankDepth, rerankHook) }
+          : {}),
         namespace,
       });
     }
-    return createBm25DenseRetriever({ routes, tokenizer, dense, fusion, namespace });
+    return createBm25DenseRetriever({
+      routes,
+      tokenizer,
+      dense,
+      fusion,
+      namespace,
+      ...(config.denseNeighbours ? { denseNeighbours: config.denseNeighbours } : {}),
+    });
   };
 
   return {
@@ -251,8 +249,20 @@ export function createPipeline(
             feedback: { documents: config.feedbackDocs, weight: config.feedbackWeight },
           })
         : undefined;
-      const base = createBaseRetriever(namespace, usesDense ? dense : undefined);
-      return withStages(base, {
+      // A session-aware base reranks its stage-2 candidates through its hook, before its final cut.
+      const rerankHook = reranker && config.sessionAware ? newRerankHookState() : undefined;
+      // --multi-source: stored memory (today's retriever), entity graph and conversation context.
+      const multiSource = config.multiSource
+        ? createConfiguredMultiSource(config, {
+            tokenizer,
+            dense: usesDense ? dense : undefined,
+            fusion,
+            routes,
+            namespace,
+          })
+        : undefined;
+      const base = multiSource ?? createBaseRetriever(namespace, usesDense ? dense : undefined, rerankHook);
+      const stagedBase = withStages(base, {
         ...(config.dedup ? { dedup: { threshold: config.dedupThreshold } } : {}),
         ...(config.multiSignal ? { multiSignal: {} } : {}),
         ...(config.mmr ? { mmr: { lambda: config.mmrLambda, duplicateThreshold: config.mmrDuplicate } } : {}),
@@ -261,6 +271,14 @@ export function createPipeline(
         indexDense: !usesDense,
         namespace,
       });
+      const staged = multiSource ? withSourceTrace(stagedBase, multiSource) : stagedBase;
+      return reranker
+        ? withReranker(staged, {
+            reranker,
+            depth: config.rerankDepth,
+            ...(rerankHook ? { hookState: rerankHook } : {}),
+          })
+        : staged;
     },
     ...(config.contextual === 'none'
       ? {}
@@ -286,58 +304,15 @@ export function createPipeline(
     stats: () => ({
       embedded: embedder?.stats?.().misses ?? 0,
       cacheHits: embedder?.stats?.().hits ?? 0,
+      cacheCorrupt: embedder?.stats?.().corrupt ?? 0,
+      cacheLegacy: embedder?.stats?.().legacy ?? 0,
       embedSeconds,
-      summaries: {
-        seconds: summarySeconds,
-        failures: summaryFailures,
-        promptTokens: llmUsage?.().promptTokens ?? 0,
-        completionTokens: llmUsage?.().completionTokens ?? 0,
-      },
+      summaries: summaries.stats(),
       ...(config.contextual === 'none' ? {} : { contextual: { ...contextual } }),
     }),
     async close() {
       if (ownsEmbedder) await embedder?.close?.();
       await vectorStore?.close();
-    },
-  };
-}
-
-type VectorStore = { factory: VectorIndexFactory; close(): Promise<void> };
-
-/**
- * `memory`: a fresh exact index per haystack. `qdrant`: one collection for the whole run
- * (QDRANT_URL, optional QDRANT_API_KEY), haystacks kept apart by a `namespace` payload filter;
- * each haystack's points are deleted when it is done and the collection when the run ends.
- */
-function createVectorStore(config: RunConfig, environment: NodeJS.ProcessEnv): VectorStore {
-  if (config.vectorStore === 'memory') {
-    return { factory: ({ dimensions }) => createMemoryVectorIndex({ dimensions }), close: async () => {} };
-  }
-  const url = environment.QDRANT_URL;
-  if (!url)
-    throw new Error('--vector-store qdrant needs QDRANT_URL (and QDRANT_API_KEY if the server wants one).');
-  const collection = `lme-${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}-${process.pid}`;
-  let shared: VectorIndex | undefined;
-  return {
-    factory: ({ dimensions, namespace }) => {
-      shared ??= createQdrantVectorIndex({
-        url,
-        apiKey: environment.QDRANT_API_KEY,
-        collection,
-        dimensions,
-        filterKeys: { namespace: 'keyword', session_id: 'keyword', position: 'integer' },
-      });
-      const index = shared;
-      return {
-        id: index.id,
-        upsert: (options) => index.upsert(options),
-        search: (options) => index.search(options),
-        delete: (options) => index.delete(options),
-        drop: () => index.delete({ filter: { namespace } }),
-      };
-    },
-    close: async () => {
-      await shared?.drop();
     },
   };
 }

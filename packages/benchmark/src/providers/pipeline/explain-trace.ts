@@ -1,5 +1,15 @@
-import type { ChunkStatus, MemoryDocument, RetrievalHit, StagedSearchResult } from '@lme/search-core';
+import type {
+  ChunkStatus,
+  MemoryDocument,
+  MultiSourceTrace,
+  RerankTrace,
+  RetrievalHit,
+  StagedSearchResult,
+} from '@lme/search-core';
 import type { RunConfig } from '../../config/run-config.js';
+import type { Corpus } from '../../corpus/build-corpus.js';
+import type { LongMemEvalRecord } from '../../dataset/longmemeval-record.js';
+import { goldTrace } from './gold-trace.js';
 
 /** Traces that are a fused score or a stage's output, not a retrieval source of their own. */
 const DERIVED_ROUTES = new Set([
@@ -9,6 +19,7 @@ const DERIVED_ROUTES = new Set([
   'session_best',
   'turn_support',
   'best_turn',
+  'rerank_input',
 ]);
 
 function isStageRoute(route: string): boolean {
@@ -18,7 +29,7 @@ function isStageRoute(route: string): boolean {
 export type ExplainTraceOptions = {
   config: RunConfig;
   retrieverId: string;
-  result: StagedSearchResult;
+  result: StagedSearchResult & { rerank?: RerankTrace; multiSource?: MultiSourceTrace };
   /** The documents as indexed (contextualized text when `--contextual` is on). */
   indexed: readonly MemoryDocument[];
   /** The corpus documents (original text). */
@@ -26,6 +37,9 @@ export type ExplainTraceOptions = {
   /** Milliseconds per step of the question. */
   timings: Record<string, number>;
   contextual?: readonly ChunkStatus[];
+  /** The question and its corpus: with them the trace carries the question and its gold items. */
+  record?: LongMemEvalRecord;
+  corpus?: Corpus;
 };
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
@@ -62,7 +76,13 @@ export function explainTrace(options: ExplainTraceOptions): Record<string, unkno
       : config.retriever === 'hybrid'
         ? config.fusion === 'rrf'
           ? { kind: 'rrf', k: config.rrfK }
-          : { kind: 'weighted', bm25: config.weights[0], dense: config.weights[1] }
+          : {
+              kind: config.fusion,
+              bm25: config.weights[0],
+              dense: config.weights[1],
+              normalization: config.fusionNormalization ?? 'min-max',
+              adaptive: config.adaptiveWeights ?? false,
+            }
         : { kind: 'single', route: config.retriever },
   };
   if (config.sessionAware) weights.session_weights = config.sessionWeights ?? 'default of the session index';
@@ -91,14 +111,41 @@ export function explainTrace(options: ExplainTraceOptions): Record<string, unkno
     };
   if (config.dedup) weights.dedup = { threshold: config.dedupThreshold };
 
+  const gold =
+    options.record && options.corpus
+      ? goldTrace({
+          record: options.record,
+          corpus: options.corpus,
+          convention: config.convention,
+          granularity: config.granularity,
+          hits: result.hits,
+          ...(result.sessionOrder ? { sessionOrder: result.sessionOrder } : {}),
+          baseRank: (document) => base.get(document)?.rank ?? null,
+        })
+      : undefined;
+  const goldSessions = new Set(gold?.gold.sessions.map((item) => item.session_id));
+  const goldTurns = new Set(gold?.gold.turns.map((item) => item.id));
+  const turnKey = (document: number) =>
+    config.convention === 'official'
+      ? options.corpus?.officialIds[document]
+      : options.corpus?.documents[document]?.id;
+  /** `turn`: the hit is a gold turn; `session`: it belongs to a gold session. */
+  const goldMark = (hit: RetrievalHit): 'turn' | 'session' | undefined => {
+    if (!gold) return undefined;
+    const key = turnKey(hit.document);
+    if (config.granularity === 'turn' && key !== undefined && goldTurns.has(key)) return 'turn';
+    return goldSessions.has(hit.sessionId) ? 'session' : undefined;
+  };
   return {
+    ...(gold ?? {}),
     retriever: options.retrieverId,
-    stages: trace.stages,
+    stages: result.rerank ? [...trace.stages, 'rerank'] : trace.stages,
     timings_ms: Object.fromEntries(
-      Object.entries({ ...options.timings, ...trace.timings }).map(([name, value]) => [
-        name,
-        round(value ?? 0),
-      ]),
+      Object.entries({
+        ...options.timings,
+        ...trace.timings,
+        ...(result.rerank ? { rerank: result.rerank.ms } : {}),
+      }).map(([name, value]) => [name, round(value ?? 0)]),
     ),
     counts: {
       documents: indexed.length,
@@ -118,8 +165,16 @@ export function explainTrace(options: ExplainTraceOptions): Record<string, unkno
     sources,
     weights,
     removed_duplicates: trace.merges,
+    ...(result.rerank ? { rerank: explainRerank(result.rerank) } : {}),
+    ...(result.multiSource ? { multi_source: result.multiSource } : {}),
     ...(result.sessionOrder ? { session_order: result.sessionOrder.slice(0, 10) } : {}),
-    hits: pool.map((hit, position) => explainHit(hit, position + 1, { base, mmr, indexed, original })),
+    hits: pool.map((hit, position) => {
+      const mark = goldMark(hit);
+      return {
+        ...explainHit(hit, position + 1, { base, mmr, indexed, original }),
+        ...(mark ? { gold: mark } : {}),
+      };
+    }),
   };
 }
 
@@ -170,5 +225,24 @@ function explainHit(
       : {}),
     ...(hit.mergedIds ? { merged_ids: hit.mergedIds } : {}),
     ...(prefix ? { context: prefix } : {}),
+  };
+}
+
+/** The rerank stage of one question: what it asked, what came back, how each hit moved. */
+function explainRerank(trace: RerankTrace): Record<string, unknown> {
+  return {
+    reranker: trace.reranker,
+    depth: trace.depth,
+    candidates: trace.candidates,
+    kept_incoming_order: trace.fallback !== undefined,
+    ...(trace.fallback ? { fallback: trace.fallback } : {}),
+    missing_ids: trace.missing,
+    usage: trace.usage,
+    changes: trace.changes.map((change) => ({
+      ...change,
+      score_before: round(change.score_before),
+      score_after: round(change.score_after),
+      rank_change: change.rank_before - change.rank_after,
+    })),
   };
 }

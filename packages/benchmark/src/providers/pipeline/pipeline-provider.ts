@@ -2,6 +2,7 @@ import type { RunConfig } from '../../config/run-config.js';
 import { buildCorpus } from '../../corpus/build-corpus.js';
 import type { Provider } from '../provider.js';
 import { createPipeline, type PipelineResources } from './configured-pipeline.js';
+import { rerankModelOf, rerankStats } from './configured-reranker.js';
 import { explainTrace } from './explain-trace.js';
 
 /**
@@ -16,6 +17,9 @@ export function createPipelineProvider(
   environment: NodeJS.ProcessEnv = process.env,
 ): Provider {
   const pipeline = createPipeline(config, resources, environment);
+  // --reranker: its calls are priced like the reader's and counted per question and per run.
+  const rerankModel = rerankModelOf(config);
+  const rerank = rerankStats(rerankModel);
   return {
     id: pipeline.id,
     async retrieve({ record, signal }) {
@@ -42,6 +46,7 @@ export function createPipelineProvider(
       const embedQuery = pipeline.stats().embedSeconds - embedBefore - embedIndexing;
       await retriever.close?.();
       const { hits } = result;
+      const usage = result.rerank ? await rerank.add(result.rerank) : undefined;
       // Retrieval latency excludes embedding calls (cache lookups or the model).
       const retrieveMs = Math.max(0, searched - indexed - embedQuery * 1000);
       return {
@@ -52,6 +57,7 @@ export function createPipelineProvider(
           : undefined,
         hits,
         timings: { indexMs: indexed - started, retrieveMs },
+        ...(usage ? { usage: { reranker: usage } } : {}),
         ...(config.explain
           ? {
               explain: explainTrace({
@@ -60,6 +66,8 @@ export function createPipelineProvider(
                 result,
                 indexed: documents,
                 original: corpus.documents,
+                record,
+                corpus,
                 timings: {
                   ...(contextual ? { contextualize: contextualized - started } : {}),
                   index: indexed - started,
@@ -75,13 +83,17 @@ export function createPipelineProvider(
       };
     },
     progress: () => {
-      const { embedded, cacheHits, embedSeconds } = pipeline.stats();
+      const { embedded, cacheHits, embedSeconds, cacheCorrupt = 0, cacheLegacy = 0 } = pipeline.stats();
       if (embedded + cacheHits === 0) return undefined;
       const rate = embedSeconds > 0 ? embedded / embedSeconds : 0;
       const hitRate = (100 * cacheHits) / (embedded + cacheHits);
-      return `embedded ${embedded} (${rate.toFixed(0)} texts/s), cache hits ${hitRate.toFixed(0)}%`;
+      return (
+        `embedded ${embedded} (${rate.toFixed(0)} texts/s), cache hits ${hitRate.toFixed(0)}%` +
+        (cacheCorrupt > 0 ? `, ${cacheCorrupt} corrupt cache segments set aside and re-embedded` : '') +
+        (cacheLegacy > 0 ? `, ${cacheLegacy} legacy cache segments not read (run \`lme cache upgrade\`)` : '')
+      );
     },
-    report: () => pipeline.stats(),
+    report: () => ({ ...pipeline.stats(), ...(config.reranker ? { rerank: rerank.totals() } : {}) }),
     close: () => pipeline.close(),
   };
 }

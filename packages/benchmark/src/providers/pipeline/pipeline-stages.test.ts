@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RetrievalHit } from '@lme/search-core';
 import { chatCompletionReply, createHashingEmbedder, startOpenAiWireServer } from '@lme/search-core/testing';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   parseRunConfig,
   type RunConfig,
@@ -217,13 +217,32 @@ describe('pipeline stages on the committed sample', () => {
   });
 
   it('keeps embedding time out of the retrieval latency', async () => {
-    // Every embedding call waits delayMs; a retrieval latency below it holds no embedding wait.
-    const delayMs = 1000;
-    const slow = createHashingEmbedder({ delayMs });
-    const outcome = await retrieve({ ...hybridTurns, mmr: true, dedup: true }, record('e47becba'), slow);
-    expect(slow.queries).toHaveLength(1);
-    expect(outcome.timings.indexMs).toBeGreaterThanOrEqual(delayMs);
-    expect(outcome.timings.retrieveMs).toBeLessThan(delayMs);
+    // A fake clock that moves only while the embedder works: each embedding call takes delayMs.
+    // Indexing then takes whole multiples of delayMs, and retrieval, whose one query embedding
+    // is taken out, takes no time at all.
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      const delayMs = 1000;
+      const inner = createHashingEmbedder();
+      const slow = {
+        ...inner,
+        embedDocuments: async (options: { texts: readonly string[] }) => {
+          vi.advanceTimersByTime(delayMs);
+          return inner.embedDocuments(options);
+        },
+        embedQuery: async (options: { text: string }) => {
+          vi.advanceTimersByTime(delayMs);
+          return inner.embedQuery(options);
+        },
+      };
+      const outcome = await retrieve({ ...hybridTurns, mmr: true, dedup: true }, record('e47becba'), slow);
+      expect(inner.queries).toHaveLength(1);
+      expect(outcome.timings.indexMs).toBeGreaterThanOrEqual(delayMs);
+      expect(outcome.timings.indexMs % delayMs).toBe(0);
+      expect(outcome.timings.retrieveMs).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Embedder } from '../embedder.js';
-import { clearEmbeddingCache, readEmbeddingCacheStats, withDiskCache } from './with-disk-cache.js';
+import { clearEmbeddingCache, readEmbeddingCacheStats } from './cache-admin.js';
+import { withDiskCache } from './with-disk-cache.js';
 
 /** A deterministic embedder that records what it was asked to embed. */
 function createRecordingEmbedder(options: { id?: string; dimensions?: number; delayMs?: number } = {}) {
@@ -136,7 +137,7 @@ describe('withDiskCache', () => {
     await Promise.all([first.close(), second.close()]);
   });
 
-  it('ignores a torn temp file and a truncated segment', async () => {
+  it('ignores a torn temp file and sets a truncated segment aside', async () => {
     const writer = withDiskCache(createRecordingEmbedder(), { dir });
     await writer.embedDocuments({ texts: ['kept', 'also kept'] });
     await writer.flush();
@@ -154,12 +155,15 @@ describe('withDiskCache', () => {
     await truncate(tornPath, tornSegment.length - 3);
 
     const inner = createRecordingEmbedder();
-    const reader = withDiskCache(inner, { dir });
+    const warnings: string[] = [];
+    const reader = withDiskCache(inner, { dir, onWarning: (message) => warnings.push(message) });
     const vectors = await reader.embedDocuments({ texts: ['kept', 'torn', 'also kept'] });
     expect(vectors).toHaveLength(3);
     expect(inner.calls).toEqual([['torn']]);
+    expect(reader.stats()).toMatchObject({ corrupt: 1 });
+    expect(warnings).toEqual([expect.stringMatching(/is corrupt \(\d+ bytes where its header promises \d+/)]);
     const summary = await readEmbeddingCacheStats({ dir });
-    expect(summary).toMatchObject({ vectors: 2, tempFiles: 1, invalidFiles: 1 });
+    expect(summary).toMatchObject({ vectors: 2, tempFiles: 1, invalidFiles: 0, corruptFiles: 1 });
     await reader.close();
   });
 

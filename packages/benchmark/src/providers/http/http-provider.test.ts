@@ -4,16 +4,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseRunConfig } from '../config/run-config.js';
-import { loadLongMemEval } from '../dataset/load-longmemeval.js';
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
-import { runBenchmark } from '../run/run-benchmark.js';
-import type { Sample } from '../run/sample.js';
-import { REPO_ROOT } from '../testing/run-cli.js';
-import { createHttpProvider, type HttpProviderOptions, parseRetryAfter } from './http-provider.js';
+import { parseRunConfig } from '../../config/run-config.js';
+import { loadLongMemEval } from '../../dataset/load-longmemeval.js';
+import type { LongMemEvalRecord } from '../../dataset/longmemeval-record.js';
+import { runBenchmark } from '../../run/run-benchmark.js';
+import type { Sample } from '../../run/sample.js';
+import { REPO_ROOT } from '../../testing/run-cli.js';
+import { createHttpProvider, type HttpProviderOptions } from './http-provider.js';
 
 const dataDir = resolve(REPO_ROOT, 'datasets');
-const SECRET = 'Bearer lme-test-secret-7f3a9c';
+const TOKEN = 'lme-test-secret-7f3a9c';
+const SECRET = `Bearer ${TOKEN}`;
 
 type RequestBody = {
   namespace?: string;
@@ -126,7 +127,7 @@ function filesUnder(dir: string): string[] {
 
 describe('http provider against a misbehaving server', () => {
   it('records the failing questions as sample errors, retries the rate-limited one, and finishes the run', async () => {
-    const [limited, broken, slow, garbled] = records.map((record) => record.question_id);
+    const [limited, broken, slow, garbled, echoing, truncating] = records.map((record) => record.question_id);
     const questionOf = (request: Request) => request.namespace.split('/').pop();
     const server = await startServer((request, count) => {
       const question = questionOf(request);
@@ -139,6 +140,14 @@ describe('http provider against a misbehaving server', () => {
       }
       if (request.path === '/v1/search' && question === slow) return { hang: true };
       if (request.path === '/v1/search' && question === garbled) return { text: '{"hits": [{"session_id": ' };
+      const bare = request.auth?.split(' ')[1] ?? '';
+      if (request.path === '/v1/search' && question === echoing) {
+        // The bare token, without "Bearer", in a hit and in the system's answer.
+        return { json: { hits: [{ session_id: bare, score: 1 }], answer: `token ${bare}` } };
+      }
+      if (request.path === '/v1/ingest' && question === truncating) {
+        return { status: 400, json: { error: { message: `bad key ${bare.slice(0, 10)}…` } } };
+      }
       return undefined;
     });
     stop = server.close;
@@ -173,8 +182,14 @@ describe('http provider against a misbehaving server', () => {
     expect(errors.get(garbled!)).toMatch(
       new RegExp(`^question ${garbled}: POST ${base}/v1/search returned invalid JSON \\(.+\\): \\{"hits"`),
     );
+    expect(errors.get(echoing!)).toBe(
+      `question ${echoing}: POST ${server.url}/v1/search returned session_id "[redacted]", which is not a session of the question's haystack.`,
+    );
+    expect(errors.get(truncating!)).toBe(
+      `question ${truncating}: POST ${server.url}/v1/ingest failed: HTTP 400 (server said: bad key [redacted]…).`,
+    );
     expect(errors.get(limited!)).toBeNull();
-    expect([...errors.values()].filter((error) => error !== null)).toHaveLength(3);
+    expect([...errors.values()].filter((error) => error !== null)).toHaveLength(5);
     const limitedSample = samples.find((sample) => sample.question_id === limited)!;
     expect(limitedSample.metrics['session.recall_any@50']).toBeDefined();
 
@@ -186,16 +201,19 @@ describe('http provider against a misbehaving server', () => {
     );
     expect(server.requests.every((request) => request.auth === SECRET)).toBe(true);
     expect(server.requests[0]!.namespace).toBe(`run-1/${records[0]!.question_id}`);
-    expect(searches(records[5]!.question_id)[0]!.body).toEqual({
-      namespace: `run-1/${records[5]!.question_id}`,
-      query: records[5]!.question,
-      query_date: records[5]!.question_date,
+    expect(searches(records[7]!.question_id)[0]!.body).toEqual({
+      namespace: `run-1/${records[7]!.question_id}`,
+      query: records[7]!.question,
+      query_date: records[7]!.question_date,
       top_k: 50,
       granularity: 'session',
     });
 
+    expect(filesUnder(result.dir).map((file) => file.slice(result.dir.length + 1))).toEqual(
+      expect.arrayContaining(['samples.jsonl', 'samples.csv', 'config.json']),
+    );
     for (const file of filesUnder(result.dir)) {
-      expect(readFileSync(file, 'utf8'), file).not.toContain('lme-test-secret');
+      expect(readFileSync(file, 'utf8'), file).not.toContain(TOKEN.slice(0, 8));
     }
   });
 });
@@ -270,20 +288,6 @@ describe('http provider mapping', () => {
     );
   });
 
-  it('bounds a long retry-after by maxRetryDelayMs and gives up after maxRetries', async () => {
-    const server = await startServer((request) =>
-      request.path === '/v1/reset' ? { status: 503, headers: { 'retry-after': '3600' } } : undefined,
-    );
-    stop = server.close;
-    const started = performance.now();
-    const provider = createHttpProvider(options(server.url, { maxRetries: 2, maxRetryDelayMs: 20 }));
-    await expect(provider.retrieve({ record: records[0]! })).rejects.toThrow(
-      /\/v1\/reset failed: HTTP 503 \(body: \{\}\) after 3 attempts\./,
-    );
-    expect(performance.now() - started).toBeLessThan(2000);
-    expect(server.requests).toHaveLength(3);
-  });
-
   it('does not retry a client error, and hints at credentials on 401', async () => {
     const server = await startServer(() => ({ status: 401, json: { error: { message: 'who are you?' } } }));
     stop = server.close;
@@ -320,18 +324,13 @@ describe('http provider configuration', () => {
       ),
     ).toThrow(/environment variable LME_UNSET_VARIABLE \(named by --provider-auth-env\) is not set/);
     expect(() => createHttpProvider(options('http://user:pass@127.0.0.1:1'))).toThrow(
-      /must not hold credentials/,
+      /^--provider-url must not carry credentials/,
     );
-    expect(() => createHttpProvider(options('localhost:8787'))).toThrow(/must be http:\/\/ or https:\/\//);
-  });
-
-  it('reads retry-after in seconds or as a date', () => {
-    expect(parseRetryAfter('2')).toBe(2000);
-    expect(parseRetryAfter('0.5')).toBe(500);
-    expect(
-      parseRetryAfter('Wed, 21 Oct 2015 07:28:10 GMT', Date.parse('Wed, 21 Oct 2015 07:28:00 GMT')),
-    ).toBe(10_000);
-    expect(parseRetryAfter('soon')).toBeNull();
-    expect(parseRetryAfter(null)).toBeNull();
+    expect(() => createHttpProvider(options('http://127.0.0.1:1/?key=abc'))).toThrow(
+      /^--provider-url must be a base URL without a query string or fragment/,
+    );
+    expect(() => createHttpProvider(options('localhost:8787'))).toThrow(
+      /^--provider-url must be an http:\/\/ or https:\/\/ URL/,
+    );
   });
 });

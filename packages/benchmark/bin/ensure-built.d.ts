@@ -1,0 +1,6 @@
+/** The stamp `ensureBuilt` writes after each build. */
+export declare const STAMP: string;
+/** Whether dist is missing or older than a source of the repository at `root` (default: this one). */
+export declare function isStale(root?: string): boolean;
+/** Runs `tsc -b` when the build is stale (or always, with `force`); throws when it did not emit. */
+export declare function ensureBuilt(options?: { force?: boolean; log?: (line: string) => void }): boolean;

@@ -1,0 +1,101 @@
+// Keeps packages/*/dist in step with the sources, so `lme` runs the built JavaScript (fast start)
+// and never a stale build: when any source file, tsconfig or package.json is newer than the last
+// build's stamp, `tsc -b` runs first (a failed build stops lme, naming why). Plain JavaScript with
+// no dependencies: it must run before anything is built.
+// As a script: `node ensure-built.js` builds when stale; `--force` always builds (pnpm build).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const packagesOf = (root) => ['search-core', 'benchmark'].map((name) => join(root, 'packages', name));
+const stampOf = (root) => join(root, 'packages/benchmark/dist/.build-stamp');
+export const STAMP = stampOf(ROOT);
+
+/**
+ * The newest modification time (ms) of the files a build reads, and the newest source file with
+ * its time; tests are not run from dist.
+ */
+function newestInput(root) {
+  let newest = 0;
+  let newestSource = { path: '', time: 0 };
+  const visit = (path) => {
+    let entries;
+    try {
+      entries = readdirSync(path, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const child = join(path, entry.name);
+      if (entry.isDirectory()) visit(child);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
+        const time = statSync(child).mtimeMs;
+        newest = Math.max(newest, time);
+        if (time > newestSource.time && !entry.name.endsWith('.d.ts')) newestSource = { path: child, time };
+      }
+    }
+  };
+  for (const folder of packagesOf(root)) {
+    visit(join(folder, 'src'));
+    for (const file of ['tsconfig.json', 'package.json'])
+      newest = Math.max(newest, mtime(join(folder, file)));
+  }
+  newest = Math.max(newest, mtime(join(root, 'tsconfig.base.json')), mtime(join(root, 'tsconfig.json')));
+  return { newest, newestSource };
+}
+
+function mtime(path) {
+  return existsSync(path) ? statSync(path).mtimeMs : 0;
+}
+
+/** Whether dist is missing or older than a source (a checkout without sources is never stale). */
+export function isStale(root = ROOT) {
+  if (!existsSync(join(root, 'packages/benchmark/src'))) return false;
+  return !existsSync(stampOf(root)) || newestInput(root).newest > mtime(stampOf(root));
+}
+
+/** Runs `tsc -b` when the build is stale (or always, with `force`); throws when the build fails. */
+export function ensureBuilt({ force = false, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+  if (!force && !isStale()) return false;
+  if (!force) log('lme: sources changed since the last build; building (tsc -b)...');
+  const started = Date.now();
+  const tsc = createRequire(join(ROOT, 'package.json')).resolve('typescript/bin/tsc');
+  const result = spawnSync(process.execPath, [tsc, '-b', '--pretty', 'false'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  // tsc emits JavaScript even when it reports type errors (noEmitOnError is off): lme then runs
+  // it, saying so. It refuses only when the newest source file was not emitted.
+  const { newestSource } = newestInput(ROOT);
+  const emitted = newestSource.path
+    .replace(/([/\\]packages[/\\][^/\\]+[/\\])src([/\\])/, '$1dist$2')
+    .replace(/\.ts$/, '.js');
+  if (result.error || (newestSource.path && mtime(emitted) < newestSource.time)) {
+    process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+    throw new Error(
+      `the TypeScript build did not emit ${emitted}, so lme will not run a stale build; fix the errors above, or run from source with pnpm lme:dev.`,
+    );
+  }
+  if (result.status !== 0) {
+    const errors = (result.stdout.match(/error TS\d+/g) ?? []).length;
+    const first = result.stdout.split('\n').find((line) => line.includes('error TS')) ?? '';
+    log(
+      `lme: warning: tsc -b reported ${errors} type error(s), e.g. ${first.trim()}; the JavaScript was emitted and runs (pnpm typecheck lists them).`,
+    );
+  }
+  writeFileSync(STAMP, `${new Date().toISOString()}\n`);
+  if (!force) log(`lme: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return true;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    ensureBuilt({ force: process.argv.includes('--force') });
+  } catch (error) {
+    process.stderr.write(`lme: ${error.message}\n`);
+    process.exitCode = 1;
+  }
+}

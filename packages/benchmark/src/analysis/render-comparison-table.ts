@@ -1,0 +1,145 @@
+import { formatValue } from '../report/render-table.js';
+import type { ComparisonResult, RunComparison, RunLabel } from './compare-runs.js';
+import { formatConfigValue } from './config-differences.js';
+import { holmAdjust } from './holm.js';
+import { formatDelta } from './render-comparison.js';
+
+/** Family-wise significance levels, after Holm's correction, and their marks. */
+const LEVELS = [
+  { below: 0.001, mark: '***' },
+  { below: 0.01, mark: '**' },
+  { below: 0.05, mark: '*' },
+] as const;
+
+function mark(adjusted: number | undefined): string {
+  if (adjusted === undefined) return '';
+  return LEVELS.find(({ below }) => adjusted < below)?.mark ?? '';
+}
+
+/** Column headers: each run's label (else run id), made unique with its position when repeated. */
+function headers(runs: readonly RunLabel[]): string[] {
+  const names = runs.map((run) => run.label ?? run.runId);
+  return names.map((name, index) =>
+    names.filter((other) => other === name).length > 1 ? `${name} #${index + 1}` : name,
+  );
+}
+
+function renderTable(header: readonly string[], body: readonly string[][], leftColumns: number): string {
+  const widths = header.map((cell, column) =>
+    Math.max(cell.length, ...body.map((row) => row[column]?.length ?? 0)),
+  );
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell, column) => (column < leftColumns ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(' | ')} |`;
+  const rule = `|${widths.map((width, column) => `${'-'.repeat(width + 1)}${column < leftColumns ? '-' : ':'}`).join('|')}|`;
+  return [line(header), rule, ...body.map(line)].join('\n');
+}
+
+function key(runIndex: number, category: string, metric: string): string {
+  return `${runIndex}\u0000${category}\u0000${metric}`;
+}
+
+/**
+ * Holm-adjusted p-values of every test, one family per category: the runs × metrics compared
+ * with the base in that category.
+ */
+function adjustedPValues(comparisons: readonly RunComparison[]): Map<string, number> {
+  const families = new Map<string, { key: string; pValue: number }[]>();
+  comparisons.forEach((comparison, runIndex) => {
+    for (const category of comparison.categories) {
+      for (const metric of category.metrics) {
+        if (metric.test === null) continue;
+        const family = families.get(category.category) ?? [];
+        family.push({ key: key(runIndex, category.category, metric.metric), pValue: metric.test.pValue });
+        families.set(category.category, family);
+      }
+    }
+  });
+  const adjusted = new Map<string, number>();
+  for (const family of families.values()) {
+    const values = holmAdjust(family.map(({ pValue }) => pValue));
+    for (const [index, { key: cellKey }] of family.entries()) adjusted.set(cellKey, values[index]!);
+  }
+  return adjusted;
+}
+
+function unionInOrder(lists: readonly (readonly string[])[]): string[] {
+  return [...new Set(lists.flat())];
+}
+
+/**
+ * Every run compared with the base in one side-by-side table: one column per run, one row per
+ * category × metric, each run's value with its delta from the base and a significance mark from
+ * the paired test (McNemar or bootstrap), Holm-corrected over the runs × metrics of the category.
+ * A first row counts each run's failed questions. Notes below name the runs, their config
+ * differences and any warning.
+ */
+export function renderComparisonTable(result: ComparisonResult): string {
+  const { comparisons } = result;
+  const first = comparisons[0];
+  if (first === undefined) throw new Error('There is no comparison to render.');
+  const runs = [first.base, ...comparisons.map((comparison) => comparison.other)];
+  const names = headers(runs);
+  const adjusted = adjustedPValues(comparisons);
+  const categories = unionInOrder(
+    comparisons.map((comparison) => comparison.categories.map((category) => category.category)),
+  );
+  const metrics = unionInOrder(comparisons.map((comparison) => comparison.metrics));
+  const body: string[][] = [['failed questions', '', ...runs.map((run) => String(run.errors))]];
+  for (const category of categories) {
+    const found = comparisons.map((comparison) =>
+      comparison.categories.find((entry) => entry.category === category),
+    );
+    const nBase = found.find((entry) => entry !== undefined)?.nBase ?? 0;
+    const title = `${category === 'abstention' ? 'abstention (not in overall)' : category} · n ${nBase}`;
+    metrics.forEach((metric, metricIndex) => {
+      const baseValue = found
+        .flatMap((entry) => entry?.metrics ?? [])
+        .find((entry) => entry.metric === metric)?.base;
+      const cells = found.map((entry, runIndex) => {
+        const comparison = entry?.metrics.find((candidate) => candidate.metric === metric);
+        if (entry === undefined || comparison === undefined) return '-';
+        const stars = mark(adjusted.get(key(runIndex, category, metric)));
+        const n = entry.nOther === nBase ? '' : `, n ${entry.nOther}`;
+        const delta =
+          comparison.delta === undefined
+            ? ''
+            : ` (${formatDelta(comparison.delta)}${stars === '' ? '' : ` ${stars}`}${n})`;
+        return `${formatValue(comparison.other)}${delta}`;
+      });
+      body.push([metricIndex === 0 ? title : '', metric, formatValue(baseValue), ...cells]);
+    });
+  }
+  const baseName = names[0]!;
+  const table = renderTable(['category', 'metric', `${baseName} (base)`, ...names.slice(1)], body, 2);
+  const family = comparisons.length * metrics.length;
+  const notes = [
+    `Each run against the base ${baseName}: value (delta from the base, significance); n after a delta is the run's own count when it differs from the base's.`,
+    `Significance: ${LEVELS.map(({ below, mark: stars }) => `${stars} p < ${below}`).join(', ')}, Holm-corrected over the ${family} tests of each category (${comparisons.length} ${comparisons.length === 1 ? 'run' : 'runs'} × ${metrics.length} ${metrics.length === 1 ? 'metric' : 'metrics'}); exact McNemar for 0/1 metrics, paired bootstrap of the mean difference (${result.resamples} resamples, seed ${result.seed}) otherwise, on the questions both runs count.`,
+    'Failed questions are in no mean and no test.',
+  ];
+  const runLines = runs.map((run, index) => {
+    const differences =
+      index === 0
+        ? ''
+        : comparisons[index - 1]!.configDifferences.map(
+            ({ key: name, values }) => `${name} ${values.map(formatConfigValue).join(' → ')}`,
+          ).join(', ');
+    const id = run.label === undefined ? '' : ` run ${run.runId},`;
+    return `- ${names[index]}:${id} ${run.dir}${index === 0 ? ' (base)' : `; config differences: ${differences === '' ? 'none' : differences}`}`;
+  });
+  const warnings = [...new Set(comparisons.flatMap((comparison) => comparison.warnings))].map(
+    (warning) => `> warning: ${warning}`,
+  );
+  return [
+    `## ${comparisons.length === 1 ? `${names[1]} vs ${baseName}` : `${comparisons.length} runs vs ${baseName}`} (base)`,
+    '',
+    table,
+    '',
+    ...notes,
+    '',
+    ...runLines,
+    ...(warnings.length === 0 ? [] : ['', ...warnings]),
+  ]
+    .join('\n')
+    .concat('\n');
+}

@@ -1,0 +1,46 @@
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isStale } from '../../bin/ensure-built.js';
+
+/** A repository layout with one source file and (optionally) a build stamp, with set mtimes. */
+function repository(times: { source: number; test?: number; stamp?: number }): string {
+  const root = mkdtempSync(join(tmpdir(), 'lme-build-'));
+  const src = join(root, 'packages/benchmark/src');
+  mkdirSync(src, { recursive: true });
+  mkdirSync(join(root, 'packages/benchmark/dist'), { recursive: true });
+  const file = (path: string, seconds: number) => {
+    writeFileSync(path, '');
+    utimesSync(path, seconds, seconds);
+  };
+  file(join(src, 'main.ts'), times.source);
+  if (times.test !== undefined) file(join(src, 'main.test.ts'), times.test);
+  if (times.stamp !== undefined) file(join(root, 'packages/benchmark/dist/.build-stamp'), times.stamp);
+  return root;
+}
+
+const roots: string[] = [];
+afterEach(() => {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+const at = (times: Parameters<typeof repository>[0]) => {
+  const root = repository(times);
+  roots.push(root);
+  return root;
+};
+
+describe('the lme launcher build check', () => {
+  it('rebuilds when there is no build, or a source is newer than the last build', () => {
+    expect(isStale(at({ source: 1_000 }))).toBe(true);
+    expect(isStale(at({ source: 2_000, stamp: 1_000 }))).toBe(true);
+  });
+
+  it('runs the build as it is when every source is older', () => {
+    expect(isStale(at({ source: 1_000, stamp: 2_000 }))).toBe(false);
+  });
+
+  it('ignores test files, which never run from dist', () => {
+    expect(isStale(at({ source: 1_000, test: 3_000, stamp: 2_000 }))).toBe(false);
+  });
+});

@@ -1,0 +1,12 @@
+/**
+ * Exit codes of the lme CLI (documented in README "Exit codes"):
+ * - 0 `ok`: the command did what was asked, every question finished.
+ * - 1 `error`: bad input or a failure before or during the work (one line on stderr says which).
+ * - 2 `failedQuestions`: a run finished and wrote every output, but some questions failed
+ *   (their `error` is set in samples.jsonl); rerun them with `--resume <dir> --retry-errors`.
+ * - 3 `gateFailed`: `lme gate` found a regression.
+ * - 130 `interrupted`: stopped by Ctrl-C / SIGTERM; finished questions are saved (`--resume`).
+ */
+export const EXIT = { ok: 0, error: 1, failedQuestions: 2, gateFailed: 3, interrupted: 130 } as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

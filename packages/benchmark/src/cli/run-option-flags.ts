@@ -1,0 +1,153 @@
+import { type Command, Option } from 'commander';
+import type { z } from 'zod';
+import { ineffectiveKeyWarnings } from '../config/ineffective-keys.js';
+import { listPresets, loadPreset } from '../config/presets.js';
+import {
+  parseRunConfig,
+  type RunConfig,
+  type RunConfigInput,
+  runConfigSchema,
+} from '../config/run-config.js';
+import {
+  attributeName,
+  configFromEnvironment,
+  RUN_OPTIONS,
+  type RunOptionDeclaration,
+  runOptionOf,
+} from '../config/run-options.js';
+import { listFlag, namedWeightsFlag, schemaNumberFlag, weightsFlag } from './parse-flag.js';
+
+/**
+ * Commander options built from the run option declarations (config/run-options.ts) and the run
+ * config schema: choices, number bounds and the "default: …" of the help all come from the
+ * schema, so the CLI and a preset are held to the same limits and the help never drifts.
+ */
+
+type Field = z.core.$ZodType & { def: { type: string; innerType?: Field; defaultValue?: unknown } };
+
+/** The schema of one config key, without its `.default()` / `.optional()` wrappers, and its default. */
+export function fieldOf(key: string): { schema: Field; defaultValue: unknown } {
+  let schema = (runConfigSchema.shape as unknown as Record<string, Field>)[key];
+  if (!schema) throw new Error(`run option ${key} is not a run config key.`);
+  let defaultValue: unknown;
+  while (schema.def.innerType && ['default', 'optional', 'prefault', 'nullable'].includes(schema.def.type)) {
+    if (schema.def.type === 'default') defaultValue = schema.def.defaultValue;
+    schema = schema.def.innerType;
+  }
+  return { schema, defaultValue };
+}
+
+function formatDefault(value: unknown): string {
+  return Array.isArray(value) ? value.join(',') : String(value);
+}
+
+/** The help of one declaration: its text, then env and default in parentheses. */
+export function helpOf(option: RunOptionDeclaration): string {
+  const { schema, defaultValue } = fieldOf(option.key);
+  const notes: string[] = [];
+  if (option.env) notes.push(`env ${option.env}`);
+  const isBoolean = schema.def.type === 'boolean';
+  if (option.defaultHelp !== undefined) notes.push(`default: ${option.defaultHelp}`);
+  else if (isBoolean && defaultValue === true && !option.flags.startsWith('--no-')) notes.push('the default');
+  else if (!isBoolean && defaultValue !== undefined) notes.push(`default: ${formatDefault(defaultValue)}`);
+  let help = option.help;
+  if (option.key === 'preset') help = `${help} (${listPresets().join(', ')})`;
+  return notes.length > 0 ? `${help} (${notes.join('; ')})` : help;
+}
+
+/** The commander options of one declaration (two for a boolean that also takes `--no-`). */
+export function optionsOf(option: RunOptionDeclaration): Option[] {
+  const { schema } = fieldOf(option.key);
+  const created = new Option(option.flags, helpOf(option));
+  switch (schema.def.type) {
+    case 'enum':
+      created.choices((schema as unknown as z.ZodEnum).options.map(String));
+      break;
+    case 'number':
+      created.argParser(schemaNumberFlag(schema as unknown as z.ZodNumber));
+      break;
+    case 'array':
+      created.argParser(listFlag);
+      break;
+    case 'tuple':
+      created.argParser(weightsFlag);
+      break;
+    case 'object':
+      created.argParser(namedWeightsFlag);
+      break;
+  }
+  if (!option.negatedHelp) return [created];
+  return [created, new Option(option.flags.replace(/--/, '--no-'), option.negatedHelp)];
+}
+
+/**
+ * Adds the run options (all of them, or the named config keys) to a command. `overrides` changes
+ * a declaration for this command only (e.g. `lme serve` indexes all roles by default).
+ */
+export function addRunOptions(
+  command: Command,
+  keys?: readonly string[],
+  overrides: Readonly<Record<string, Partial<RunOptionDeclaration>>> = {},
+): Command {
+  const selected = keys
+    ? keys.map((key) => {
+        const option = runOptionOf(key);
+        if (!option) throw new Error(`no run option declares the config key ${key}.`);
+        return option;
+      })
+    : (RUN_OPTIONS as readonly RunOptionDeclaration[]);
+  for (const option of selected)
+    for (const created of optionsOf({ ...option, ...overrides[option.key] })) command.addOption(created);
+  return command;
+}
+
+/** Flag attribute name (commander's) → config key, for every run option. */
+export const FLAG_KEYS: Readonly<Record<string, string>> = Object.fromEntries(
+  (RUN_OPTIONS as readonly RunOptionDeclaration[]).map((option) => [attributeName(option.flags), option.key]),
+);
+
+/** `--data-dir` as declared for runs, for commands that only need the data folder. */
+export function dataDirOption(): Option {
+  return optionsOf(runOptionOf('dataDir')!)[0]!;
+}
+
+/** `--cache-dir` as declared for runs, for commands that only need the cache folder. */
+export function cacheDirOption(): Option {
+  return optionsOf(runOptionOf('cacheDir')!)[0]!;
+}
+
+/** A folder setting outside a run (`lme cache`, `lme datasets`): the flag, else the environment, else the default. */
+export function folderSetting(
+  key: 'dataDir' | 'cacheDir',
+  flagValue: string | undefined,
+  environment: NodeJS.ProcessEnv = process.env,
+): string {
+  return flagValue ?? configFromEnvironment(environment)[key] ?? String(fieldOf(key).defaultValue);
+}
+
+/** A resolved config and one warning per flag that has no effect in it. */
+export type ResolvedRunConfig = { config: RunConfig; warnings: string[] };
+
+/**
+ * The config a command line asks for: defaults < stored config (resume) < preset < environment
+ * < flags. A preset named by flag replaces the stored one. Flags that change nothing in the
+ * resolved config (`--top-sessions` without `--session-aware`) come back as warnings.
+ */
+export function resolveRunConfig(command: Command, stored: RunConfigInput = {}): ResolvedRunConfig {
+  const flags = configFromFlags(command);
+  const presetName = flags.preset ?? stored.preset;
+  const preset = presetName ? loadPreset(presetName).config : {};
+  const config = parseRunConfig({ ...stored, ...preset, ...configFromEnvironment(process.env), ...flags });
+  return { config, warnings: ineffectiveKeyWarnings(config, Object.keys(flags)) };
+}
+
+/** Keeps only the options the user actually gave, mapped to config keys. */
+export function configFromFlags(command: Command): RunConfigInput {
+  const options = command.opts() as Record<string, unknown>;
+  const fromFlags: Record<string, unknown> = {};
+  for (const [flag, key] of Object.entries(FLAG_KEYS)) {
+    const source = command.getOptionValueSource(flag);
+    if (source !== undefined && source !== 'default') fromFlags[key] = options[flag];
+  }
+  return fromFlags as RunConfigInput;
+}

@@ -1,0 +1,27 @@
+import type { BenchmarkResult } from '../run/run-benchmark.js';
+import { formatSpend } from '../run/spend.js';
+import { EXIT, type ExitCode } from './exit-codes.js';
+
+/**
+ * What `lme run` prints on stderr after a run that wrote its outputs, and its exit code: failed
+ * questions make exit code 2 with one line naming the first failure and the rerun command.
+ */
+export function describeRunOutcome(result: BenchmarkResult): { lines: string[]; exitCode: ExitCode } {
+  const { summary, dir } = result;
+  const lines: string[] = [];
+  const spend = formatSpend(result.spend);
+  if (spend) lines.push(spend);
+  if (result.stopReason !== undefined) {
+    lines.push(
+      `stopped: ${result.stopReason}; the table covers the finished questions. Continue with: lme run --resume ${dir} --max-cost <more>`,
+    );
+  }
+  if (summary.errors === 0) return { lines, exitCode: EXIT.ok };
+  const first = summary.first_error;
+  lines.push(
+    `${summary.errors} of ${summary.n} questions failed` +
+      (first ? `; first: ${first.question_id}: ${first.message}` : '') +
+      `; rerun with --resume ${dir} --retry-errors`,
+  );
+  return { lines, exitCode: EXIT.failedQuestions };
+}

@@ -1,0 +1,106 @@
+import type { RunConfig } from './run-config.js';
+import { flagOfKey } from './run-options.js';
+
+/**
+ * When a key changes nothing in a resolved config: the condition under which it is used, and the
+ * flags that would turn that condition on (for the warning). One rule per key that depends on
+ * another; keys that always matter have none.
+ */
+type Rule = { used: (config: RunConfig) => boolean; needs: string };
+
+const pipeline = (config: RunConfig) => config.provider === 'pipeline';
+const embeds = (config: RunConfig) =>
+  pipeline(config) && (config.retriever !== 'bm25' || config.dedup || config.mmr);
+const fuses = (config: RunConfig) =>
+  pipeline(config) && !config.multiRoute && (config.retriever === 'hybrid' || config.sessionAware);
+const sessionAware = (config: RunConfig) => pipeline(config) && config.sessionAware;
+const summarizes = (config: RunConfig) =>
+  (sessionAware(config) && config.sessionIndex !== 'text') ||
+  (pipeline(config) && config.contextual !== 'none');
+const reads = (config: RunConfig) => config.readerModel !== undefined;
+const http = (config: RunConfig) => config.provider === 'http';
+
+const RULES: Partial<Record<keyof RunConfig, Rule>> = {
+  retriever: { used: pipeline, needs: '--provider pipeline' },
+  tokenizer: { used: pipeline, needs: '--provider pipeline' },
+  sessionAware: { used: pipeline, needs: '--provider pipeline' },
+  multiRoute: { used: pipeline, needs: '--provider pipeline' },
+  topSessions: { used: sessionAware, needs: '--session-aware' },
+  turnsPerSession: { used: sessionAware, needs: '--session-aware' },
+  sessionIndex: { used: sessionAware, needs: '--session-aware' },
+  sessionWeights: { used: sessionAware, needs: '--session-aware' },
+  summarizer: { used: summarizes, needs: '--session-index summary|both or --contextual' },
+  summarizerModel: {
+    used: (config) => summarizes(config) && config.summarizer === 'llm',
+    needs: '--summarizer llm',
+  },
+  fusion: { used: fuses, needs: '--retriever hybrid or --session-aware' },
+  fusionNormalization: {
+    used: (config) => fuses(config) && config.fusion !== 'rrf',
+    needs: '--fusion weighted|combmnz with --retriever hybrid or --session-aware',
+  },
+  adaptiveWeights: {
+    used: (config) => fuses(config) && config.fusion !== 'rrf',
+    needs: '--fusion weighted|combmnz with --retriever hybrid or --session-aware',
+  },
+  denseNeighbours: {
+    used: (config) =>
+      pipeline(config) && !config.multiRoute && !config.sessionAware && config.retriever !== 'bm25',
+    needs: '--retriever dense|hybrid (not --session-aware or --multi-route)',
+  },
+  weights: {
+    used: (config) => fuses(config) && config.fusion !== 'rrf',
+    needs: '--fusion weighted|combmnz with --retriever hybrid or --session-aware',
+  },
+  rrfK: {
+    used: (config) => (fuses(config) && config.fusion === 'rrf') || (pipeline(config) && config.multiRoute),
+    needs: '--fusion rrf with --retriever hybrid or --session-aware, or --multi-route',
+  },
+  embedder: { used: embeds, needs: '--retriever dense|hybrid, --dedup or --mmr' },
+  vectorStore: { used: embeds, needs: '--retriever dense|hybrid, --dedup or --mmr' },
+  feedbackDocs: {
+    used: (config) => embeds(config) && config.retriever !== 'bm25',
+    needs: '--retriever dense|hybrid',
+  },
+  feedbackWeight: {
+    used: (config) => embeds(config) && config.retriever !== 'bm25' && config.feedbackDocs > 0,
+    needs: '--feedback-docs above 0',
+  },
+  dedupThreshold: { used: (config) => config.dedup, needs: '--dedup' },
+  mmrLambda: { used: (config) => config.mmr, needs: '--mmr' },
+  mmrDuplicate: { used: (config) => config.mmr, needs: '--mmr' },
+  contextualModel: { used: (config) => config.contextual === 'llm', needs: '--contextual llm' },
+  contextualDense: {
+    used: (config) => config.contextual !== 'none' && embeds(config),
+    needs: '--contextual template|llm with a dense route',
+  },
+  seed: { used: (config) => config.limit !== undefined, needs: '--limit' },
+  exclusion: { used: (config) => config.convention === 'official', needs: '--convention official' },
+  readerPrompt: { used: reads, needs: '--reader-model' },
+  historyFormat: { used: reads, needs: '--reader-model' },
+  readerTopK: { used: reads, needs: '--reader-model' },
+  judgeModel: { used: reads, needs: '--reader-model' },
+  judgeSamples: { used: reads, needs: '--reader-model' },
+  judge: { used: reads, needs: '--reader-model' },
+  readerBaseUrl: { used: reads, needs: '--reader-model' },
+  judgeBaseUrl: { used: reads, needs: '--reader-model' },
+  providerUrl: { used: http, needs: '--provider http' },
+  providerAuthEnv: { used: http, needs: '--provider http' },
+  providerAuthHeader: { used: http, needs: '--provider http' },
+  providerTimeoutMs: { used: http, needs: '--provider http' },
+  providerMaxRetries: { used: http, needs: '--provider http' },
+  cacheDir: { used: (config) => config.cache, needs: 'the cache (drop --no-cache)' },
+};
+
+/**
+ * One sentence per key the user set (`explicitKeys`: typically those given as flags) that has no
+ * effect in the resolved config, e.g. `--top-sessions has no effect without --session-aware.`
+ */
+export function ineffectiveKeyWarnings(config: RunConfig, explicitKeys: Iterable<string>): string[] {
+  const warnings: string[] = [];
+  for (const key of explicitKeys) {
+    const rule = RULES[key as keyof RunConfig];
+    if (rule && !rule.used(config)) warnings.push(`${flagOfKey(key)} has no effect without ${rule.needs}.`);
+  }
+  return warnings;
+}

@@ -1,0 +1,50 @@
+import type { RunConfig } from './run-config.js';
+import { addSecret, checkEndpointUrl } from './secrets.js';
+
+/**
+ * Who calls an OpenAI-compatible endpoint: the QA reader and judge (each with its own optional
+ * endpoint and key), or the pipeline (OpenAI embedder, LLM summaries, contextual chunks).
+ */
+export type OpenAiRole = 'reader' | 'judge' | 'pipeline';
+
+/** Everything an OpenAI client of search-core takes, resolved; search-core never reads the environment. */
+export type OpenAiEndpoint = {
+  /** Undefined: the OpenAI API. */
+  baseURL?: string;
+  apiKey?: string;
+  maxRetries: number;
+  timeoutMs: number;
+};
+
+const ROLE_ENDPOINTS = {
+  reader: { key: 'readerBaseUrl', flag: '--reader-base-url', keyVariable: 'LME_READER_API_KEY' },
+  judge: { key: 'judgeBaseUrl', flag: '--judge-base-url', keyVariable: 'LME_JUDGE_API_KEY' },
+  pipeline: { key: undefined, flag: undefined, keyVariable: undefined },
+} as const satisfies Record<OpenAiRole, { key?: keyof RunConfig; flag?: string; keyVariable?: string }>;
+
+/**
+ * The one place the OpenAI settings are read from the environment. Endpoint: the role's flag
+ * (`--reader-base-url`, `--judge-base-url`), else `--base-url`, else `OPENAI_BASE_URL`, else the
+ * OpenAI API; it is checked (no credentials, no query string) with its source named. Key: the
+ * role's variable (`LME_READER_API_KEY`, `LME_JUDGE_API_KEY`), else `OPENAI_API_KEY`; it is added
+ * to the secrets redacted from every output. Retries and timeout: `--max-retries`, `--timeout`.
+ */
+export function resolveOpenAiEndpoint(
+  config: Pick<RunConfig, 'baseUrl' | 'readerBaseUrl' | 'judgeBaseUrl' | 'maxRetries' | 'timeoutMs'>,
+  role: OpenAiRole,
+  environment: Readonly<Record<string, string | undefined>> = process.env,
+): OpenAiEndpoint {
+  const spec = ROLE_ENDPOINTS[role];
+  const candidates: [string | undefined, string][] = [
+    [spec.key ? config[spec.key] : undefined, spec.flag ?? ''],
+    [config.baseUrl, '--base-url'],
+    [environment.OPENAI_BASE_URL || undefined, 'OPENAI_BASE_URL'],
+  ];
+  const chosen = candidates.find(([value]) => value !== undefined);
+  const apiKey = (spec.keyVariable ? environment[spec.keyVariable] : undefined) || environment.OPENAI_API_KEY;
+  addSecret(apiKey);
+  const endpoint: OpenAiEndpoint = { maxRetries: config.maxRetries, timeoutMs: config.timeoutMs };
+  if (chosen) endpoint.baseURL = checkEndpointUrl(chosen[0]!, chosen[1]);
+  if (apiKey) endpoint.apiKey = apiKey;
+  return endpoint;
+}

@@ -1,0 +1,378 @@
+import type { RunConfigInput } from './run-config.js';
+
+/**
+ * Every run option, declared once: its flag, the config key it sets, its help text, and (when the
+ * run config schema's default does not say it) what the help should call the default. Type,
+ * default, bounds and choices come from `runConfigSchema`, so a preset and a flag are held to the
+ * same limits; `cli/run-options-cli.ts` turns these into commander options.
+ */
+export type RunOptionDeclaration = {
+  /** Commander flags, e.g. `-j, --concurrency <n>`; a boolean key set off by `--no-x` is `--no-x`. */
+  readonly flags: string;
+  readonly key: keyof RunConfigInput;
+  readonly help: string;
+  /** The help's "default: …" when the schema has no default or its default reads badly. */
+  readonly defaultHelp?: string;
+  /** An environment variable that sets the key (below flags, above presets). */
+  readonly env?: string;
+  /** A boolean whose default is true also gets `--no-<name>` with this help. */
+  readonly negatedHelp?: string;
+};
+
+export const RUN_OPTIONS = [
+  {
+    flags: '--preset <name>',
+    key: 'preset',
+    help: 'start from a named config in configs/presets; flags override it',
+  },
+  {
+    flags: '-d, --dataset <name|path>',
+    key: 'dataset',
+    help: 'oracle, s, m, sample, or a path to a LongMemEval .json/.json.gz',
+  },
+  {
+    flags: '--data-dir <dir>',
+    key: 'dataDir',
+    help: 'folder holding the LongMemEval files',
+    env: 'LME_DATA_DIR',
+  },
+  { flags: '--provider <name>', key: 'provider', help: 'memory system under test' },
+  { flags: '--retriever <name>', key: 'retriever', help: 'retriever of the pipeline' },
+  {
+    flags: '--tokenizer <name>',
+    key: 'tokenizer',
+    help: 'BM25 tokenizer: official = Python split(" "), words = lowercase stemmed words',
+  },
+  { flags: '--granularity <unit>', key: 'granularity', help: 'index whole sessions or single turns' },
+  {
+    flags: '--index-roles <roles>',
+    key: 'indexRoles',
+    help: 'index user turns only (official) or all turns',
+  },
+  {
+    flags: '--convention <name>',
+    key: 'convention',
+    help: 'gold definition: official scripts or answer_session_ids/has_answer',
+  },
+  {
+    flags: '--exclusion <A|B>',
+    key: 'exclusion',
+    help: 'official means: A skips _abs; B also skips questions with no user-side gold',
+  },
+  {
+    flags: '--duplicate-sessions <policy>',
+    key: 'duplicateSessions',
+    help: 'a session id twice in one haystack: keep both (official) or the first',
+  },
+  { flags: '--embedder <name>', key: 'embedder', help: 'local:use-lite or openai:<model>' },
+  { flags: '--vector-store <name>', key: 'vectorStore', help: 'vector index backend' },
+  {
+    flags: '--fusion <name>',
+    key: 'fusion',
+    help: 'hybrid fusion: weighted (normalised sum), combmnz (the sum times the routes agreeing) or rrf (reciprocal rank)',
+  },
+  { flags: '--rrf-k <n>', key: 'rrfK', help: 'k of reciprocal rank fusion' },
+  {
+    flags: '--fusion-normalization <name>',
+    key: 'fusionNormalization',
+    help: 'score normalisation of --fusion weighted|combmnz: min-max, z-score or rank',
+    defaultHelp: 'min-max',
+  },
+  {
+    flags: '--adaptive-weights',
+    key: 'adaptiveWeights',
+    help: "scale the fusion weights per query by each route's confidence (z-score of its top score)",
+    defaultHelp: 'off',
+  },
+  {
+    flags: '--dense-neighbours <weight>',
+    key: 'denseNeighbours',
+    help: 'dense route: score a turn with weight w on the mean of its neighbour turns (turn granularity)',
+    defaultHelp: '0 (off)',
+  },
+  { flags: '--weights <bm25,dense>', key: 'weights', help: 'weights of the weighted fusion' },
+  {
+    flags: '--feedback-docs <n>',
+    key: 'feedbackDocs',
+    help: 'dense pseudo-relevance feedback: move the query towards its top n documents and search again (presets hybrid, session-aware: 2)',
+    defaultHelp: '0, off',
+  },
+  { flags: '--feedback-weight <w>', key: 'feedbackWeight', help: 'how far --feedback-docs moves the query' },
+  {
+    flags: '--session-aware',
+    key: 'sessionAware',
+    help: 'two-stage retrieval: top sessions first, then the best turns inside them',
+  },
+  { flags: '--top-sessions <n>', key: 'topSessions', help: 'sessions kept by stage 1' },
+  { flags: '--turns-per-session <n>', key: 'turnsPerSession', help: 'turns kept per session by stage 2' },
+  { flags: '--final-top-k <n>', key: 'finalTopK', help: 'turns returned after merging' },
+  { flags: '--session-index <kind>', key: 'sessionIndex', help: 'what stage 1 ranks sessions by' },
+  {
+    flags: '--summarizer <kind>',
+    key: 'summarizer',
+    help: 'session summaries: extractive (offline) or llm',
+  },
+  { flags: '--summarizer-model <model>', key: 'summarizerModel', help: 'chat model of --summarizer llm' },
+  {
+    flags: '--session-weights <name=w,...>',
+    key: 'sessionWeights',
+    help: 'stage-1 weights of text, dense, summary, centroid',
+    defaultHelp: 'by --session-index; text: text=0.3,dense=0.7',
+  },
+  {
+    flags: '--chunk-unit <unit>',
+    key: 'chunkUnit',
+    help: 'indexed chunk: turn, round (user turn + reply) or session',
+    defaultHelp: '--granularity',
+  },
+  {
+    flags: '--contextual <kind>',
+    key: 'contextual',
+    help: 'context line before each chunk at index time',
+  },
+  { flags: '--contextual-model <model>', key: 'contextualModel', help: 'chat model of --contextual llm' },
+  {
+    flags: '--contextual-dense',
+    key: 'contextualDense',
+    help: 'the dense route embeds the contextualized text',
+    negatedHelp: 'the dense route embeds the original text; the context goes to BM25 only',
+  },
+  {
+    flags: '--multi-route',
+    key: 'multiRoute',
+    help: 'multi-route recall: turn BM25, turn dense and session-text BM25 fused by RRF (--rrf-k)',
+  },
+  {
+    flags: '--session-first',
+    key: 'sessionFirst',
+    help: 'with --multi-route: rank sessions by session score plus bounded turn support',
+  },
+  {
+    flags: '--multi-signal',
+    key: 'multiSignal',
+    help: 'query understanding and a multi-signal re-rank (entities, time, recency)',
+  },
+  { flags: '--dedup', key: 'dedup', help: 'merge near-duplicate hits (cosine >= --dedup-threshold)' },
+  {
+    flags: '--dedup-threshold <cosine>',
+    key: 'dedupThreshold',
+    help: 'cosine at which --dedup merges two hits',
+  },
+  {
+    flags: '--mmr',
+    key: 'mmr',
+    help: 'maximal marginal relevance over the candidate pool (needs document vectors)',
+  },
+  { flags: '--mmr-lambda <x>', key: 'mmrLambda', help: 'MMR relevance weight against redundancy' },
+  {
+    flags: '--mmr-duplicate <cosine>',
+    key: 'mmrDuplicate',
+    help: 'MMR skips a candidate this similar to a selected hit',
+  },
+  {
+    flags: '--context-budget <tokens>',
+    key: 'contextBudget',
+    help: 'measure context.evidence_recall: pack the top hits into this many o200k_base tokens (presets: 2000)',
+    defaultHelp: 'off',
+  },
+  {
+    flags: '--reranker <id>',
+    key: 'reranker',
+    help: 'rerank the top --rerank-depth hits: llm:<model>, llm-pointwise:<model>, http:<url>, offline:session-prior',
+    defaultHelp: 'off',
+  },
+  { flags: '--rerank-depth <n>', key: 'rerankDepth', help: 'candidates the reranker reorders' },
+  { flags: '--rerank-model <model>', key: 'rerankModel', help: 'model sent to an http: reranker' },
+  {
+    flags: '--rerank-key-env <name>',
+    key: 'rerankKeyEnv',
+    help: 'environment variable holding the http: reranker key (only its name is recorded)',
+  },
+  {
+    flags: '--multi-source',
+    key: 'multiSource',
+    help: 'multi-source retrieval: stored-memory hybrid, entity graph and conversation context, merged by adaptive weights',
+  },
+  {
+    flags: '--source-weights <name=w,...>',
+    key: 'sourceWeights',
+    help: 'base weights of the multi-source sources memory, graph, context',
+    defaultHelp: 'memory=0.6,graph=0.25,context=0.15',
+  },
+  {
+    flags: '--explain',
+    key: 'explain',
+    help: 'write explain.jsonl: routes, stage decisions and timings per question',
+  },
+  { flags: '--no-cache', key: 'cache', help: 'do not read or write the embedding and completion caches' },
+  { flags: '--cache-dir <dir>', key: 'cacheDir', help: 'cache folder', env: 'LME_CACHE_DIR' },
+  { flags: '--save-hits <n>', key: 'saveHits', help: 'hits stored per question in samples.jsonl' },
+  { flags: '-j, --concurrency <n>', key: 'concurrency', help: 'questions in flight at once' },
+  {
+    flags: '--limit <n>',
+    key: 'limit',
+    help: 'at most n questions, stratified by question type (see --seed)',
+  },
+  { flags: '--seed <n>', key: 'seed', help: 'seed of the --limit subset' },
+  { flags: '--question-ids <ids>', key: 'questionIds', help: 'only these question ids, comma-separated' },
+  {
+    flags: '--question-types <types>',
+    key: 'questionTypes',
+    help: 'only these question types, comma-separated',
+  },
+  {
+    flags: '--split <part>',
+    key: 'split',
+    help: 'dev, test or all: the seeded 30% dev / 70% test split by question id, stratified by type (settings are chosen on dev)',
+    defaultHelp: 'all',
+  },
+  {
+    flags: '--shard <i/n>',
+    key: 'shard',
+    help: 'only shard i of n (questions whose dataset position % n is i-1); merge with lme merge',
+  },
+  {
+    flags: '--provider-url <url>',
+    key: 'providerUrl',
+    help: 'with --provider http: base URL of a server speaking docs/provider-protocol.md',
+  },
+  {
+    flags: '--provider-auth-env <name>',
+    key: 'providerAuthEnv',
+    help: 'environment variable holding the provider auth header value (only its name is recorded)',
+  },
+  {
+    flags: '--provider-auth-header <name>',
+    key: 'providerAuthHeader',
+    help: 'header the --provider-auth-env value goes in',
+  },
+  { flags: '--provider-timeout <ms>', key: 'providerTimeoutMs', help: 'timeout of one provider request' },
+  {
+    flags: '--provider-retries <n>',
+    key: 'providerMaxRetries',
+    help: 'retries of a provider request after 429/5xx',
+  },
+  {
+    flags: '--top-k <n>',
+    key: 'topK',
+    help: 'documents every provider is graded on, the same budget for all',
+    defaultHelp: 'the whole haystack',
+  },
+  {
+    flags: '--reader-model <model>',
+    key: 'readerModel',
+    help: 'answer each question with this chat model (turns on the QA stage)',
+  },
+  {
+    flags: '--reader-prompt <style>',
+    key: 'readerPrompt',
+    help: 'official reader prompt: direct or step-by-step',
+  },
+  { flags: '--history-format <format>', key: 'historyFormat', help: 'history given to the reader' },
+  { flags: '--reader-top-k <n>', key: 'readerTopK', help: 'retrieved sessions handed to the reader' },
+  {
+    flags: '--reader-max-tokens <n>',
+    key: 'readerMaxTokens',
+    help: 'reader max_tokens (official --gen_length); the history budget shrinks with it',
+    defaultHelp: '800 for both prompt styles, what the official run_generation.py sends',
+  },
+  {
+    flags: '--reader-history <roles>',
+    key: 'readerHistory',
+    help: 'turns in the reader history: all, or user turns only (official --useronly true)',
+  },
+  {
+    flags: '--reader-notes',
+    key: 'readerNotes',
+    help: 'Chain-of-Note (official --con true): a note per history chunk, then the answer over the notes',
+  },
+  {
+    flags: '--reader-context <unit>',
+    key: 'readerContext',
+    help: 'what the reader gets from a turn retriever: whole sessions, or each retrieved turn with its round (official flat-turn)',
+  },
+  { flags: '--judge-model <model>', key: 'judgeModel', help: 'official LLM judge model' },
+  { flags: '--judge-samples <n>', key: 'judgeSamples', help: 'judge votes per answer, majority wins' },
+  {
+    flags: '--judge <rubric>',
+    key: 'judge',
+    help: "judge rubric: longmemeval (official) or locomo-llm (Mem0's LoCoMo judge, categories 1-4)",
+  },
+  {
+    flags: '--base-url <url>',
+    key: 'baseUrl',
+    help: 'OpenAI-compatible endpoint (env OPENAI_BASE_URL, read by config/openai-endpoints.ts); key from OPENAI_API_KEY',
+  },
+  {
+    flags: '--reader-base-url <url>',
+    key: 'readerBaseUrl',
+    help: 'endpoint for the reader only (key: LME_READER_API_KEY or OPENAI_API_KEY)',
+  },
+  {
+    flags: '--judge-base-url <url>',
+    key: 'judgeBaseUrl',
+    help: 'endpoint for the judge only (key: LME_JUDGE_API_KEY or OPENAI_API_KEY)',
+  },
+  { flags: '--max-retries <n>', key: 'maxRetries', help: 'retries of a failed LLM call, by the client' },
+  { flags: '--timeout <ms>', key: 'timeoutMs', help: 'timeout of one LLM call in milliseconds' },
+  {
+    flags: '--max-cost <usd>',
+    key: 'maxCost',
+    help: 'stop starting questions once the estimated spend passes this',
+  },
+  { flags: '-o, --out <dir>', key: 'out', help: 'parent folder of run folders' },
+  {
+    flags: '--run-id <id>',
+    key: 'runId',
+    help: 'name of the run folder',
+    defaultHelp: 'time, dataset, retriever, granularity',
+  },
+  {
+    flags: '--overwrite',
+    key: 'overwrite',
+    help: 'replace the outputs of an existing run folder with the same --run-id',
+  },
+  {
+    flags: '--label <text>',
+    key: 'label',
+    help: 'a name for the run, recorded in config.json and shown in the CSVs, compare and report',
+  },
+] as const satisfies readonly RunOptionDeclaration[];
+
+export type RunOptionName = (typeof RUN_OPTIONS)[number]['flags'];
+
+/** `-j, --concurrency <n>` → `concurrency`; `--no-cache` → `cache` (commander's attribute name). */
+export function attributeName(flags: string): string {
+  const long = /--([a-z0-9-]+)/.exec(flags)?.[1] ?? flags;
+  const name = long.startsWith('no-') ? long.slice(3) : long;
+  return name.replace(/-([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/** `-j, --concurrency <n>` → `--concurrency` (a `--no-x` flag keeps its `no-`). */
+export function longFlag(flags: string): string {
+  return /--[a-z0-9-]+/.exec(flags)?.[0] ?? flags;
+}
+
+/** The declaration of one config key. */
+export function runOptionOf(key: string): RunOptionDeclaration | undefined {
+  return (RUN_OPTIONS as readonly RunOptionDeclaration[]).find((option) => option.key === key);
+}
+
+/** A config key as the user wrote it: `topSessions` → `--top-sessions`; unknown keys stay as they are. */
+export function flagOfKey(key: string): string {
+  const option = runOptionOf(key);
+  return option ? longFlag(option.flags).replace(/^--no-/, '--') : key;
+}
+
+/**
+ * The config keys the environment sets, read here and nowhere else in the run config. Flags
+ * override them; they override presets.
+ */
+export function configFromEnvironment(environment: NodeJS.ProcessEnv): RunConfigInput {
+  const fromEnvironment: Record<string, string> = {};
+  for (const option of RUN_OPTIONS as readonly RunOptionDeclaration[]) {
+    const value = option.env ? environment[option.env] : undefined;
+    if (value) fromEnvironment[option.key] = value;
+  }
+  return fromEnvironment as RunConfigInput;
+}

@@ -1,0 +1,160 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { downloadDatasetFile } from './download-dataset-file.js';
+
+/** A loopback file server that honours `Range` and can cut the connection mid-body once. */
+type FileServer = { url: string; requests: Array<{ path: string; range?: string }>; cutNextAfter?: number };
+
+const files = new Map<string, Buffer>();
+const content = Buffer.from(Array.from({ length: 300_000 }, (_, index) => (index * 7919) % 251));
+const sha256 = createHash('sha256').update(content).digest('hex');
+let server: Server;
+let hub: FileServer;
+let dir: string;
+
+beforeAll(async () => {
+  files.set('/data.json', content);
+  dir = mkdtempSync(join(tmpdir(), 'lme-download-'));
+  hub = { url: '', requests: [] };
+  server = createServer((request, response) => {
+    const path = request.url ?? '';
+    hub.requests.push({ path, range: request.headers.range });
+    const body = files.get(path);
+    if (!body) {
+      response.writeHead(404, 'Not Found').end('Entry not found');
+      return;
+    }
+    const from = Number(/^bytes=(\d+)-$/.exec(request.headers.range ?? '')?.[1] ?? 0);
+    const slice = body.subarray(from);
+    response.writeHead(from > 0 ? 206 : 200, {
+      'content-length': slice.length,
+      ...(from > 0 ? { 'content-range': `bytes ${from}-${body.length - 1}/${body.length}` } : {}),
+    });
+    const cut = hub.cutNextAfter;
+    if (cut !== undefined) {
+      hub.cutNextAfter = undefined;
+      response.write(slice.subarray(0, cut), () => setImmediate(() => request.socket.destroy()));
+      return;
+    }
+    response.end(slice);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  hub.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function target(name: string): string {
+  return join(mkdtempSync(join(dir, 'case-')), name);
+}
+
+describe('downloadDatasetFile', () => {
+  it('downloads, checks the SHA-256 and reports progress up to the full size', async () => {
+    const path = target('data.json');
+    const progress: number[] = [];
+    const result = await downloadDatasetFile({
+      url: `${hub.url}/data.json`,
+      target: path,
+      bytes: content.length,
+      sha256,
+      onProgress: (received) => progress.push(received),
+    });
+    expect(result).toMatchObject({ path, sha256, verified: true, alreadyPresent: false, resumedFrom: 0 });
+    expect(readFileSync(path).equals(content)).toBe(true);
+    expect(existsSync(`${path}.part`)).toBe(false);
+    expect(progress.at(-1)).toBe(content.length);
+  });
+
+  it('keeps the bytes of a cut connection and resumes with a Range request', async () => {
+    const path = target('data.json');
+    const options = { url: `${hub.url}/data.json`, target: path, bytes: content.length, sha256 };
+    hub.cutNextAfter = 100_000;
+    await expect(downloadDatasetFile(options)).rejects.toThrow(
+      /the connection broke after \d+ of 300000 bytes .*data\.json\.part keeps them, run the same command again to resume/,
+    );
+    expect(existsSync(path)).toBe(false);
+    const kept = readFileSync(`${path}.part`).length;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(content.length);
+
+    hub.requests = [];
+    const result = await downloadDatasetFile(options);
+    expect(hub.requests).toEqual([{ path: '/data.json', range: `bytes=${kept}-` }]);
+    expect(result).toMatchObject({ verified: true, resumedFrom: kept });
+    expect(readFileSync(path).equals(content)).toBe(true);
+  });
+
+  it('deletes a download whose checksum does not match, saying what was expected', async () => {
+    const path = target('data.json');
+    const wrong = '0'.repeat(64);
+    await expect(
+      downloadDatasetFile({
+        url: `${hub.url}/data.json`,
+        target: path,
+        bytes: content.length,
+        sha256: wrong,
+        checksumSource: 'configs/datasets.json',
+      }),
+    ).rejects.toThrow(
+      `${path}: the downloaded file's SHA-256 is ${sha256}, but configs/datasets.json expects ${wrong}; the download was deleted.`,
+    );
+    expect(existsSync(path)).toBe(false);
+    expect(existsSync(`${path}.part`)).toBe(false);
+  });
+
+  it('deletes a complete download of another size instead of offering to resume it', async () => {
+    const path = target('data.json');
+    await expect(
+      downloadDatasetFile({ url: `${hub.url}/data.json`, target: path, bytes: content.length + 10, sha256 }),
+    ).rejects.toThrow(
+      `${hub.url}/data.json: the server's file has ${content.length} bytes, but the dataset config expects ${content.length + 10}; the download was deleted.`,
+    );
+    expect(existsSync(`${path}.part`)).toBe(false);
+  });
+
+  it('names the address and the status of a missing file', async () => {
+    const path = target('absent.json');
+    await expect(
+      downloadDatasetFile({ url: `${hub.url}/absent.json`, target: path, bytes: null, sha256: null }),
+    ).rejects.toThrow(`${hub.url}/absent.json: HTTP 404 Not Found: the file is not at this address`);
+    expect(existsSync(path)).toBe(false);
+    expect(existsSync(`${path}.part`)).toBe(false);
+  });
+
+  it('keeps a file with no known checksum but says it is unverified', async () => {
+    const path = target('data.json');
+    const result = await downloadDatasetFile({
+      url: `${hub.url}/data.json`,
+      target: path,
+      bytes: null,
+      sha256: null,
+    });
+    expect(result).toMatchObject({ verified: false, sha256 });
+    expect(readFileSync(path).equals(content)).toBe(true);
+  });
+
+  it('checks a file already in place instead of fetching it, and refuses one that differs', async () => {
+    const path = target('data.json');
+    writeFileSync(path, content);
+    hub.requests = [];
+    const result = await downloadDatasetFile({
+      url: `${hub.url}/data.json`,
+      target: path,
+      bytes: content.length,
+      sha256,
+    });
+    expect(result).toMatchObject({ alreadyPresent: true, verified: true });
+    expect(hub.requests).toEqual([]);
+    writeFileSync(path, 'changed');
+    await expect(
+      downloadDatasetFile({ url: `${hub.url}/data.json`, target: path, bytes: content.length, sha256 }),
+    ).rejects.toThrow(
+      /already exists but its SHA-256 is [0-9a-f]{64}, not .*; delete it to download it again/,
+    );
+  });
+});

@@ -1,0 +1,136 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createJsonClient, type JsonClientOptions, parseRetryAfter } from './json-client.js';
+
+type Reply = { status?: number; headers?: Record<string, string>; text?: string; hang?: boolean };
+
+let server: Server | undefined;
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
+  server = undefined;
+});
+
+/** A loopback server answering the n-th request (from 0) with `replies(n)`; counts requests. */
+async function startServer(replies: (index: number) => Reply) {
+  let count = 0;
+  server = createServer((incoming, outgoing) => {
+    incoming.resume();
+    incoming.on('end', () => {
+      const reply = replies(count++);
+      if (reply.hang) return;
+      outgoing.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+      outgoing.end(reply.text ?? '{}');
+    });
+  });
+  await new Promise<void>((ready) => server!.listen(0, '127.0.0.1', ready));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => count };
+}
+
+/** A client whose waits are recorded instead of slept. */
+function client(url: string, overrides: Partial<JsonClientOptions> = {}) {
+  const waits: number[] = [];
+  const json = createJsonClient({
+    baseUrl: url,
+    timeoutMs: 2000,
+    maxRetries: 2,
+    retryBaseDelayMs: 100,
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+    ...overrides,
+  });
+  return { json, waits };
+}
+
+describe('createJsonClient', () => {
+  it('waits as retry-after asks, bounded by maxRetryDelayMs, and gives up after maxRetries', async () => {
+    const { url, requests } = await startServer(() => ({ status: 503, headers: { 'retry-after': '3600' } }));
+    const { json, waits } = client(url, { maxRetryDelayMs: 20 });
+    await expect(json.request({ method: 'POST', path: '/v1/reset', body: {} })).rejects.toThrow(
+      `POST ${url}/v1/reset failed: HTTP 503 (body: {}) after 3 attempts.`,
+    );
+    expect(waits).toEqual([20, 20]);
+    expect(requests()).toBe(3);
+  });
+
+  it('honours a short retry-after, and backs off exponentially without one', async () => {
+    const { url } = await startServer((index) =>
+      index === 0
+        ? { status: 429, headers: { 'retry-after': '2' } }
+        : index === 1
+          ? { status: 502 }
+          : { text: '{"ok": true}' },
+    );
+    const { json, waits } = client(url, { maxRetries: 3 });
+    expect(await json.request({ method: 'GET', path: '/v1/health' })).toEqual({ ok: true });
+    expect(waits).toEqual([2000, 200]);
+  });
+
+  it('retries a refused connection, then names its code', async () => {
+    const { url } = await startServer(() => ({}));
+    server!.close();
+    server!.closeAllConnections();
+    server = undefined;
+    const { json, waits } = client(url);
+    await expect(
+      json.request({ method: 'GET', path: '/v1/health', context: 'question q1: ' }),
+    ).rejects.toThrow(
+      new RegExp(
+        `^question q1: GET ${url.replace(/[.:/]/g, '\\$&')}/v1/health failed: ECONNREFUSED.* after 3 attempts\\.$`,
+      ),
+    );
+    expect(waits).toEqual([100, 200]);
+  });
+
+  it('fails at once, unretried, on a timeout, invalid JSON or a client error', async () => {
+    const replies: Reply[] = [
+      { hang: true },
+      { text: '{"hits": [' },
+      { status: 404, text: '{"error": {"message": "no"}}' },
+    ];
+    const { url, requests } = await startServer((index) => replies[index]!);
+    const { json, waits } = client(url, { timeoutMs: 100 });
+    await expect(json.request({ method: 'GET', path: '/a' })).rejects.toThrow(
+      `GET ${url}/a timed out after 100 ms.`,
+    );
+    await expect(json.request({ method: 'GET', path: '/b' })).rejects.toThrow(
+      /returned invalid JSON \(.+\): \{"hits": \[$/,
+    );
+    await expect(json.request({ method: 'GET', path: '/c' })).rejects.toThrow(
+      `GET ${url}/c failed: HTTP 404 (server said: no).`,
+    );
+    expect(requests()).toBe(3);
+    expect(waits).toEqual([]);
+  });
+
+  it('redacts what the server echoes before quoting it, so a cut cannot keep part of a secret', async () => {
+    const secret = 'x'.repeat(195) + 'SECRETtoken-0123456789';
+    const { url } = await startServer(() => ({
+      status: 400,
+      text: JSON.stringify({ error: { message: secret } }),
+    }));
+    const { json } = client(url, {
+      redact: (text) => text.replaceAll('SECRETtoken-0123456789', '[redacted]'),
+    });
+    const failure = (await json
+      .request({ method: 'GET', path: '/' })
+      .catch((error: unknown) => error)) as Error;
+    // Cut at 200 characters after redaction; cut first, it would keep "SECRE", too short to recognise.
+    expect(failure.message).toContain(`${'x'.repeat(195)}[reda…`);
+    expect(failure.message).not.toContain('SECRE');
+  });
+});
+
+describe('parseRetryAfter', () => {
+  it('reads retry-after in seconds or as a date', () => {
+    expect(parseRetryAfter('2')).toBe(2000);
+    expect(parseRetryAfter('0.5')).toBe(500);
+    expect(
+      parseRetryAfter('Wed, 21 Oct 2015 07:28:10 GMT', Date.parse('Wed, 21 Oct 2015 07:28:00 GMT')),
+    ).toBe(10_000);
+    expect(parseRetryAfter('soon')).toBeNull();
+    expect(parseRetryAfter(null)).toBeNull();
+  });
+});

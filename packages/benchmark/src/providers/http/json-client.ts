@@ -1,0 +1,164 @@
+import { setTimeout as wait } from 'node:timers/promises';
+import pRetry, { AbortError } from 'p-retry';
+
+export type JsonClientOptions = {
+  /** Base URL without a trailing slash; request paths are appended. */
+  baseUrl: string;
+  /** Sent with every request (e.g. the auth header). */
+  headers?: Readonly<Record<string, string>>;
+  /** Budget of one attempt (headers and body); an attempt over it fails, unretried. */
+  timeoutMs: number;
+  /** Extra attempts after a 429, a 5xx or a dropped connection. */
+  maxRetries: number;
+  /** First backoff delay; doubled per attempt. Default 500 ms. */
+  retryBaseDelayMs?: number;
+  /** Ceiling of any one wait, including a server's `retry-after`. Default 30 s. */
+  maxRetryDelayMs?: number;
+  /** Applied to every error message (whatever the server sends back is quoted in them). */
+  redact?: (text: string) => string;
+  /** Appended to the message of a 401 or 403. */
+  authHint?: string;
+  /** Waits between attempts; injectable for tests. Default: a timer, cancelled by the signal. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+};
+
+export type JsonRequest = {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  /** Prefix of error messages, e.g. `question q1: `. */
+  context?: string;
+  signal?: AbortSignal;
+};
+
+/** A request that failed; `retryable` says whether another attempt could succeed. */
+export class JsonRequestError extends Error {
+  override readonly name = 'JsonRequestError';
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+export type JsonClient = {
+  /** One request with timeout and retries; resolves to the parsed JSON body (undefined if empty). */
+  request(request: JsonRequest): Promise<unknown>;
+};
+
+/**
+ * A JSON-over-HTTP client: per-attempt timeout, retries with exponential backoff by p-retry, a
+ * server's `retry-after` (seconds or HTTP date) honoured up to `maxRetryDelayMs`, and one
+ * sentence per failure naming the request.
+ */
+export function createJsonClient(options: JsonClientOptions): JsonClient {
+  const retryBaseDelayMs = options.retryBaseDelayMs ?? 500;
+  const maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
+  const redact = options.redact ?? ((text: string) => text);
+  const sleep = options.sleep ?? ((ms, signal) => wait(ms, undefined, { signal }));
+
+  async function attempt(request: JsonRequest, payload: string | undefined, number: number) {
+    const { method, signal } = request;
+    const url = `${options.baseUrl}${request.path}`;
+    const where = `${request.context ?? ''}${method} ${url}`;
+    const after = number === 1 ? '' : ` after ${number} attempts`;
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, { method, headers, body: payload, signal: combined });
+      text = await response.text();
+    } catch (error) {
+      if (signal?.aborted) {
+        const reason: unknown = signal.reason;
+        throw new AbortError(reason instanceof Error ? reason : new Error(String(reason)));
+      }
+      if (timeout.aborted) {
+        throw new AbortError(
+          new JsonRequestError(`${where} timed out after ${options.timeoutMs} ms.`, false),
+        );
+      }
+      throw new JsonRequestError(redact(`${where} failed: ${describeNetworkError(error)}${after}.`), true);
+    }
+    const { status } = response;
+    if (status >= 200 && status < 300) {
+      if (text.trim() === '') return undefined;
+      try {
+        return JSON.parse(text) as unknown;
+      } catch (error) {
+        const message = `${where} returned invalid JSON (${(error as Error).message}): ${excerpt(redact(text))}`;
+        throw new AbortError(new JsonRequestError(redact(message), false, status));
+      }
+    }
+    const hint = status === 401 || status === 403 ? (options.authHint ?? '') : '';
+    const failure = new JsonRequestError(
+      // Redacted before and after quoting: a cut must not leave part of a secret behind.
+      redact(`${where} failed: HTTP ${status}${serverMessage(redact(text))}${after}.${hint}`),
+      isRetryableStatus(status),
+      status,
+      parseRetryAfter(response.headers.get('retry-after')) ?? undefined,
+    );
+    throw failure.retryable ? failure : new AbortError(failure);
+  }
+
+  return {
+    request(request) {
+      const payload = request.body === undefined ? undefined : JSON.stringify(request.body);
+      return pRetry((number) => attempt(request, payload, number), {
+        retries: options.maxRetries,
+        // The waits are ours (retry-after aware, injectable); p-retry adds none.
+        minTimeout: 0,
+        ...(request.signal ? { signal: request.signal } : {}),
+        shouldRetry: async ({ error, retriesConsumed }) => {
+          if (!(error instanceof JsonRequestError) || !error.retryable) return false;
+          const delay = error.retryAfterMs ?? retryBaseDelayMs * 2 ** retriesConsumed;
+          await sleep(Math.min(Math.max(delay, 0), maxRetryDelayMs), request.signal);
+          return true;
+        },
+      });
+    },
+  };
+}
+
+/** Statuses worth another attempt: rate limits and server trouble (not 501/505, which will not change). */
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || (status >= 500 && status !== 501 && status !== 505);
+}
+
+/** `retry-after` in seconds or as an HTTP date → milliseconds; null when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (value === null || value.trim() === '') return null;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+/** ` (server said: ...)` from a `{error: {message}}` body, or a short excerpt of any other body. */
+function serverMessage(text: string): string {
+  if (text.trim() === '') return '';
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } };
+    if (typeof body?.error?.message === 'string') return ` (server said: ${excerpt(body.error.message)})`;
+  } catch {
+    // not JSON: quote the text
+  }
+  return ` (body: ${excerpt(text)})`;
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code) return `${cause.code}${cause.message ? ` (${cause.message})` : ''}`;
+  return (error as Error).message;
+}

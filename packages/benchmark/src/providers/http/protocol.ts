@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+/**
+ * The HTTP provider protocol (docs/provider-protocol.md) as zod schemas: the one definition the
+ * harness side (`http-provider.ts`) and the server side (`lme serve`) both validate against.
+ */
+
+/** A namespace: `<run id>/<question id>` as the harness sends it. */
+export const namespaceSchema = z.string().min(1).max(512);
+
+/** `POST /v1/reset`. */
+export const resetRequestSchema = z.object({ namespace: namespaceSchema });
+
+export const protocolTurnSchema = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  /** The turn's position in its session, counted over all its turns (sent or not). */
+  turn_index: z.number().int().min(0),
+});
+
+export const protocolSessionSchema = z.object({
+  session_id: z.string().min(1),
+  date: z.string(),
+  turns: z.array(protocolTurnSchema),
+});
+
+/** `POST /v1/ingest`: sessions appended to the namespace. */
+export const ingestRequestSchema = z.object({
+  namespace: namespaceSchema,
+  sessions: z.array(protocolSessionSchema),
+});
+
+/** `POST /v1/search`. */
+export const searchRequestSchema = z.object({
+  namespace: namespaceSchema,
+  query: z.string(),
+  query_date: z.string().optional(),
+  top_k: z.number().int().min(1),
+  granularity: z.enum(['session', 'turn']).optional(),
+});
+
+export const searchHitSchema = z.object({
+  session_id: z.string().min(1),
+  turn_index: z.number().int().min(0).optional(),
+  score: z.number(),
+});
+
+/** The answer to `POST /v1/search`: hits in rank order, and the system's own answer if it has one. */
+export const searchResponseSchema = z.object({
+  hits: z.array(searchHitSchema),
+  answer: z.string().optional(),
+});
+
+/** The answer to `GET /v1/health`. */
+export const healthResponseSchema = z.object({
+  status: z.string(),
+  name: z.string().optional(),
+  version: z.string().optional(),
+});
+
+export type ProtocolSession = z.infer<typeof protocolSessionSchema>;
+export type ResetRequest = z.infer<typeof resetRequestSchema>;
+export type IngestRequest = z.infer<typeof ingestRequestSchema>;
+export type SearchRequest = z.infer<typeof searchRequestSchema>;
+export type SearchHit = z.infer<typeof searchHitSchema>;
+export type SearchResponse = z.infer<typeof searchResponseSchema>;
+export type HealthResponse = z.infer<typeof healthResponseSchema>;
+
+/** The first three problems of a failed parse, as `path: message; …`. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`)
+    .join('; ');
+}

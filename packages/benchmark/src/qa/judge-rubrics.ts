@@ -1,0 +1,41 @@
+import { locomoLlmRubric, mem0JudgeGrades } from './locomo-judge.js';
+import { buildJudgePrompt, type JudgeRecord, parseJudgeReply } from './longmemeval-rubric.js';
+
+/** One judge rubric: the prompt for a question and answer, and how a reply is read. */
+export type JudgeRubricDefinition = {
+  description: string;
+  prompt(record: JudgeRecord, hypothesis: string): string;
+  /** true correct, false wrong, null unreadable; default parseJudgeReply (official `'yes' in reply`). */
+  parse?(reply: string): boolean | null;
+  /** `max_tokens`; default 10, the official judge's. */
+  maxTokens?: number;
+  /**
+   * Whether the rubric grades this question at all; default every question. A question it does not
+   * grade gets no judge call and no accuracy (Mem0's LoCoMo judge skips adversarial questions).
+   */
+  grades?(record: JudgeRecord): boolean;
+};
+
+/**
+ * Judge rubrics by name. Adding one (another benchmark's judge) is one entry here.
+ * `longmemeval`: evaluate_qa.py `get_anscheck_prompt`, byte for byte.
+ */
+export const judgeRubrics = {
+  longmemeval: {
+    description: 'official LongMemEval rubric per question type (evaluate_qa.py)',
+    prompt: (record, hypothesis) => buildJudgePrompt(record, hypothesis),
+    parse: (reply) => parseJudgeReply(reply),
+  },
+  /** Mem0's published LoCoMo judge; categories 1-4 only. */
+  'locomo-llm': { ...locomoLlmRubric, grades: mem0JudgeGrades },
+} satisfies Record<string, JudgeRubricDefinition>;
+
+export type JudgeRubricName = keyof typeof judgeRubrics;
+
+/** The definition of a rubric; an unknown name fails listing the known ones. */
+export function judgeRubricDefinition(name: string): JudgeRubricDefinition {
+  if (!Object.hasOwn(judgeRubrics, name)) {
+    throw new Error(`Unknown judge rubric "${name}"; known: ${Object.keys(judgeRubrics).join(', ')}.`);
+  }
+  return (judgeRubrics as Record<string, JudgeRubricDefinition>)[name]!;
+}

@@ -1,0 +1,52 @@
+import { formatValue, renderMarkdownTable } from '../report/render-table.js';
+import type { MetricMeans, Summary } from '../run/summarize.js';
+import {
+  QA_ACCURACY_LENIENT,
+  QA_ACCURACY_STRICT,
+  QA_TASK_AVERAGE,
+  QA_TASK_AVERAGE_LENIENT,
+} from './qa-metrics.js';
+
+/**
+ * The QA table of a run, official figures first: per question type, abstention and overall, the
+ * strict accuracy (print_qa_metrics.py: judge errors are wrong), the judge errors, then lme's own
+ * lenient accuracy (judge errors left out); below it the official task-averaged accuracy and lme's
+ * lenient one. Abstention questions are counted in their type and in overall, as officially.
+ * Undefined when the run has no QA figures.
+ */
+export function renderQaTable(summary: Summary): string | undefined {
+  const { overall, by_type: byType, abstention } = summary.metrics;
+  if (overall.counts[QA_ACCURACY_STRICT] === undefined) return undefined;
+  const rows: [string, MetricMeans][] = [
+    ...Object.entries(byType),
+    ['abstention (also in its type and overall)', abstention],
+    ['overall', overall],
+  ];
+  const header = [
+    'question_type',
+    'n',
+    'accuracy (official, strict)',
+    'judge errors',
+    "accuracy w/o judge errors (lme's own)",
+  ];
+  const body = rows
+    .filter(([, means]) => means.counts[QA_ACCURACY_STRICT] !== undefined)
+    .map(([label, means]) => {
+      const graded = means.counts[QA_ACCURACY_STRICT] ?? 0;
+      return [
+        label,
+        String(graded),
+        formatValue(means.metrics[QA_ACCURACY_STRICT]),
+        String(graded - (means.counts[QA_ACCURACY_LENIENT] ?? 0)),
+        formatValue(means.metrics[QA_ACCURACY_LENIENT]),
+      ];
+    });
+  const taskAverage = formatValue(overall.metrics[QA_TASK_AVERAGE]);
+  const lenientAverage = formatValue(overall.metrics[QA_TASK_AVERAGE_LENIENT]);
+  return (
+    `Question answering (official figures first: a judge error counts as wrong, as in print_qa_metrics.py)\n\n` +
+    `${renderMarkdownTable(header, body)}\n\n` +
+    `Task-averaged accuracy (official): ${taskAverage} over ${overall.counts[QA_TASK_AVERAGE] ?? 0} types; ` +
+    `lme's own, judge errors left out: ${lenientAverage}.\n`
+  );
+}

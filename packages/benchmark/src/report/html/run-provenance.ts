@@ -1,0 +1,92 @@
+import type { Run } from '../../analysis/read-run.js';
+import type { Summary } from '../../run/summarize.js';
+
+/** Where a run came from, as the report's header shows it. */
+export type RunProvenance = {
+  run_id: string;
+  dir: string;
+  dataset: string;
+  dataset_path: string;
+  dataset_sha256: string | null;
+  convention: string;
+  exclusion: string | null;
+  granularity: string;
+  retriever: string;
+  stages: string[];
+  embedder: string | null;
+  reader: string | null;
+  git_commit: string | null;
+  git_dirty: boolean | null;
+  started_at: string | null;
+  finished_at: string | null;
+  seconds: number | null;
+  cost_usd: number | null;
+  n: number;
+  errors: number;
+};
+
+/** The stages a run's config turns on, in pipeline order. */
+export function runStages(config: Run['config']['config']): string[] {
+  const stages: string[] = [];
+  if (config.contextual !== 'none') stages.push(`contextual (${config.contextual})`);
+  if (config.feedbackDocs > 0)
+    stages.push(`dense feedback (${config.feedbackDocs} docs, weight ${config.feedbackWeight})`);
+  if (config.multiRoute) stages.push(config.sessionFirst ? 'multi-route, session first' : 'multi-route');
+  if (config.sessionAware)
+    stages.push(`session-aware (top ${config.topSessions} sessions, ${config.turnsPerSession} turns each)`);
+  if (config.multiSignal) stages.push('multi-signal re-rank');
+  if (config.dedup) stages.push(`dedup (${config.dedupThreshold})`);
+  if (config.mmr) stages.push(`mmr (lambda ${config.mmrLambda})`);
+  return stages;
+}
+
+function usesEmbeddings(config: Run['config']['config']): boolean {
+  return (
+    config.retriever === 'dense' ||
+    config.retriever === 'hybrid' ||
+    config.multiRoute ||
+    config.feedbackDocs > 0 ||
+    config.mmr ||
+    config.dedup
+  );
+}
+
+export function describeRun(run: Run, summary: Summary): RunProvenance {
+  const { config, provenance, dataset } = run.config;
+  const started = provenance?.started_at ?? null;
+  const finished = run.config.finished_at ?? null;
+  const seconds =
+    started && finished ? Math.round((Date.parse(finished) - Date.parse(started)) / 100) / 10 : null;
+  let cost: number | null = null;
+  for (const sample of run.samples) {
+    for (const usage of Object.values(sample.usage ?? {})) {
+      if (typeof usage.cost_usd === 'number') cost = (cost ?? 0) + usage.cost_usd;
+    }
+  }
+  const retriever =
+    config.provider === 'pipeline' || config.provider === undefined
+      ? `${config.retriever}${config.retriever === 'hybrid' ? ` (${config.fusion === 'rrf' ? `rrf k=${config.rrfK}` : `weighted ${config.weights.join('/')}`})` : ''}`
+      : String(config.provider);
+  return {
+    run_id: run.config.run_id,
+    dir: run.dir,
+    dataset: config.dataset,
+    dataset_path: dataset?.path ?? '',
+    dataset_sha256: dataset?.sha256 ?? null,
+    convention: config.convention,
+    exclusion: config.convention === 'official' ? config.exclusion : null,
+    granularity: config.granularity,
+    retriever,
+    stages: runStages(config),
+    embedder: usesEmbeddings(config) ? config.embedder : null,
+    reader: config.readerModel ?? null,
+    git_commit: provenance?.git?.commit ?? null,
+    git_dirty: provenance?.git?.dirty ?? null,
+    started_at: started,
+    finished_at: finished,
+    seconds,
+    cost_usd: cost === null ? null : Math.round(cost * 10000) / 10000,
+    n: summary.n,
+    errors: summary.errors,
+  };
+}

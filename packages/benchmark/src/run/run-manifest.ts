@@ -1,0 +1,86 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type RunConfig, resultKeyDifferences } from '../config/run-config.js';
+import { datasetFileSha256 } from './dataset-checksum.js';
+import type { Provenance } from './provenance.js';
+import type { Sample } from './sample.js';
+import { readSamplesFile } from './samples-file.js';
+
+/** The manifest written to config.json. */
+export type RunManifest = {
+  run_id: string;
+  config: RunConfig;
+  provenance: Provenance;
+  /**
+   * `sha256`: the dataset's (decompressed) text, known once the whole file was read;
+   * `file_sha256`: the file's bytes, recorded when the run starts (what `--resume` checks).
+   */
+  dataset: { path: string; sha256: string | null; file_sha256?: string };
+  resumed?: { argv: string[]; at: string }[];
+  /** The provider's run-level figures (embedding and summary cost), written when the run ends. */
+  provider_stats?: Record<string, unknown>;
+  finished_at?: string;
+};
+
+export function readManifest(dir: string): RunManifest {
+  const path = join(dir, 'config.json');
+  if (!existsSync(path)) throw new Error(`${path} not found: is ${dir} a run folder?`);
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as RunManifest;
+  } catch (error) {
+    throw new Error(`${path} is not valid JSON (${(error as Error).message})`);
+  }
+}
+
+/** A run folder read back for `--resume`: the samples kept and the ones to run again. */
+export type ResumeState = {
+  dir: string;
+  manifest: RunManifest;
+  /** Finished questions that are kept (errors are dropped with `retryErrors`). */
+  previous: Sample[];
+  retrying: number;
+  droppedTornLine: boolean;
+};
+
+/**
+ * Checks that `config` may continue the run in `dir` (the same result keys and the same dataset
+ * file) and reads its finished questions. Refuses in one sentence otherwise.
+ */
+export async function prepareResume(options: {
+  dir: string;
+  config: RunConfig;
+  datasetPath: string;
+  retryErrors?: boolean;
+  argv: readonly string[];
+}): Promise<ResumeState> {
+  const dir = resolve(options.dir);
+  const { config } = options;
+  const stored = readManifest(dir);
+  const differences = resultKeyDifferences(stored.config, config);
+  if (differences.length > 0) {
+    throw new Error(
+      `Cannot resume ${dir}: the config differs in ${differences.map((key) => `${key} (stored ${JSON.stringify((stored.config as Record<string, unknown>)[key])}, now ${JSON.stringify((config as Record<string, unknown>)[key])})`).join(', ')}.`,
+    );
+  }
+  const fileSha256 = await datasetFileSha256(options.datasetPath);
+  if (stored.dataset.file_sha256 !== undefined && stored.dataset.file_sha256 !== fileSha256) {
+    throw new Error(
+      `Cannot resume ${dir}: the dataset ${options.datasetPath} is not the file the run started on (SHA-256 ${fileSha256.slice(0, 12)}…, stored ${stored.dataset.file_sha256.slice(0, 12)}…); check --dataset and --data-dir.`,
+    );
+  }
+  const { samples, tornLastLine } = readSamplesFile(join(dir, 'samples.jsonl'));
+  const retrying = options.retryErrors ? samples.filter((sample) => sample.error !== null) : [];
+  const manifest: RunManifest = {
+    ...stored,
+    config: { ...config, runId: stored.run_id },
+    dataset: { ...stored.dataset, file_sha256: fileSha256 },
+    resumed: [...(stored.resumed ?? []), { argv: [...options.argv], at: new Date().toISOString() }],
+  };
+  return {
+    dir,
+    manifest,
+    previous: samples.filter((sample) => !retrying.includes(sample)),
+    retrying: retrying.length,
+    droppedTornLine: tornLastLine,
+  };
+}

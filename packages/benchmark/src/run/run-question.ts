@@ -1,0 +1,104 @@
+import type { RunConfig } from '../config/run-config.js';
+import { redact } from '../config/secrets.js';
+import { isAbstention, type LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import { contextTrace } from '../metrics/context-recall.js';
+import { evaluateQuestion } from '../metrics/question-metrics.js';
+import type { Provider } from '../providers/provider.js';
+import type { QaStage } from './qa-stage.js';
+import type { Sample } from './sample.js';
+
+export type RunQuestionOptions = {
+  record: LongMemEvalRecord;
+  position: number;
+  provider: Provider;
+  qa: QaStage | undefined;
+  config: RunConfig;
+  signal: AbortSignal | undefined;
+  /** Receives the question's explain.jsonl line (`--explain`). */
+  onExplain?: (line: Record<string, unknown>) => void;
+};
+
+/**
+ * One question end to end: retrieve, grade the ranking, answer and judge (with a reader model).
+ * A failure becomes the sample's `error`; undefined when the run was interrupted before it finished.
+ */
+export async function runQuestion(options: RunQuestionOptions): Promise<Sample | undefined> {
+  const { record, provider, qa, config, signal } = options;
+  const sample: Sample = {
+    question_id: record.question_id,
+    position: options.position,
+    question_type: record.question_type,
+    abstention: isAbstention(record.question_id),
+    no_target: false,
+    gold_sessions: [],
+    hits: [],
+    metrics: {},
+    hypothesis: null,
+    judge: null,
+    usage: {},
+    latency_ms: { index: 0, retrieve: 0 },
+    error: null,
+  };
+  try {
+    const outcome = await provider.retrieve({ record, signal });
+    // LLM calls made while retrieving (the reranker) are counted like the reader's.
+    if (outcome.usage) sample.usage = { ...outcome.usage };
+    sample.latency_ms = {
+      index: round(outcome.timings.indexMs),
+      retrieve: round(outcome.timings.retrieveMs),
+    };
+    // The same budget for every provider: with --top-k, rankings are cut before grading.
+    const ranking = config.topK === undefined ? outcome.ranking : outcome.ranking.slice(0, config.topK);
+    const hits = config.topK === undefined ? outcome.hits : outcome.hits.slice(0, config.topK);
+    sample.hits = hits.slice(0, config.saveHits).map((hit, index) => ({
+      id: hit.id,
+      session_id: hit.sessionId,
+      rank: index + 1,
+      score: hit.score,
+      routes: hit.routes,
+    }));
+    if (outcome.graded !== false) {
+      const graded = evaluateQuestion({
+        record,
+        corpus: outcome.corpus,
+        ranking,
+        sessionRanking: outcome.sessionRanking,
+        granularity: config.granularity,
+        convention: config.convention,
+        contextBudget: config.contextBudget,
+      });
+      sample.no_target = graded.noTarget;
+      sample.gold_sessions = graded.goldSessions;
+      sample.metrics = graded.metrics;
+      options.onExplain?.({
+        question_id: record.question_id,
+        question_type: record.question_type,
+        ...outcome.explain,
+        ...(graded.context ? { context: contextTrace(graded.context) } : {}),
+      });
+    }
+    if (qa) {
+      const result = await qa.answer({
+        record,
+        providerId: provider.id,
+        rankedSessionIds: outcome.readerSessionIds ?? hits.map((hit) => hit.sessionId),
+        rankedIds: hits.map((hit) => hit.id),
+        signal,
+      });
+      sample.hypothesis = result.hypothesis;
+      sample.judge = result.judge;
+      sample.usage = { ...sample.usage, ...result.usage };
+      Object.assign(sample.metrics, result.metrics);
+    } else if (outcome.answer !== undefined) {
+      sample.hypothesis = outcome.answer;
+    }
+    return sample;
+  } catch (error) {
+    if (signal?.aborted) return undefined;
+    return { ...sample, error: redact((error as Error).message) };
+  }
+}
+
+function round(milliseconds: number): number {
+  return Math.round(milliseconds * 1000) / 1000;
+}

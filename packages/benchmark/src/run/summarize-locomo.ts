@@ -1,0 +1,119 @@
+import { LOCOMO_CATEGORY_NAMES, type LocomoCategoryId } from '../dataset/locomo-categories.js';
+import {
+  aggregateLocomoOfficial,
+  LOCOMO_PRINT_ORDER,
+  type LocomoOfficialAggregate,
+} from '../metrics/locomo/locomo-official-aggregate.js';
+import { locomoCategory } from '../metrics/locomo/locomo-record.js';
+import { locomoScoredQuestions } from '../metrics/locomo/locomo-report.js';
+import type { Sample } from './sample.js';
+
+type Means = { n: number; metrics: Record<string, number> };
+
+/** The `locomo` block of a LoCoMo run's summary.json. */
+export type LocomoSummary = {
+  /**
+   * Means of the `locomo.*` retrieval metrics per category (`4 single-hop`, …, in the official
+   * order) and overall, over every finished question, adversarial included (the official overall).
+   * `*_as_printed@k` means are the official printed figures, the others the per-question means.
+   */
+  retrieval: { by_category: Record<string, Means>; overall: Means };
+  /**
+   * The official QA aggregation (`evaluate_qa.py` + `evaluation_stats.py analyze_aggr_acc`) of
+   * `qa.locomo_f1`, produced by the official token F1, no judge. Its recall figures are those of
+   * `recall_metric` (the reader's context under `--context-budget`); without one they are left out.
+   */
+  official_f1?: Partial<LocomoOfficialAggregate> & { produced_by: string; recall_metric: string | null };
+  /** The LLM judge's `qa.accuracy_strict` on categories 1-4 (adversarial excluded), and who judged. */
+  judge_accuracy?: {
+    judge: string;
+    judge_model: string;
+    by_category: Record<string, Means>;
+    overall: Means;
+  };
+};
+
+const label = (category: number) =>
+  `${category} ${LOCOMO_CATEGORY_NAMES[category as LocomoCategoryId] ?? 'unknown'}`;
+
+function means(samples: readonly Sample[], keep: (name: string) => boolean): Means {
+  const sums = new Map<string, { total: number; n: number }>();
+  for (const sample of samples) {
+    for (const [name, value] of Object.entries(sample.metrics)) {
+      if (!keep(name)) continue;
+      const entry = sums.get(name) ?? { total: 0, n: 0 };
+      entry.total += value;
+      entry.n++;
+      sums.set(name, entry);
+    }
+  }
+  return {
+    n: samples.length,
+    metrics: Object.fromEntries([...sums].map(([name, { total, n }]) => [name, total / n])),
+  };
+}
+
+/**
+ * The LoCoMo block of a run's summary, or undefined when no sample is a LoCoMo question. `qa`
+ * names the judge behind `qa.accuracy_strict` (set when QA ran).
+ */
+export function summarizeLocomo(
+  samples: readonly Sample[],
+  qa?: { judge: string; judge_model: string },
+): LocomoSummary | undefined {
+  const finished = samples.filter((sample) => sample.error === null && locomoCategory(sample) !== undefined);
+  if (!samples.some((sample) => locomoCategory(sample) !== undefined)) return undefined;
+  const groups = LOCOMO_PRINT_ORDER.map(
+    (category) => [category, finished.filter((sample) => locomoCategory(sample) === category)] as const,
+  ).filter(([, group]) => group.length > 0);
+  const isRetrieval = (name: string) => name.startsWith('locomo.');
+  const summary: LocomoSummary = {
+    retrieval: {
+      by_category: Object.fromEntries(groups.map(([category, group]) => [label(category), means(group, isRetrieval)])),
+      overall: means(finished, isRetrieval),
+    },
+  };
+  const recallMetric =
+    ['locomo.recall_acc@context', 'locomo.session_recall_acc@context'].find((name) =>
+      finished.some((sample) => name in sample.metrics),
+    ) ?? null;
+  const scored = locomoScoredQuestions(finished, recallMetric ?? undefined);
+  if (scored.length > 0) {
+    const aggregate = aggregateLocomoOfficial(scored);
+    const produced_by = 'official LoCoMo token F1 (task_eval/evaluation.py), no judge; category 5 = adversarial accuracy';
+    if (recallMetric !== null) summary.official_f1 = { produced_by, recall_metric: recallMetric, ...aggregate };
+    else {
+      const byCategory = Object.fromEntries(
+        Object.entries(aggregate.byCategory).map(([category, { recall, recallUnrounded, ...rest }]) => [
+          category,
+          rest,
+        ]),
+      );
+      const end = aggregate.printedLines.findIndex((line) => line.startsWith('Overall accuracy'));
+      summary.official_f1 = {
+        produced_by,
+        recall_metric: null,
+        byCategory: byCategory as LocomoOfficialAggregate['byCategory'],
+        overallAccuracy: aggregate.overallAccuracy,
+        printedLines: aggregate.printedLines.slice(0, end + 1),
+      };
+    }
+  }
+  const strict = 'qa.accuracy_strict';
+  const judged = groups
+    .filter(([category]) => category !== 5)
+    .map(([category, group]) => [category, group.filter((sample) => strict in sample.metrics)] as const);
+  if (qa && judged.some(([, group]) => group.length > 0)) {
+    const isStrict = (name: string) => name === strict;
+    summary.judge_accuracy = {
+      judge: qa.judge,
+      judge_model: qa.judge_model,
+      by_category: Object.fromEntries(judged.map(([category, group]) => [label(category), means(group, isStrict)])),
+      overall: means(
+        judged.flatMap(([, group]) => group),
+        isStrict,
+      ),
+    };
+  }
+  return summary;
+}

@@ -1,0 +1,82 @@
+import { renderLocomoQaTables, renderLocomoRetrievalTable } from '../metrics/locomo/locomo-report.js';
+import { formatHypothesisLine } from '../qa/hypotheses.js';
+import { renderSummaryTable } from '../report/render-table.js';
+import { samplesCsv, summaryCsv } from '../report/write-csv.js';
+import type { RunManifest } from './run-manifest.js';
+import type { Sample } from './sample.js';
+import { type Summary, summarize } from './summarize.js';
+
+export type RunResult = {
+  dir: string;
+  summary: Summary;
+  table: string;
+  /** Set when --max-cost stopped the run early; finished questions are all saved. */
+  stoppedAtCost?: number;
+};
+
+/**
+ * summary.json, summary.csv, samples.csv, report.md and hypotheses.jsonl of a run, from its
+ * samples (in dataset order).
+ */
+export function writeRunOutputs(
+  folder: {
+    dir: string;
+    writeJson(name: string, value: unknown): void;
+    writeText(name: string, text: string): void;
+  },
+  manifest: RunManifest,
+  samples: readonly Sample[],
+): RunResult {
+  const { config } = manifest;
+  const summary = summarize({
+    runId: manifest.run_id,
+    dataset: config.dataset,
+    convention: config.convention,
+    exclusion: config.convention === 'official' ? config.exclusion : 'A',
+    samples,
+    label: config.label,
+    qa: {
+      judge: config.judge,
+      judge_model: config.judgeModel,
+      ...(config.readerModel === undefined ? {} : { reader_model: config.readerModel }),
+      reader_prompt: config.readerPrompt,
+    },
+  });
+  const table = renderSummaryTable(summary) + locomoTables(summary, samples);
+  folder.writeJson('summary.json', summary);
+  folder.writeText('summary.csv', summaryCsv(summary));
+  folder.writeText('samples.csv', samplesCsv(samples, config.label));
+  folder.writeText('report.md', table);
+  const answered = samples.filter((sample) => sample.hypothesis !== null);
+  if (answered.length > 0) {
+    // Written once, whole, in dataset order, so resumed and merged runs give the official file too.
+    folder.writeText(
+      'hypotheses.jsonl',
+      answered
+        .map((sample) =>
+          formatHypothesisLine({ questionId: sample.question_id, hypothesis: sample.hypothesis! }),
+        )
+        .join(''),
+    );
+  }
+  return { dir: folder.dir, summary, table };
+}
+
+/** The LoCoMo retrieval table and, when QA ran, the official F1 and judge tables; '' otherwise. */
+function locomoTables(summary: Summary, samples: readonly Sample[]): string {
+  if (!summary.locomo) return '';
+  const finished = samples.filter((sample) => sample.error === null);
+  const parts: string[] = [];
+  if (Object.keys(summary.locomo.retrieval.overall.metrics).length > 0) {
+    parts.push(
+      'LoCoMo retrieval (official recall_acc; "printed" = as evaluation_stats.py prints it, "per-QA" = the per-question mean)',
+      renderLocomoRetrievalTable(finished),
+    );
+  }
+  if (summary.locomo.official_f1 && summary.qa) {
+    parts.push(
+      renderLocomoQaTables(finished, { judge: `${summary.qa.judge} (${summary.qa.judge_model})` }),
+    );
+  }
+  return parts.length === 0 ? '' : `\n${parts.join('\n\n')}\n`;
+}

@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import { createHttpProvider } from '../providers/http/http-provider.js';
+import { sampleConfig } from '../testing/sample-run.js';
+import { serve } from './serve.js';
+
+const config = () => sampleConfig({}, 'lme-serve-safety-');
+
+type ResponseBody = { error: { message: string } };
+
+/** One session of `turns` user turns of `size` characters each. */
+function bulkySession(id: string, turns: number, size: number) {
+  return {
+    session_id: id,
+    date: '2023/05/30 (Tue) 23:40',
+    turns: Array.from({ length: turns }, (_, index) => ({
+      role: 'user',
+      content: `${id} `.padEnd(size, 'x'),
+      turn_index: index,
+    })),
+  };
+}
+
+describe('serve safety', () => {
+  const send = async (
+    url: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = { 'content-type': 'application/json' },
+  ) => {
+    const response = await fetch(`${url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: (await response.json()) as ResponseBody,
+    };
+  };
+
+  it('refuses a body not sent as application/json with 415 (a page cannot post text/plain to it)', async () => {
+    const server = await serve({ config: config(), port: 0 });
+    try {
+      const plain = await send(server.url, '/v1/reset', { namespace: 'a' }, { 'content-type': 'text/plain' });
+      expect(plain).toMatchObject({
+        status: 415,
+        body: {
+          error: {
+            message: '/v1/reset takes a JSON body sent as content-type application/json (got text/plain).',
+          },
+        },
+      });
+      const form = await send(
+        server.url,
+        '/v1/reset',
+        { namespace: 'a' },
+        {
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+      );
+      expect(form.status).toBe(415);
+      const charset = await send(
+        server.url,
+        '/v1/reset',
+        { namespace: 'a' },
+        {
+          'content-type': 'application/json; charset=utf-8',
+        },
+      );
+      expect(charset.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with a token, answers 401 to a request without the right bearer token', async () => {
+    const token = 'serve-token-0123456789';
+    const server = await serve({ config: config(), port: 0, authToken: token });
+    try {
+      const json = { 'content-type': 'application/json' };
+      const missing = await send(server.url, '/v1/reset', { namespace: 'a' });
+      expect(missing.status).toBe(401);
+      expect(missing.headers.get('www-authenticate')).toBe('Bearer');
+      expect(missing.body.error.message).toBe(
+        'missing or wrong credentials: send Authorization: Bearer <token>.',
+      );
+      expect(missing.body.error.message).not.toContain(token);
+      const wrong = await send(
+        server.url,
+        '/v1/reset',
+        { namespace: 'a' },
+        { ...json, authorization: 'Bearer nope' },
+      );
+      expect(wrong.status).toBe(401);
+      expect((await fetch(`${server.url}/v1/health`)).status).toBe(401);
+      const right = await send(
+        server.url,
+        '/v1/reset',
+        { namespace: 'a' },
+        {
+          ...json,
+          authorization: `Bearer ${token}`,
+        },
+      );
+      expect(right.status).toBe(200);
+      // The http provider sends the whole header value it is given.
+      const provider = createHttpProvider({
+        url: server.url,
+        timeoutMs: 30_000,
+        maxRetries: 0,
+        granularity: 'session',
+        indexRoles: 'user',
+        authHeaderEnv: 'LME_SERVE_TEST_TOKEN',
+        environment: { LME_SERVE_TEST_TOKEN: `Bearer ${token}` },
+      });
+      expect(await provider.health()).toMatchObject({ status: 'ok' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('drops least recently used namespaces beyond its memory bound, and refuses with 507 an ingest that alone exceeds it', async () => {
+    // Each session: 10 turns of 10,000 characters, about 0.6 MB by the server's estimate.
+    const server = await serve({ config: config(), port: 0, maxMemoryBytes: 1.5 * 1024 * 1024 });
+    try {
+      for (const name of ['a', 'b', 'c']) {
+        const ingested = await send(server.url, '/v1/ingest', {
+          namespace: name,
+          sessions: [bulkySession(`${name}1`, 10, 10_000)],
+        });
+        expect(ingested.status).toBe(200);
+      }
+      const search = (namespace: string) =>
+        send(server.url, '/v1/search', { namespace, query: 'x', top_k: 1 });
+      expect((await search('a')).status).toBe(404);
+      expect((await search('b')).status).toBe(200);
+      expect((await search('c')).status).toBe(200);
+      const health = (await (await fetch(`${server.url}/v1/health`)).json()) as { memory_mb: number };
+      expect(health.memory_mb).toBeLessThanOrEqual(1.5);
+
+      const huge = await send(server.url, '/v1/ingest', {
+        namespace: 'huge',
+        sessions: [bulkySession('h1', 30, 10_000)],
+      });
+      expect(huge.status).toBe(507);
+      expect(huge.body.error.message).toMatch(
+        /^ingest refused: namespace "huge" would hold about 1\.7 MB, over the server's memory bound of 1\.5 MB \(lme serve --max-memory-mb\)\.$/,
+      );
+      // Nothing was evicted for the refused ingest.
+      expect((await search('b')).status).toBe(200);
+      expect((await search('c')).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,66 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatClient, ChatCompleteOptions } from './chat-client.js';
+import { clearCompletionCache, readCompletionCacheStats, withCompletionCache } from './completion-cache.js';
+
+function countingClient(): ChatClient & { calls: number } {
+  const client = {
+    id: 'fake-chat',
+    calls: 0,
+    async complete(options: ChatCompleteOptions) {
+      client.calls += 1;
+      const text = `answer to ${options.messages.at(-1)?.content}`;
+      return {
+        text,
+        texts: [text],
+        usage: { promptTokens: 3, completionTokens: 2 },
+        cached: false,
+        latencyMs: 1,
+      };
+    },
+  };
+  return client;
+}
+
+const request = (content: string): ChatCompleteOptions => ({
+  model: 'gpt-test',
+  messages: [{ role: 'user', content }],
+  temperature: 0,
+  maxTokens: 10,
+});
+
+describe('withCompletionCache', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'lme-completion-cache-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps every completion below <cache root>/llm, the one layout all callers share', async () => {
+    const inner = countingClient();
+    const cached = withCompletionCache(inner, { dir });
+    await cached.complete(request('a'));
+    expect((await cached.complete(request('a'))).cached).toBe(true);
+    expect(inner.calls).toBe(1);
+    const files = (await readdir(dir, { recursive: true })).filter((name) => name.endsWith('.json'));
+    expect(files.map((name) => relative(dir, join(dir, name)))).toEqual([
+      expect.stringMatching(/^llm[/\\]([0-9a-f]{2})[/\\]\1[0-9a-f]{62}\.json$/),
+    ]);
+  });
+
+  it('counts and clears its entries for `lme cache stats` and `lme cache clear`', async () => {
+    const cached = withCompletionCache(countingClient(), { dir });
+    await cached.complete(request('a'));
+    await cached.complete(request('b'));
+    const stats = await readCompletionCacheStats({ dir });
+    expect(stats).toMatchObject({ dir: join(dir, 'llm'), entries: 2 });
+    expect(stats.bytes).toBeGreaterThan(0);
+    expect(await clearCompletionCache({ dir })).toMatchObject({ entries: 2 });
+    expect(await readCompletionCacheStats({ dir })).toMatchObject({ entries: 0, bytes: 0 });
+    expect(await readdir(dir)).toEqual([]);
+  });
+});

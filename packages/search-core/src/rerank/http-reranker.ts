@@ -1,0 +1,171 @@
+import type { ChatClient, ChatCompleteOptions } from '../llm/chat-client.js';
+import { withCompletionCache } from '../llm/completion-cache.js';
+import { redactSecrets } from '../llm/redact-secrets.js';
+import { withSingleFlight } from '../llm/single-flight.js';
+import {
+  addRerankUsage,
+  type CandidateReranker,
+  emptyRerankUsage,
+  orderByScores,
+  RerankError,
+  type RerankRequest,
+  type RerankResult,
+} from './reranker.js';
+
+export type HttpRerankerOptions = {
+  /** The endpoint; `/rerank` is appended unless the URL already ends with it. */
+  url: string;
+  model: string;
+  /** Sent as `Authorization: Bearer <key>`; never stored, cached or printed. */
+  apiKey?: string;
+  /** Retries after 429, 408, 5xx, a timeout or a connection error. Default 6. */
+  maxRetries?: number;
+  /** Per-attempt timeout. Default 60000. */
+  timeoutMs?: number;
+  /** Cache root: replies go to `<cacheDir>/llm/` through the completion cache. */
+  cacheDir?: string;
+  /** Waits between retries (tests inject a recorder instead of a timer). */
+  sleep?: (milliseconds: number) => Promise<void>;
+};
+
+type RerankReply = { results: { index: number; relevance_score: number }[] };
+
+/**
+ * The `/rerank` wire format hosted and self-hosted rerankers share (Cohere, Jina, Voyage, Hugging
+ * Face TEI, vLLM): `{model, query, documents, top_n}` → `{results: [{index, relevance_score}]}`.
+ * Retries follow the reader's policy (429/408/5xx, timeouts, connection errors; `retry-after`
+ * honoured, else exponential back-off from 0.5 s). A reply that is not that shape, or that leaves
+ * out a document, is an error and is never cached. Replies are cached like completions, keyed by
+ * model, query and documents (the URL and key are not part of the key).
+ */
+export function createHttpReranker(options: HttpRerankerOptions): CandidateReranker {
+  const url = /\/rerank\/?$/.test(options.url) ? options.url : `${options.url.replace(/\/+$/, '')}/rerank`;
+  const maxRetries = options.maxRetries ?? 6;
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const sleep = options.sleep ?? ((milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)));
+  const secrets = options.apiKey ? [options.apiKey] : [];
+  const host = safeHost(url);
+  const fail = (message: string) => new RerankError(redactSecrets(message, secrets));
+
+  async function post(body: string, size: number, signal?: AbortSignal): Promise<RerankReply & { tokens: number }> {
+    for (let attempt = 0; ; attempt++) {
+      signal?.throwIfAborted();
+      const timeout = AbortSignal.timeout(timeoutMs);
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+          },
+          body,
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        });
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        const reason = timeout.aborted ? `timed out after ${timeoutMs} ms` : `could not reach ${host}`;
+        if (attempt < maxRetries) {
+          await sleep(backoff(attempt));
+          continue;
+        }
+        throw fail(`Reranker ${options.model} at ${host} ${reason} (${attempt + 1} attempts): ${(error as Error).message}.`);
+      }
+      if (!response.ok) {
+        const retryable = response.status === 429 || response.status === 408 || response.status >= 500;
+        const text = (await response.text().catch(() => '')).replace(/\s+/g, ' ').slice(0, 200);
+        if (retryable && attempt < maxRetries) {
+          const after = Number(response.headers.get('retry-after'));
+          await sleep(Number.isFinite(after) && after > 0 ? after * 1000 : backoff(attempt));
+          continue;
+        }
+        throw fail(
+          `Reranker ${options.model} at ${host} failed with HTTP ${response.status}${retryable ? ` after ${attempt + 1} attempts` : ''}${text ? `: ${text}` : ''}.`,
+        );
+      }
+      let json: unknown;
+      try {
+        json = await response.json();
+      } catch {
+        throw fail(`Reranker ${options.model} at ${host} returned a body that is not JSON.`);
+      }
+      return { ...validate(json, size), tokens: tokensOf(json) };
+    }
+  }
+
+  function validate(json: unknown, size: number): RerankReply {
+    const results = (json as { results?: unknown } | null)?.results;
+    if (!Array.isArray(results))
+      throw fail(`Reranker ${options.model} at ${host} returned no "results" list.`);
+    const seen = new Set<number>();
+    for (const result of results) {
+      const { index, relevance_score: score } = (result ?? {}) as { index?: unknown; relevance_score?: unknown };
+      if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= size || typeof score !== 'number' || !Number.isFinite(score))
+        throw fail(`Reranker ${options.model} at ${host} returned a result that is not {index, relevance_score} for ${size} documents: ${JSON.stringify(result).slice(0, 80)}.`);
+      seen.add(index as number);
+    }
+    if (seen.size < size) {
+      const missing = Array.from({ length: size }, (_, index) => index).filter((index) => !seen.has(index));
+      throw fail(`Reranker ${options.model} at ${host} left out ${missing.length} of ${size} documents (indices ${missing.slice(0, 10).join(', ')}).`);
+    }
+    return { results: results as RerankReply['results'] };
+  }
+
+  // The network call as a chat client, so the completion cache and single-flight serve it.
+  const network: ChatClient = {
+    id: `http-rerank:${host}`,
+    async complete(request: ChatCompleteOptions) {
+      const started = performance.now();
+      const { query, documents } = JSON.parse(request.messages[0]!.content) as { query: string; documents: string[] };
+      const body = JSON.stringify({ model: options.model, query, documents, top_n: documents.length });
+      const reply = await post(body, documents.length, request.signal);
+      return {
+        text: JSON.stringify(reply.results),
+        texts: [JSON.stringify(reply.results)],
+        usage: { promptTokens: reply.tokens, completionTokens: 0 },
+        cached: false,
+        latencyMs: performance.now() - started,
+      };
+    },
+  };
+  const client = withSingleFlight(options.cacheDir ? withCompletionCache(network, { dir: options.cacheDir }) : network);
+
+  return {
+    id: `http:${options.model}`,
+    model: options.model,
+    async rerank({ query, candidates, signal }: RerankRequest): Promise<RerankResult> {
+      const usage = emptyRerankUsage();
+      const reply = await client.complete({
+        model: `rerank:${options.model}`,
+        messages: [{ role: 'user', content: JSON.stringify({ query, documents: candidates.map((candidate) => candidate.text) }) }],
+        temperature: 0,
+        maxTokens: 0,
+        ...(signal ? { signal } : {}),
+      });
+      addRerankUsage(usage, { cached: reply.cached, ...reply.usage });
+      const results = validate({ results: JSON.parse(reply.text) }, candidates.length).results;
+      const scores = new Array<number>(candidates.length).fill(0);
+      for (const result of results) scores[result.index] = result.relevance_score;
+      return { order: orderByScores(scores), scores, missing: [], usage };
+    },
+  };
+}
+
+function backoff(attempt: number): number {
+  return Math.min(500 * 2 ** attempt, 30_000);
+}
+
+/** Tokens a rerank service reports (Jina `usage.total_tokens`, Voyage `usage.total_tokens`); 0 when none. */
+function tokensOf(json: unknown): number {
+  const usage = (json as { usage?: { total_tokens?: unknown; prompt_tokens?: unknown } } | null)?.usage;
+  const tokens = usage?.total_tokens ?? usage?.prompt_tokens;
+  return typeof tokens === 'number' ? tokens : 0;
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    throw new RerankError(`Reranker URL "${url}" is not a valid URL.`);
+  }
+}
