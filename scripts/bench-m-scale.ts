@@ -135,7 +135,7 @@ function newTexts(dataset: string, preset: string): number | undefined {
     ],
     { cwd: root, encoding: 'utf8', maxBuffer: 1 << 24 },
   );
-  const match = /texts to embed with [^:]+: \d+ distinct, \d+ cached, (\d+) new/.exec(
+  const match = /texts to embed with \S+: \d+ distinct, \d+ cached, (\d+) new/.exec(
     plan.stdout + plan.stderr,
   );
   return match ? Number(match[1]) : undefined;

@@ -12,7 +12,7 @@
  *
  * Every preset runs twice per benchmark: with its own granularity (session metrics) and with
  * `--granularity turn` (turn metrics), except presets that return turns themselves
- * (session-aware, multi-route). A run folder that already has summary.json is reused, so
+ * (session-aware, multi-route, turn granularity). A run folder that already has summary.json is reused, so
  * `--render-only` prints the table of runs made earlier. `--skip-s-dense` runs only the presets
  * without embeddings on S (the others show "-").
  */
@@ -41,9 +41,18 @@ const { values } = parseArgs({
 const root = resolve(import.meta.dirname, '..');
 const presets = values.presets.split(',').filter(Boolean);
 const extra = values.flags.split(/\s+/).filter(Boolean);
-const turnNative = new Set(['session-aware', 'multi-route', 'contextual-hybrid', 'multi-signal']);
+/** Presets that return turns themselves (their session run also gives the turn metrics). */
+function returnsTurns(preset: string): boolean {
+  const config = JSON.parse(readFileSync(join(root, 'configs/presets', `${preset}.json`), 'utf8')).config;
+  return config.sessionAware === true || config.multiRoute === true || config.granularity === 'turn';
+}
 
-type Summary = { metrics: { overall: { n: number; metrics: Record<string, number> }; by_type: Record<string, { metrics: Record<string, number> }> } };
+type Summary = {
+  metrics: {
+    overall: { n: number; metrics: Record<string, number> };
+    by_type: Record<string, { metrics: Record<string, number> }>;
+  };
+};
 
 function presetUsesEmbeddings(preset: string): boolean {
   const config = JSON.parse(readFileSync(join(root, 'configs/presets', `${preset}.json`), 'utf8')).config;
@@ -80,24 +89,51 @@ function run(runId: string, args: string[]): Summary | undefined {
 type Row = { preset: string; cells: (number | undefined)[] };
 const rows: Row[] = [];
 for (const preset of presets) {
-  const sArgs = ['--dataset', 's', '--data-dir', values['s-data-dir'], '--preset', preset, '--cache-dir', values['s-cache-dir']];
+  const sArgs = [
+    '--dataset',
+    's',
+    '--data-dir',
+    values['s-data-dir'],
+    '--preset',
+    preset,
+    '--cache-dir',
+    values['s-cache-dir'],
+  ];
   if (values['s-split'] !== 'all') sArgs.push('--split', values['s-split']);
-  const lArgs = ['--dataset', values.locomo, '--convention', 'evidence', '--index-roles', 'all', '--preset', preset, '--cache-dir', values['locomo-cache-dir']];
+  const lArgs = [
+    '--dataset',
+    values.locomo,
+    '--convention',
+    'evidence',
+    '--index-roles',
+    'all',
+    '--preset',
+    preset,
+    '--cache-dir',
+    values['locomo-cache-dir'],
+  ];
   const skipS = values['skip-s-dense'] && presetUsesEmbeddings(preset);
   const id = (bench: string, level: string) => `${values.label}-${bench}-${preset}-${level}`;
   const sSession = skipS ? undefined : run(id('s', 'session'), sArgs);
-  const sTurn = skipS ? undefined : turnNative.has(preset) ? sSession : run(id('s', 'turn'), [...sArgs, '--granularity', 'turn']);
+  const sTurn = skipS
+    ? undefined
+    : returnsTurns(preset)
+      ? sSession
+      : run(id('s', 'turn'), [...sArgs, '--granularity', 'turn']);
   const lSession = run(id('locomo', 'session'), lArgs);
-  const lTurn = turnNative.has(preset) ? lSession : run(id('locomo', 'turn'), [...lArgs, '--granularity', 'turn']);
+  const lTurn = returnsTurns(preset)
+    ? lSession
+    : run(id('locomo', 'turn'), [...lArgs, '--granularity', 'turn']);
   const overall = (summary: Summary | undefined, key: string) => summary?.metrics.overall.metrics[key];
-  const ofType = (summary: Summary | undefined, type: string, key: string) => summary?.metrics.by_type[type]?.metrics[key];
+  const ofType = (summary: Summary | undefined, type: string, key: string) =>
+    summary?.metrics.by_type[type]?.metrics[key];
   rows.push({
     preset,
     cells: [
       overall(sSession, 'session.recall_all@5'),
       ofType(sSession, 'multi-session', 'session.recall_all@5'),
       overall(sSession, 'session.recall_any@5'),
-      overall(sSession, 'session.mrr'),
+      overall(sSession, 'session.ndcg_any@10'),
       overall(sTurn, 'turn.recall_any@5'),
       overall(lSession, 'session.recall_any@5'),
       overall(lSession, 'session.recall_any@10'),
@@ -114,7 +150,7 @@ const headers = [
   `S ${values['s-split']} s.R_all@5`,
   'S multi-session s.R_all@5',
   'S s.R_any@5',
-  'S s.MRR',
+  'S s.nDCG@10',
   'S turn R_any@5',
   'LoCoMo s.R_any@5',
   'LoCoMo s.R_any@10',

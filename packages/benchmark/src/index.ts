@@ -1,13 +1,84 @@
 // The public API of @lme/benchmark (the `lme` CLI is bin/lme.js); see docs/architecture.md.
+// What a notebook or a library needs: run, read, compare, gate, summarize, load, LoCoMo metrics.
 
-export { compareRuns } from './analysis/compare-runs.js';
+// Analysis: read run folders, compare them (paired tests, Holm correction), gate, merge shards.
+export {
+  type CategoryComparison,
+  type CompareOptions,
+  type ComparisonResult,
+  compareRuns,
+  compareTwoRuns,
+  type MetricComparison,
+  type RunComparison,
+} from './analysis/compare-runs.js';
+export {
+  evaluateGate,
+  type GateCheck,
+  type GateOptions,
+  type GateResult,
+  parseThreshold,
+  type Threshold,
+} from './analysis/gate.js';
+export { type GateSpec, readGateFile } from './analysis/gate-file.js';
+export { holmAdjust } from './analysis/holm.js';
+export { type MergeOptions, type MergeResult, mergeRuns, writeMergedRun } from './analysis/merge-runs.js';
 export { type Run, readRun } from './analysis/read-run.js';
+export { renderComparison } from './analysis/render-comparison.js';
+export { renderComparisonTable } from './analysis/render-comparison-table.js';
+// Configuration.
 export { ConfigError, fromRegistry } from './config/config-error.js';
 export { ineffectiveKeyWarnings } from './config/ineffective-keys.js';
 export { listPresets, loadPreset, type Preset } from './config/presets.js';
 export { parseRunConfig, type RunConfig, type RunConfigInput, runConfigSchema } from './config/run-config.js';
 export { configFromEnvironment, RUN_OPTIONS, type RunOptionDeclaration } from './config/run-options.js';
-export { loadAnyDataset } from './dataset/load-dataset.js';
+// Datasets: LongMemEval (whole or streamed) and LoCoMo, mapped onto LongMemEval records.
+export {
+  type DatasetFormat,
+  detectDatasetFormat,
+  type LoadedAnyDataset,
+  loadAnyDataset,
+} from './dataset/load-dataset.js';
+export { type LoadedLocomo, type LocomoRecord, loadLocomo, locomoRecords } from './dataset/load-locomo.js';
+export {
+  type LoadedDataset,
+  type LoadOptions,
+  loadLongMemEval,
+  resolveDatasetPath,
+  type StreamedDataset,
+  streamLongMemEval,
+} from './dataset/load-longmemeval.js';
+export { LOCOMO_CATEGORY_NAMES, locomoCategoryOf } from './dataset/locomo-categories.js';
+export type { LongMemEvalRecord, QuestionType, Turn } from './dataset/longmemeval-record.js';
+// LoCoMo metrics: the official recall_acc and F1, their official aggregation, and the tables.
+export { scoreLocomoAnswer } from './metrics/locomo/locomo-answer-score.js';
+export {
+  aggregateLocomoOfficial,
+  type LocomoOfficialAggregate,
+  type LocomoScoredQuestion,
+  locomoPerQuestionMeans,
+} from './metrics/locomo/locomo-official-aggregate.js';
+export { locomoQaMetrics } from './metrics/locomo/locomo-qa-metrics.js';
+export { locomoRecallAcc } from './metrics/locomo/locomo-recall-acc.js';
+export { locomoEvidence } from './metrics/locomo/locomo-record.js';
+export {
+  type LocomoSampleLike,
+  locomoScoredQuestions,
+  renderLocomoQaTables,
+  renderLocomoRetrievalTable,
+} from './metrics/locomo/locomo-report.js';
+export { locomoRetrievalMetrics } from './metrics/locomo/locomo-retrieval-metrics.js';
 export type { Provider, RetrievalOutcome } from './providers/provider.js';
-export { type RunHooks, RunInterruptedError, runBenchmark } from './run/run-benchmark.js';
+// Tables of one run.
+export { renderQaTable } from './qa/render-qa-table.js';
+export { renderSummaryTable } from './report/render-table.js';
+// Running, and summarizing samples.
+export {
+  type BenchmarkResult,
+  type RunHooks,
+  RunInterruptedError,
+  runBenchmark,
+} from './run/run-benchmark.js';
+export type { Sample } from './run/sample.js';
+export { type MetricMeans, type Summary, summarize } from './run/summarize.js';
+export { type LocomoSummary, summarizeLocomo } from './run/summarize-locomo.js';
 export { type RunningServer, type ServeOptions, serve } from './serve/serve.js';

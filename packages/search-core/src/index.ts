@@ -1,4 +1,5 @@
 // The public API of search-core, one line per part (see docs/architecture.md).
+export * from './core/make-directory.js';
 export * from './core/rank-by-score.js';
 export * from './core/retriever.js';
 export * from './core/vector-math.js';

@@ -1,4 +1,4 @@
-import { formatValue } from '../report/render-table.js';
+import { abstentionLabel, formatValue } from '../report/render-table.js';
 import type { ComparisonResult, RunComparison, RunLabel } from './compare-runs.js';
 import { formatConfigValue } from './config-differences.js';
 import { holmAdjust } from './holm.js';
@@ -90,8 +90,12 @@ export function renderComparisonTable(result: ComparisonResult): string {
       comparison.categories.find((entry) => entry.category === category),
     );
     const nBase = found.find((entry) => entry !== undefined)?.nBase ?? 0;
-    const title = `${category === 'abstention' ? 'abstention (not in overall)' : category} · n ${nBase}`;
+    // Abstention is out of overall for retrieval metrics, in it for QA metrics: each kind's first row says which.
+    const title = (metric: string) =>
+      `${category === 'abstention' ? abstentionLabel(metric) : category} · n ${nBase}`;
     metrics.forEach((metric, metricIndex) => {
+      const previous = metrics[metricIndex - 1];
+      const titled = metricIndex === 0 || (category === 'abstention' && title(previous!) !== title(metric));
       const baseValue = found
         .flatMap((entry) => entry?.metrics ?? [])
         .find((entry) => entry.metric === metric)?.base;
@@ -106,7 +110,7 @@ export function renderComparisonTable(result: ComparisonResult): string {
             : ` (${formatDelta(comparison.delta)}${stars === '' ? '' : ` ${stars}`}${n})`;
         return `${formatValue(comparison.other)}${delta}`;
       });
-      body.push([metricIndex === 0 ? title : '', metric, formatValue(baseValue), ...cells]);
+      body.push([titled ? title(metric) : '', metric, formatValue(baseValue), ...cells]);
     });
   }
   const baseName = names[0]!;

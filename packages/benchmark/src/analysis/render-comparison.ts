@@ -1,5 +1,10 @@
 import { QUESTION_TYPES } from '../dataset/longmemeval-record.js';
-import { formatValue, renderMarkdownTable } from '../report/render-table.js';
+import {
+  ABSTENTION_QA_LABEL,
+  ABSTENTION_RETRIEVAL_LABEL,
+  formatValue,
+  renderMarkdownTable,
+} from '../report/render-table.js';
 import type {
   CategoryComparison,
   ComparisonResult,
@@ -28,8 +33,13 @@ function describeTest(test: MetricTest | null): string {
   return `bootstrap CI [${formatDelta(test.ci95[0])}, ${formatDelta(test.ci95[1])}]`;
 }
 
-function categoryTitle(category: CategoryComparison): string {
-  const label = category.category === 'abstention' ? 'abstention (not in overall)' : category.category;
+function categoryTitle(category: CategoryComparison, kind: 'retrieval' | 'qa'): string {
+  const label =
+    category.category !== 'abstention'
+      ? category.category
+      : kind === 'qa'
+        ? ABSTENTION_QA_LABEL
+        : ABSTENTION_RETRIEVAL_LABEL;
   const { nBase, nOther, nPaired } = category;
   const counts =
     nBase === nOther && nOther === nPaired
@@ -80,20 +90,20 @@ function renderOne(comparison: RunComparison, result: ComparisonResult): string 
   for (const warning of comparison.warnings) lines.push('', `> warning: ${warning}`);
 
   for (const category of comparison.categories) {
-    const body = category.metrics.map((metric) => [
-      metric.metric,
-      formatValue(metric.base),
-      formatValue(metric.other),
-      formatDelta(metric.delta),
-      describeTest(metric.test),
-      metric.test === null ? '-' : formatPValue(metric.test.pValue),
-    ]);
-    lines.push(
-      '',
-      categoryTitle(category),
-      '',
-      renderMarkdownTable(['metric', baseHeader, otherHeader, 'delta', 'test', 'p'], body),
-    );
+    // Abstention questions are out of overall for retrieval metrics, in it for QA metrics: the
+    // abstention category gets one table per kind, each titled for what it counts.
+    const isQa = (name: string) => name.startsWith('qa.');
+    const parts =
+      category.category === 'abstention'
+        ? (['retrieval', 'qa'] as const).map(
+            (kind) =>
+              [kind, category.metrics.filter((metric) => isQa(metric.metric) === (kind === 'qa'))] as const,
+          )
+        : ([['retrieval', category.metrics]] as const);
+    for (const [kind, metrics] of parts) {
+      if (metrics.length === 0 && category.category === 'abstention') continue;
+      lines.push('', categoryTitle(category, kind), '', renderMetricsTable(metrics, baseHeader, otherHeader));
+    }
   }
 
   if (comparison.flips.length > 0) {
@@ -105,6 +115,22 @@ function renderOne(comparison: RunComparison, result: ComparisonResult): string 
     }
   }
   return lines.join('\n');
+}
+
+function renderMetricsTable(
+  metrics: CategoryComparison['metrics'],
+  baseHeader: string,
+  otherHeader: string,
+): string {
+  const body = metrics.map((metric) => [
+    metric.metric,
+    formatValue(metric.base),
+    formatValue(metric.other),
+    formatDelta(metric.delta),
+    describeTest(metric.test),
+    metric.test === null ? '-' : formatPValue(metric.test.pValue),
+  ]);
+  return renderMarkdownTable(['metric', baseHeader, otherHeader, 'delta', 'test', 'p'], body);
 }
 
 /** The comparison as markdown: one section per compared run, one table per category. */

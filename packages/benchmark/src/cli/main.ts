@@ -7,6 +7,7 @@ import { cacheCommand } from './cache-command.js';
 import { compareCommand } from './compare-command.js';
 import { datasetsCommand } from './datasets-command.js';
 import { EXIT } from './exit-codes.js';
+import { exitOnBrokenPipe } from './exit-on-broken-pipe.js';
 import { explainCommand } from './explain-command.js';
 import { gateCommand } from './gate-command.js';
 import { mergeCommand } from './merge-command.js';
@@ -27,6 +28,8 @@ function packageVersion(): string {
 // Before anything can print: every key of the environment is redacted from all output.
 collectSecrets(process.env);
 redactProcessOutput();
+// `lme … | head`: a closed stdout or stderr ends the command quietly, not with an EPIPE trace.
+exitOnBrokenPipe();
 
 await warnIfStaleBuild();
 

@@ -94,7 +94,9 @@ describe('lme run interrupted', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     twice.child.kill('SIGINT');
     const result = await twice.done;
-    expect(result.status).toBe(EXIT.interrupted);
+    // A second signal that lands while the process is already exiting ends it by SIGINT itself,
+    // which a shell reports as 130 too (startCli gives -1 for "ended by a signal").
+    expect([EXIT.interrupted, -1]).toContain(result.status);
     // Whether the second signal lands before the run has stopped or after, the hint is printed.
     expect(result.stderr).toMatch(
       new RegExp(

@@ -43,10 +43,13 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
     used: (config) => fuses(config) && config.fusion !== 'rrf',
     needs: '--fusion weighted|combmnz with --retriever hybrid or --session-aware',
   },
+  adaptivePower: {
+    used: (config) => fuses(config) && config.fusion !== 'rrf' && config.adaptiveWeights === true,
+    needs: '--adaptive-weights',
+  },
   denseNeighbours: {
-    used: (config) =>
-      pipeline(config) && !config.multiRoute && !config.sessionAware && config.retriever !== 'bm25',
-    needs: '--retriever dense|hybrid (not --session-aware or --multi-route)',
+    used: (config) => pipeline(config) && !config.multiRoute && config.retriever !== 'bm25',
+    needs: '--retriever dense|hybrid (not --multi-route)',
   },
   weights: {
     used: (config) => fuses(config) && config.fusion !== 'rrf',

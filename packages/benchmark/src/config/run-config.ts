@@ -57,6 +57,8 @@ export const runConfigSchema = z
     fusionNormalization: z.enum(['min-max', 'z-score', 'rank']).optional(),
     /** Weighted/CombMNZ: scale the route weights per query by each route's confidence (top-score z-score). */
     adaptiveWeights: z.boolean().optional(),
+    /** Exponent of the confidence ratio in `adaptiveWeights`; unset: 1. */
+    adaptivePower: z.number().min(0).max(8).optional(),
     /** Dense route of `--retriever hybrid|dense`: weight of a turn's neighbour turns in its score; unset: 0 (off). */
     denseNeighbours: z.number().min(0).max(1).optional(),
     rrfK: z.number().min(1).default(60),
@@ -120,7 +122,15 @@ export const runConfigSchema = z
      * (listwise, sliding window), `llm-pointwise:<model>`, `http:<url>` (the /rerank wire format),
      * `offline:session-prior[@w]`. Unset: no reranking.
      */
-    reranker: z.string().min(3).optional(),
+    reranker: z
+      .string()
+      .min(3)
+      // config.json stores the id: an http: reranker URL is held to the endpoint rules (no key in it).
+      .refine(
+        (value) => !value.startsWith('http:') || endpointUrl.safeParse(value.slice('http:'.length)).success,
+        'an http: reranker needs a base URL without credentials, query string or fragment (keys go in --rerank-key-env)',
+      )
+      .optional(),
     /** Candidates (top hits) the reranker reorders. */
     rerankDepth: z.number().int().min(1).max(1000).default(20),
     /** Model named in the body of an `http:` reranker request. */

@@ -85,6 +85,12 @@ export const RUN_OPTIONS = [
     defaultHelp: 'off',
   },
   {
+    flags: '--adaptive-power <p>',
+    key: 'adaptivePower',
+    help: 'with --adaptive-weights: exponent of the confidence ratio (higher: the surer route takes more)',
+    defaultHelp: '1',
+  },
+  {
     flags: '--dense-neighbours <weight>',
     key: 'denseNeighbours',
     help: 'dense route: score a turn with weight w on the mean of its neighbour turns (turn granularity)',
@@ -178,7 +184,7 @@ export const RUN_OPTIONS = [
   {
     flags: '--reranker <id>',
     key: 'reranker',
-    help: 'rerank the top --rerank-depth hits: llm:<model>, llm-pointwise:<model>, http:<url>, offline:session-prior',
+    help: 'rerank the top --rerank-depth hits: llm:<model>, llm-pointwise:<model>, http:<url>, offline:session-prior[@w], offline:interleave',
     defaultHelp: 'off',
   },
   { flags: '--rerank-depth <n>', key: 'rerankDepth', help: 'candidates the reranker reorders' },

@@ -34,7 +34,8 @@ export function renderVariantsTable(variants: readonly VariantSummary[], title: 
   const tables = [retrieval, qa]
     .filter(({ columns }) => columns.length > 0)
     .map(({ columns, body }) => renderMarkdownTable(['question_type', 'variant', 'n', ...columns], body));
-  if (tables.length === 0) tables.push(renderMarkdownTable(['question_type', 'variant', 'n'], retrieval.body));
+  if (tables.length === 0)
+    tables.push(renderMarkdownTable(['question_type', 'variant', 'n'], retrieval.body));
   return `${title}\n\n${tables.join('\n\n')}\n`;
 }
 
@@ -43,7 +44,10 @@ function variantsBody(
   kind: 'retrieval' | 'qa',
   wanted: readonly string[],
 ): { columns: string[]; body: string[][] } {
-  const rowsByVariant = variants.map(({ variant, summary }) => ({ variant, rows: summaryRows(summary, kind) }));
+  const rowsByVariant = variants.map(({ variant, summary }) => ({
+    variant,
+    rows: summaryRows(summary, kind),
+  }));
   const labels = [...new Set(rowsByVariant.flatMap(({ rows }) => rows.map((row) => row.label)))];
   const columns = presentColumns(
     rowsByVariant.flatMap(({ rows }) => rows),
@@ -57,7 +61,8 @@ function variantsBody(
       body.push([
         label,
         variant || 'base',
-        String(row.means.n),
+        // QA means are over every finished question, abstention included: n is what they count.
+        String(kind === 'qa' ? (row.means.counts[columns[0]!] ?? 0) : row.means.n),
         ...columns.map((metric) =>
           metric.startsWith('latency.')
             ? (row.means.metrics[metric]?.toFixed(2) ?? '-')

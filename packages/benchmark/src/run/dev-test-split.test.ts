@@ -87,3 +87,39 @@ describe('split selection', () => {
     expect(() => parseSplit('train')).toThrow('--split expects one of dev, test, all (got "train").');
   });
 });
+
+describe('--split in a run config', () => {
+  it('streams only the dev or the test questions of a LongMemEval file', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { parseRunConfig } = await import('../config/run-config.js');
+    const { openQuestionSource } = await import('./question-source.js');
+    const records = Array.from({ length: 10 }, (_, index) => ({
+      question_id: `q${index}`,
+      question_type: index < 5 ? 'multi-session' : 'temporal-reasoning',
+      question: 'what?',
+      answer: 'a',
+      question_date: '2023/05/30 (Tue) 23:40',
+      haystack_session_ids: ['s1'],
+      haystack_dates: ['2023/05/30 (Tue) 23:40'],
+      haystack_sessions: [[{ role: 'user', content: 'hello', has_answer: true }]],
+      answer_session_ids: ['s1'],
+    }));
+    const path = join(mkdtempSync(join(tmpdir(), 'lme-split-')), 'tiny.json');
+    writeFileSync(path, JSON.stringify(records));
+    const ids = async (split: 'dev' | 'test' | 'all') => {
+      const source = await openQuestionSource(path, parseRunConfig({ dataset: path, split }));
+      const chosen: string[] = [];
+      for await (const { record } of source.items) chosen.push(record.question_id);
+      return chosen;
+    };
+    const dev = await ids('dev');
+    const test = await ids('test');
+    expect(dev).toHaveLength(4);
+    expect([...dev, ...test].sort()).toEqual((await ids('all')).sort());
+    expect(dev).toEqual(
+      [...devQuestionIds(records)].sort((left, right) => Number(left.slice(1)) - Number(right.slice(1))),
+    );
+  });
+});

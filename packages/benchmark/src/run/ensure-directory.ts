@@ -1,35 +1,24 @@
-import { accessSync, constants, mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { accessSync, constants, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { makeDirectorySync } from '@lme/search-core';
 
 /**
- * Creates `dir` and its missing parents one level at a time and checks it takes files. Node's
- * `mkdirSync(…, {recursive: true})` loops forever, blocking signals, where the parent exists but
- * refuses children with ENOENT (`/proc/nope`); this never retries a level. Fails in one sentence
- * naming `flag`.
+ * Creates `dir` and its missing parents one level at a time (search-core's makeDirectorySync: Node's
+ * recursive mkdir loops forever, blocking signals, where the parent exists but refuses children
+ * with ENOENT, as `/proc/nope`) and checks it takes files. Fails in one sentence naming `flag`.
  */
 export function ensureDirectory(dir: string, flag: string): void {
   const target = resolve(dir);
-  const missing: string[] = [];
-  let existing = target;
-  while (statOrUndefined(existing) === undefined) {
-    missing.unshift(existing);
-    const parent = dirname(existing);
-    if (parent === existing) break;
-    existing = parent;
-  }
   const fail = (reason: string): never => {
     throw new Error(`${flag} ${dir} is not a writable folder: ${reason}.`);
   };
-  if (!statSync(existing).isDirectory()) fail(`${existing} is not a folder`);
-  for (const level of missing) {
-    try {
-      mkdirSync(level);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST' || !statSync(level).isDirectory())
-        fail(`cannot create ${level} (${code ?? (error as Error).message})`);
-    }
+  try {
+    makeDirectorySync(target);
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    fail(code === 'ENOTDIR' ? `a parent of ${target} is not a folder` : (error as Error).message);
   }
+  if (!statSync(target).isDirectory()) fail(`${target} is not a folder`);
   const probe = join(target, `.lme-write-probe-${process.pid}`);
   try {
     accessSync(target, constants.W_OK);
@@ -37,16 +26,5 @@ export function ensureDirectory(dir: string, flag: string): void {
     unlinkSync(probe);
   } catch (error) {
     fail(`cannot write in it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-}
-
-/** The path's stat, or undefined when it does not exist (or a parent is not a folder). */
-function statOrUndefined(path: string): ReturnType<typeof statSync> | undefined {
-  try {
-    return statSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw error;
   }
 }

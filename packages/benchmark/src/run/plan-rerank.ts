@@ -48,7 +48,8 @@ export function planRerank(
       const windows = depth <= WINDOW ? 1 : 1 + Math.ceil((depth - WINDOW) / STEP);
       const perWindow = Math.min(depth, WINDOW);
       plan.calls += windows;
-      plan.promptTokens += windows * (perWindow * candidateTokens + 2 * queryTokens + LISTWISE_OVERHEAD_TOKENS);
+      plan.promptTokens +=
+        windows * (perWindow * candidateTokens + 2 * queryTokens + LISTWISE_OVERHEAD_TOKENS);
       plan.completionTokens += windows * (8 * perWindow + 16);
     } else if (kind === 'llm-pointwise') {
       plan.calls += depth;

@@ -2,14 +2,15 @@ import { type CachedEmbedder, estimateCost, loadPriceTable } from '@lme/search-c
 import type { RunConfig } from '../config/run-config.js';
 import { buildCorpus } from '../corpus/build-corpus.js';
 import { isAbstention, type LongMemEvalRecord } from '../dataset/longmemeval-record.js';
-import { createConfiguredEmbedder, pipelineEmbeds } from '../providers/pipeline/configured-pipeline.js';
-import { buildJudgePrompt } from '../qa/judge.js';
+import { createConfiguredEmbedder, pipelineEmbeds } from '../providers/pipeline/configured-embedder.js';
+import { judgeRubricDefinition } from '../qa/judge-rubrics.js';
+import { CON_NOTE_MAX_TOKENS, CON_NOTE_TEMPLATE } from '../qa/official-prompts.js';
 import { officialContextLength } from '../qa/reader.js';
 import { countTokens } from '../qa/truncate-tokens.js';
 import { planRerank } from './plan-rerank.js';
 
 export type LlmPlan = {
-  role: 'reader' | 'judge' | 'summarizer' | 'reranker';
+  role: 'reader' | 'reader-notes' | 'judge' | 'summarizer' | 'reranker';
   model: string;
   calls: number;
   promptTokens: number;
@@ -92,23 +93,35 @@ export async function planRun(config: RunConfig, records: readonly LongMemEvalRe
     const answerTokens = config.readerMaxTokens ?? ANSWER_TOKENS[config.readerPrompt];
     const budget = officialContextLength(config.readerModel) - answerTokens - 1000;
     let promptTokens = 0;
+    let noteCalls = 0;
+    let notePromptTokens = 0;
+    const noteTemplateTokens = countTokens(CON_NOTE_TEMPLATE);
     for (const record of records) {
-      const sessionChars = record.haystack_sessions.map((turns) =>
-        turns.reduce((sum, turn) => sum + turn.content.length + 40, 0),
-      );
-      let chars: number;
-      if (config.provider === 'full-context') chars = sessionChars.reduce((sum, value) => sum + value, 0);
-      else if (config.provider === 'oracle') {
-        const evidence = new Set(record.answer_session_ids);
-        chars = sessionChars.reduce(
-          (sum, value, index) => sum + (evidence.has(record.haystack_session_ids[index]!) ? value : 0),
-          0,
-        );
-      } else {
-        const mean = sessionChars.reduce((sum, value) => sum + value, 0) / Math.max(sessionChars.length, 1);
-        chars = mean * Math.min(config.readerTopK, sessionChars.length);
-      }
+      const chunks = readerChunkChars(config, record);
+      const chars = chunks.reduce((sum, value) => sum + value, 0);
       promptTokens += Math.min(Math.round(chars * tokensPerChar), budget) + 150;
+      if (config.readerNotes) {
+        // Chain-of-Note: one note call per history chunk, before the reader's call.
+        noteCalls += chunks.length;
+        const questionTokens = Math.round((record.question.length + 40) * tokensPerChar);
+        for (const chunk of chunks) {
+          notePromptTokens += Math.round(chunk * tokensPerChar) + noteTemplateTokens + questionTokens;
+        }
+      }
+    }
+    if (config.readerNotes) {
+      llm.push(
+        priced({
+          role: 'reader-notes',
+          model: config.readerModel,
+          calls: noteCalls,
+          promptTokens: notePromptTokens,
+          completionTokens: noteCalls * CON_NOTE_MAX_TOKENS,
+        }),
+      );
+      notes.push(
+        `Chain-of-Note (--reader-notes): one note call per history session before each answer, max_tokens ${CON_NOTE_MAX_TOKENS}.`,
+      );
     }
     llm.push(
       priced({
@@ -119,20 +132,28 @@ export async function planRun(config: RunConfig, records: readonly LongMemEvalRe
         completionTokens: records.length * answerTokens,
       }),
     );
-    const judgePrompt = records.reduce(
-      (sum, record) => sum + countTokens(buildJudgePrompt(record, '')) + JUDGE_HYPOTHESIS_TOKENS,
+    // The configured rubric: its prompt, its max_tokens, and the questions it grades at all.
+    const rubric = judgeRubricDefinition(config.judge);
+    const judged = records.filter((record) => rubric.grades?.(record) ?? true);
+    const judgePrompt = judged.reduce(
+      (sum, record) => sum + countTokens(rubric.prompt(record, '')) + JUDGE_HYPOTHESIS_TOKENS,
       0,
     );
     llm.push(
       priced({
         role: 'judge',
         model: config.judgeModel,
-        calls: records.length,
+        calls: judged.length,
         promptTokens: judgePrompt,
-        completionTokens: records.length * 10 * config.judgeSamples,
+        completionTokens: judged.length * (rubric.maxTokens ?? 10) * config.judgeSamples,
       }),
     );
-    if (records.some((record) => isAbstention(record.question_id))) {
+    if (judged.length < records.length) {
+      notes.push(
+        `judge ${config.judge} grades ${judged.length} of ${records.length} questions (${rubric.description}).`,
+      );
+    }
+    if (config.judge === 'longmemeval' && records.some((record) => isAbstention(record.question_id))) {
       notes.push('abstention questions are judged with the official abstention template.');
     }
   }
@@ -169,7 +190,9 @@ export async function planRun(config: RunConfig, records: readonly LongMemEvalRe
   const rerank = planRerank(config, records, tokensPerChar);
   if (rerank) {
     llm.push(priced({ role: 'reranker', ...rerank }));
-    notes.push('rerank calls already in the completion cache are not made again; the plan counts every call.');
+    notes.push(
+      'rerank calls already in the completion cache are not made again; the plan counts every call.',
+    );
   }
   const costs = llm.map((plan) => plan.costUsd);
   return {
@@ -184,6 +207,23 @@ export async function planRun(config: RunConfig, records: readonly LongMemEvalRe
       : costs.reduce<number>((sum, cost) => sum + (cost ?? 0), 0),
     notes,
   };
+}
+
+/**
+ * Characters of each history chunk (session) the reader gets for a question: every session
+ * (full-context), the evidence sessions (oracle), else the top readerTopK at the mean session size.
+ */
+function readerChunkChars(config: RunConfig, record: LongMemEvalRecord): number[] {
+  const sessionChars = record.haystack_sessions.map((turns) =>
+    turns.reduce((sum, turn) => sum + turn.content.length + 40, 0),
+  );
+  if (config.provider === 'full-context') return sessionChars;
+  if (config.provider === 'oracle') {
+    const evidence = new Set(record.answer_session_ids);
+    return sessionChars.filter((_, index) => evidence.has(record.haystack_session_ids[index]!));
+  }
+  const mean = sessionChars.reduce((sum, value) => sum + value, 0) / Math.max(sessionChars.length, 1);
+  return new Array<number>(Math.min(config.readerTopK, sessionChars.length)).fill(mean);
 }
 
 /** o200k_base tokens per character of haystack text, measured on a few questions. */

@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { estimateCost, loadPriceTable } from '@lme/search-core';
 import { type OpenAiRole, resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
 import type { RunConfig } from '../config/run-config.js';
-import { pipelineEmbeds } from '../providers/pipeline/configured-pipeline.js';
+import { pipelineEmbeds } from '../providers/pipeline/configured-embedder.js';
 import { ensureDirectory } from './ensure-directory.js';
 import { checkReaderSettings } from './qa-stage.js';
 

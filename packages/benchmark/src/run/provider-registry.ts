@@ -1,7 +1,7 @@
 import type { RunConfig } from '../config/run-config.js';
 import { createContextProvider } from '../providers/context-providers.js';
 import { createHttpProvider } from '../providers/http/http-provider.js';
-import type { PipelineResources } from '../providers/pipeline/configured-pipeline.js';
+import type { PipelineResources } from '../providers/pipeline/configured-embedder.js';
 import { createPipelineProvider } from '../providers/pipeline/pipeline-provider.js';
 import type { Provider } from '../providers/provider.js';
 

@@ -225,7 +225,7 @@ describe('lme run with a reader and judge over the OpenAI wire format', () => {
       withoutLatency(JSON.parse(readFileSync(join(out, runId, 'summary.json'), 'utf8')).metrics);
     expect(metricsOf('killed-SIGINT')).toEqual(metricsOf('whole'));
     expect(metricsOf('killed-SIGKILL')).toEqual(metricsOf('whole'));
-  });
+  }, 240_000); // five CLI processes one after another: slow on a loaded 2-core machine
 
   it('plans a dry run without a single request', async () => {
     const llm = llmHandler();

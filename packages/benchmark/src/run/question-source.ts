@@ -3,6 +3,8 @@ import type { RunConfig } from '../config/run-config.js';
 import { detectDatasetFormat, loadAnyDataset } from '../dataset/load-dataset.js';
 import { resolveDatasetPath, streamLongMemEval } from '../dataset/load-longmemeval.js';
 import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import { validateDataset } from '../dataset/validate-dataset.js';
+import { pipelineEmbeds } from '../providers/pipeline/configured-embedder.js';
 import {
   acceptsRecord,
   needsAllRecords,
@@ -40,28 +42,44 @@ export function selectionOf(config: RunConfig): Selection {
 }
 
 /**
- * Refuses, in one sentence with close names, --question-ids or --question-types naming questions
- * the dataset does not have. Reads the question ids and types of the whole file first (one pass)
- * when the dataset is not already in memory.
+ * Whether a run reads the whole dataset once to check every record before its first question.
+ * It does when per-question work costs more than a pass of reading (the S file takes about 1.8 s
+ * of CPU): QA calls, an external provider, or embeddings. A BM25-only run streams the file and
+ * checks each record as it reads it, so a bad record stops it there, with every finished question
+ * saved (`--resume` continues after the file is fixed).
  */
-export async function checkSelection(
+export function validatesFirst(config: RunConfig): boolean {
+  return (
+    config.readerModel !== undefined ||
+    config.provider === 'http' ||
+    (config.provider === 'pipeline' && pipelineEmbeds(config))
+  );
+}
+
+/**
+ * Before the first question: checks every record of the file when `validatesFirst` says so, and
+ * refuses, in one sentence with close names, --question-ids or --question-types naming questions
+ * the dataset does not have. At most one pass over the file, none when it is already in memory.
+ */
+export async function checkDataset(
   path: string,
   config: RunConfig,
   preloaded?: readonly LongMemEvalRecord[],
+  validate = validatesFirst(config),
 ): Promise<void> {
-  if (!config.questionIds && !config.questionTypes) return;
-  const ids = new Set<string>();
-  const types = new Set<string>();
-  const add = (record: LongMemEvalRecord) => {
-    ids.add(record.question_id);
-    types.add(record.question_type);
-  };
-  if (preloaded) preloaded.forEach(add);
-  else if ((await detectDatasetFormat(path)) === 'locomo') {
-    (await loadAnyDataset(path, { duplicateSessions: config.duplicateSessions })).records.forEach(add);
-  } else {
-    for await (const record of streamLongMemEval(path).records) add(record);
-  }
+  const selecting = config.questionIds !== undefined || config.questionTypes !== undefined;
+  let questions: { questionId: string; questionType: string }[];
+  if (preloaded) {
+    questions = preloaded.map((record) => ({
+      questionId: record.question_id,
+      questionType: record.question_type,
+    }));
+  } else if (selecting || validate) {
+    questions = (await validateDataset(path, { duplicateSessions: config.duplicateSessions })).questions;
+  } else return;
+  if (!selecting) return;
+  const ids = new Set(questions.map((question) => question.questionId));
+  const types = new Set(questions.map((question) => question.questionType));
   for (const [flag, wanted, known] of [
     ['--question-types', config.questionTypes, types],
     ['--question-ids', config.questionIds, ids],
@@ -132,7 +150,8 @@ export async function openQuestionSource(
 /** The questions a config selects, read into memory (for dry runs). */
 export async function selectRecords(config: RunConfig): Promise<LongMemEvalRecord[]> {
   const path = resolveDatasetPath(config.dataset, config.dataDir);
-  await checkSelection(path, config);
+  // Reading the selection below checks every record it reads: no separate validation pass.
+  await checkDataset(path, config, undefined, false);
   const source = await openQuestionSource(path, config);
   const records: LongMemEvalRecord[] = [];
   for await (const { record } of source.items) records.push(record);

@@ -7,7 +7,7 @@ import {
   createConfiguredEmbedder,
   type PipelineResources,
   pipelineEmbeds,
-} from '../providers/pipeline/configured-pipeline.js';
+} from '../providers/pipeline/configured-embedder.js';
 import { expandGrid, type GridAxis, type Variant, variantFolder } from './ablation-grid.js';
 import { type LoadedRecords, type RunHooks, runBenchmark } from './run-benchmark.js';
 import type { Summary } from './summarize.js';

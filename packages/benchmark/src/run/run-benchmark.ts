@@ -3,7 +3,7 @@ import pLimit from 'p-limit';
 import type { RunConfig } from '../config/run-config.js';
 import { resolveDatasetPath } from '../dataset/load-longmemeval.js';
 import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
-import type { PipelineResources } from '../providers/pipeline/configured-pipeline.js';
+import type { PipelineResources } from '../providers/pipeline/configured-embedder.js';
 import type { Provider } from '../providers/provider.js';
 import { datasetFileSha256 } from './dataset-checksum.js';
 import { preflightRun } from './preflight.js';
@@ -11,7 +11,7 @@ import { collectProvenance } from './provenance.js';
 import { createProvider } from './provider-registry.js';
 import { createQaStage } from './qa-stage.js';
 import {
-  checkSelection,
+  checkDataset,
   type LoadedRecords,
   noQuestionsMessage,
   openQuestionSource,
@@ -94,7 +94,7 @@ export async function runBenchmark(
     environment: dependencies.environment,
     datasetInMemory: dependencies.dataset !== undefined,
   });
-  await checkSelection(datasetPath, config, dependencies.dataset?.records);
+  await checkDataset(datasetPath, config, dependencies.dataset?.records);
 
   const resume = dependencies.resume
     ? await prepareResume({ ...dependencies.resume, config, datasetPath, argv })

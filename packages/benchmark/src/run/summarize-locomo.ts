@@ -69,7 +69,9 @@ export function summarizeLocomo(
   const isRetrieval = (name: string) => name.startsWith('locomo.');
   const summary: LocomoSummary = {
     retrieval: {
-      by_category: Object.fromEntries(groups.map(([category, group]) => [label(category), means(group, isRetrieval)])),
+      by_category: Object.fromEntries(
+        groups.map(([category, group]) => [label(category), means(group, isRetrieval)]),
+      ),
       overall: means(finished, isRetrieval),
     },
   };
@@ -80,8 +82,10 @@ export function summarizeLocomo(
   const scored = locomoScoredQuestions(finished, recallMetric ?? undefined);
   if (scored.length > 0) {
     const aggregate = aggregateLocomoOfficial(scored);
-    const produced_by = 'official LoCoMo token F1 (task_eval/evaluation.py), no judge; category 5 = adversarial accuracy';
-    if (recallMetric !== null) summary.official_f1 = { produced_by, recall_metric: recallMetric, ...aggregate };
+    const produced_by =
+      'official LoCoMo token F1 (task_eval/evaluation.py), no judge; category 5 = adversarial accuracy';
+    if (recallMetric !== null)
+      summary.official_f1 = { produced_by, recall_metric: recallMetric, ...aggregate };
     else {
       const byCategory = Object.fromEntries(
         Object.entries(aggregate.byCategory).map(([category, { recall, recallUnrounded, ...rest }]) => [
@@ -108,7 +112,9 @@ export function summarizeLocomo(
     summary.judge_accuracy = {
       judge: qa.judge,
       judge_model: qa.judge_model,
-      by_category: Object.fromEntries(judged.map(([category, group]) => [label(category), means(group, isStrict)])),
+      by_category: Object.fromEntries(
+        judged.map(([category, group]) => [label(category), means(group, isStrict)]),
+      ),
       overall: means(
         judged.flatMap(([, group]) => group),
         isStrict,

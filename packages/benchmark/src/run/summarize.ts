@@ -1,7 +1,7 @@
 import { orderQuestionTypes } from '../dataset/longmemeval-record.js';
 import { addQaTaskAverages } from '../qa/qa-metrics.js';
-import { type LocomoSummary, summarizeLocomo } from './summarize-locomo.js';
 import type { Sample } from './sample.js';
+import { type LocomoSummary, summarizeLocomo } from './summarize-locomo.js';
 
 export type Exclusion = 'A' | 'B';
 
@@ -46,7 +46,12 @@ export type Summary = {
   locomo?: LocomoSummary;
 };
 
-export type QaProvenance = { judge: string; judge_model: string; reader_model?: string; reader_prompt?: string };
+export type QaProvenance = {
+  judge: string;
+  judge_model: string;
+  reader_model?: string;
+  reader_prompt?: string;
+};
 
 /**
  * Whether a question counts in the means. Convention A (the official print_retrieval_metrics)
@@ -152,7 +157,9 @@ export function summarize(options: {
     (sample) => sample.error === null,
   );
   const failed = samples.find((sample) => sample.error !== null);
-  const qaRan = samples.some((sample) => sample.hypothesis !== null || Object.keys(sample.metrics).some(isQaMetric));
+  const qaRan = samples.some(
+    (sample) => sample.hypothesis !== null || Object.keys(sample.metrics).some(isQaMetric),
+  );
   const qa = qaRan && options.qa ? options.qa : undefined;
   const locomo = summarizeLocomo(samples, qa);
   return {

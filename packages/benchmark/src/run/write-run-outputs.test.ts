@@ -105,7 +105,9 @@ describe('writeRunOutputs on a LoCoMo run', () => {
       overall: { n: 2, metrics: { 'qa.accuracy_strict': 0.5 } },
     });
     expect(JSON.parse(folder.files.get('summary.json')!).locomo.judge_accuracy.judge).toBe('locomo-llm');
-    expect(table).toContain('LLM judge accuracy, judge: locomo-llm (judge-y) (categories 1-4; adversarial excluded)');
+    expect(table).toContain(
+      'LLM judge accuracy, judge: locomo-llm (judge-y) (categories 1-4; adversarial excluded)',
+    );
     expect(table).toContain('| 5 adversarial | 1 | excluded (adversarial, as Mem0) |');
     expect(folder.files.get('report.md')).toBe(table);
   });

@@ -74,9 +74,7 @@ function locomoTables(summary: Summary, samples: readonly Sample[]): string {
     );
   }
   if (summary.locomo.official_f1 && summary.qa) {
-    parts.push(
-      renderLocomoQaTables(finished, { judge: `${summary.qa.judge} (${summary.qa.judge_model})` }),
-    );
+    parts.push(renderLocomoQaTables(finished, { judge: `${summary.qa.judge} (${summary.qa.judge_model})` }));
   }
   return parts.length === 0 ? '' : `\n${parts.join('\n\n')}\n`;
 }

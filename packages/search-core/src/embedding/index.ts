@@ -1,8 +1,9 @@
 // Public API of the embedders and the embedding cache (re-exported by the package index).
+
+export * from './disk-cache/cache-admin.js';
+export * from './disk-cache/verify-embedding-cache.js';
 export * from './disk-cache/with-disk-cache.js';
 export * from './embedder.js';
 export * from './embedder-registry.js';
 export * from './openai-embedder.js';
 export * from './use-lite-embedder.js';
-export * from './disk-cache/cache-admin.js';
-export * from './disk-cache/verify-embedding-cache.js';

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDirectory } from '../core/make-directory.js';
 import type { ChatClient, ChatCompleteOptions, ChatCompleteResult, ChatUsage } from './chat-client.js';
 
 export type CompletionCacheOptions = {
@@ -116,7 +117,7 @@ async function readEntry(file: string): Promise<CacheEntry | undefined> {
 }
 
 async function writeEntry(file: string, entry: CacheEntry): Promise<void> {
-  await mkdir(join(file, '..'), { recursive: true });
+  await makeDirectory(join(file, '..'));
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     await writeFile(temporary, `${JSON.stringify(entry)}\n`, { flag: 'wx' });

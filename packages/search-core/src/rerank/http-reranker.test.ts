@@ -59,7 +59,9 @@ describe('http reranker (/rerank wire format)', () => {
 
   it('retries a 429 after the retry-after the server asks for, then succeeds', async () => {
     server = await startRerankServer((_, index) =>
-      index === 0 ? { status: 429, headers: { 'retry-after': '2' }, json: { error: 'slow down' } } : rerankReply([0, 1, 2]),
+      index === 0
+        ? { status: 429, headers: { 'retry-after': '2' }, json: { error: 'slow down' } }
+        : rerankReply([0, 1, 2]),
     );
     const { waits, sleep } = recorder();
     const reranker = createHttpReranker({ url: server.baseUrl, model: 'm', sleep });
@@ -71,9 +73,17 @@ describe('http reranker (/rerank wire format)', () => {
   it('fails with one sentence after the retries of a 500, never printing the key', async () => {
     server = await startRerankServer(() => ({ status: 500, text: `boom ${KEY}` }));
     const { waits, sleep } = recorder();
-    const reranker = createHttpReranker({ url: server.baseUrl, model: 'm', apiKey: KEY, maxRetries: 2, sleep });
+    const reranker = createHttpReranker({
+      url: server.baseUrl,
+      model: 'm',
+      apiKey: KEY,
+      maxRetries: 2,
+      sleep,
+    });
     const error = await reranker.rerank({ query: 'q', candidates }).catch((caught: Error) => caught);
-    expect((error as Error).message).toMatch(/^Reranker m at 127\.0\.0\.1:\d+ failed with HTTP 500 after 3 attempts/);
+    expect((error as Error).message).toMatch(
+      /^Reranker m at 127\.0\.0\.1:\d+ failed with HTTP 500 after 3 attempts/,
+    );
     expect((error as Error).message).not.toContain(KEY);
     expect(waits).toEqual([500, 1000]);
     expect(server.requests).toHaveLength(3);
@@ -82,14 +92,23 @@ describe('http reranker (/rerank wire format)', () => {
   it('times out a reply that does not come', async () => {
     server = await startRerankServer(() => ({ delayMs: 5_000, ...rerankReply([1, 2, 3]) }));
     const reranker = createHttpReranker({ url: server.baseUrl, model: 'm', timeoutMs: 30, maxRetries: 0 });
-    await expect(reranker.rerank({ query: 'q', candidates })).rejects.toThrow(/timed out after 30 ms \(1 attempts\)/);
+    await expect(reranker.rerank({ query: 'q', candidates })).rejects.toThrow(
+      /timed out after 30 ms \(1 attempt\)/,
+    );
   });
 
   it('rejects a malformed reply and one missing some indices', async () => {
     server = await startRerankServer((_, index) =>
       index === 0
         ? { json: { data: [] } }
-        : { json: { results: [{ index: 0, relevance_score: 0.3 }, { index: 2, relevance_score: 0.1 }] } },
+        : {
+            json: {
+              results: [
+                { index: 0, relevance_score: 0.3 },
+                { index: 2, relevance_score: 0.1 },
+              ],
+            },
+          },
     );
     const reranker = createHttpReranker({ url: server.baseUrl, model: 'm', maxRetries: 0 });
     await expect(reranker.rerank({ query: 'q', candidates })).rejects.toThrow(/returned no "results" list/);

@@ -42,12 +42,17 @@ export function createHttpReranker(options: HttpRerankerOptions): CandidateReran
   const url = /\/rerank\/?$/.test(options.url) ? options.url : `${options.url.replace(/\/+$/, '')}/rerank`;
   const maxRetries = options.maxRetries ?? 6;
   const timeoutMs = options.timeoutMs ?? 60_000;
-  const sleep = options.sleep ?? ((milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)));
+  const sleep =
+    options.sleep ?? ((milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)));
   const secrets = options.apiKey ? [options.apiKey] : [];
   const host = safeHost(url);
   const fail = (message: string) => new RerankError(redactSecrets(message, secrets));
 
-  async function post(body: string, size: number, signal?: AbortSignal): Promise<RerankReply & { tokens: number }> {
+  async function post(
+    body: string,
+    size: number,
+    signal?: AbortSignal,
+  ): Promise<RerankReply & { tokens: number }> {
     for (let attempt = 0; ; attempt++) {
       signal?.throwIfAborted();
       const timeout = AbortSignal.timeout(timeoutMs);
@@ -64,12 +69,14 @@ export function createHttpReranker(options: HttpRerankerOptions): CandidateReran
         });
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        const reason = timeout.aborted ? `timed out after ${timeoutMs} ms` : `could not reach ${host}`;
+        const reason = timeout.aborted ? `timed out after ${timeoutMs} ms` : 'could not be reached';
         if (attempt < maxRetries) {
           await sleep(backoff(attempt));
           continue;
         }
-        throw fail(`Reranker ${options.model} at ${host} ${reason} (${attempt + 1} attempts): ${(error as Error).message}.`);
+        throw fail(
+          `Reranker ${options.model} at ${host} ${reason} (${attempt + 1} attempt${attempt === 0 ? '' : 's'}): ${(error as Error).message}.`,
+        );
       }
       if (!response.ok) {
         const retryable = response.status === 429 || response.status === 408 || response.status >= 500;
@@ -99,14 +106,27 @@ export function createHttpReranker(options: HttpRerankerOptions): CandidateReran
       throw fail(`Reranker ${options.model} at ${host} returned no "results" list.`);
     const seen = new Set<number>();
     for (const result of results) {
-      const { index, relevance_score: score } = (result ?? {}) as { index?: unknown; relevance_score?: unknown };
-      if (!Number.isInteger(index) || (index as number) < 0 || (index as number) >= size || typeof score !== 'number' || !Number.isFinite(score))
-        throw fail(`Reranker ${options.model} at ${host} returned a result that is not {index, relevance_score} for ${size} documents: ${JSON.stringify(result).slice(0, 80)}.`);
+      const { index, relevance_score: score } = (result ?? {}) as {
+        index?: unknown;
+        relevance_score?: unknown;
+      };
+      if (
+        !Number.isInteger(index) ||
+        (index as number) < 0 ||
+        (index as number) >= size ||
+        typeof score !== 'number' ||
+        !Number.isFinite(score)
+      )
+        throw fail(
+          `Reranker ${options.model} at ${host} returned a result that is not {index, relevance_score} for ${size} documents: ${JSON.stringify(result).slice(0, 80)}.`,
+        );
       seen.add(index as number);
     }
     if (seen.size < size) {
       const missing = Array.from({ length: size }, (_, index) => index).filter((index) => !seen.has(index));
-      throw fail(`Reranker ${options.model} at ${host} left out ${missing.length} of ${size} documents (indices ${missing.slice(0, 10).join(', ')}).`);
+      throw fail(
+        `Reranker ${options.model} at ${host} left out ${missing.length} of ${size} documents (indices ${missing.slice(0, 10).join(', ')}).`,
+      );
     }
     return { results: results as RerankReply['results'] };
   }
@@ -116,7 +136,10 @@ export function createHttpReranker(options: HttpRerankerOptions): CandidateReran
     id: `http-rerank:${host}`,
     async complete(request: ChatCompleteOptions) {
       const started = performance.now();
-      const { query, documents } = JSON.parse(request.messages[0]!.content) as { query: string; documents: string[] };
+      const { query, documents } = JSON.parse(request.messages[0]!.content) as {
+        query: string;
+        documents: string[];
+      };
       const body = JSON.stringify({ model: options.model, query, documents, top_n: documents.length });
       const reply = await post(body, documents.length, request.signal);
       return {
@@ -128,7 +151,9 @@ export function createHttpReranker(options: HttpRerankerOptions): CandidateReran
       };
     },
   };
-  const client = withSingleFlight(options.cacheDir ? withCompletionCache(network, { dir: options.cacheDir }) : network);
+  const client = withSingleFlight(
+    options.cacheDir ? withCompletionCache(network, { dir: options.cacheDir }) : network,
+  );
 
   return {
     id: `http:${options.model}`,
@@ -137,7 +162,12 @@ export function createHttpReranker(options: HttpRerankerOptions): CandidateReran
       const usage = emptyRerankUsage();
       const reply = await client.complete({
         model: `rerank:${options.model}`,
-        messages: [{ role: 'user', content: JSON.stringify({ query, documents: candidates.map((candidate) => candidate.text) }) }],
+        messages: [
+          {
+            role: 'user',
+            content: JSON.stringify({ query, documents: candidates.map((candidate) => candidate.text) }),
+          },
+        ],
         temperature: 0,
         maxTokens: 0,
         ...(signal ? { signal } : {}),

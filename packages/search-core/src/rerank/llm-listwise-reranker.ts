@@ -1,4 +1,5 @@
 import type { ChatClient } from '../llm/chat-client.js';
+import { listwisePrompt, parseListwiseReply } from './rerank-prompts.js';
 import {
   addRerankUsage,
   type CandidateReranker,
@@ -7,7 +8,6 @@ import {
   type RerankRequest,
   type RerankResult,
 } from './reranker.js';
-import { listwisePrompt, parseListwiseReply } from './rerank-prompts.js';
 
 export type LlmListwiseRerankerOptions = {
   client: ChatClient;

@@ -1,5 +1,6 @@
 import type { ChatClient } from '../llm/chat-client.js';
 import { readLogprobReply } from './logprob-chat-client.js';
+import { parseYesNo, pointwisePrompt } from './rerank-prompts.js';
 import {
   addRerankUsage,
   type CandidateReranker,
@@ -9,7 +10,6 @@ import {
   type RerankRequest,
   type RerankResult,
 } from './reranker.js';
-import { parseYesNo, pointwisePrompt } from './rerank-prompts.js';
 
 export type LlmPointwiseRerankerOptions = {
   /** A chat client; with `createLogprobChatClient` the replies carry the first token's log-probabilities. */

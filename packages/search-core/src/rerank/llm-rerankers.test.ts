@@ -1,7 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RetrievalHit } from '../core/retriever.js';
 import { createChatClient } from '../llm/chat-client.js';
-import { chatCompletionReply, type OpenAiWireServer, startOpenAiWireServer } from '../testing/openai-wire-server.js';
+import {
+  chatCompletionReply,
+  type OpenAiWireServer,
+  startOpenAiWireServer,
+} from '../testing/openai-wire-server.js';
 import { createLlmListwiseReranker } from './llm-listwise-reranker.js';
 import { createLlmPointwiseReranker } from './llm-pointwise-reranker.js';
 import { createLogprobChatClient, readLogprobReply } from './logprob-chat-client.js';
@@ -63,7 +67,11 @@ describe('listwise LLM reranker (RankGPT sliding window)', () => {
 
   it('falls back to the incoming order on a malformed reply, a 500 or a 429, recording the error', async () => {
     const hits: RetrievalHit[] = candidatesOf(3).map((candidate, document) => ({ ...candidate, document }));
-    const documents = hits.map((hit) => ({ id: hit.id, text: `turn number ${hit.document}`, sessionId: 's' }));
+    const documents = hits.map((hit) => ({
+      id: hit.id,
+      text: `turn number ${hit.document}`,
+      sessionId: 's',
+    }));
     for (const reply of [
       chatCompletionReply('I cannot rank these.'),
       { status: 500, json: { error: { message: 'internal' } } },
@@ -103,7 +111,11 @@ function logprobReply(top: Record<string, number>, text = Object.keys(top)[0]!) 
                 token: text,
                 logprob: top[text] ?? -1,
                 bytes: null,
-                top_logprobs: Object.entries(top).map(([token, logprob]) => ({ token, logprob, bytes: null })),
+                top_logprobs: Object.entries(top).map(([token, logprob]) => ({
+                  token,
+                  logprob,
+                  bytes: null,
+                })),
               },
             ],
           },
@@ -155,7 +167,9 @@ describe('pointwise LLM reranker', () => {
   });
 
   it('times out through the client and the stage keeps the incoming order', async () => {
-    server = await startOpenAiWireServer({ '/chat/completions': () => ({ delayMs: 5_000, ...chatCompletionReply('Yes') }) });
+    server = await startOpenAiWireServer({
+      '/chat/completions': () => ({ delayMs: 5_000, ...chatCompletionReply('Yes') }),
+    });
     const reranker = createLlmPointwiseReranker({ client: client({ timeoutMs: 30 }), model: 'm' });
     const hits: RetrievalHit[] = candidatesOf(2).map((candidate, document) => ({ ...candidate, document }));
     const documents = hits.map((hit) => ({ id: hit.id, text: hit.id, sessionId: 's' }));
@@ -166,6 +180,9 @@ describe('pointwise LLM reranker', () => {
 
   it('reads P(yes) from the logprobs text a reply carries', () => {
     expect(readLogprobReply(['Yes']).yesProbability).toBeUndefined();
-    expect(readLogprobReply(['Yes', `lme-logprobs:${JSON.stringify({ Yes: Math.log(0.6), No: Math.log(0.2) })}`]).yesProbability).toBeCloseTo(0.75);
+    expect(
+      readLogprobReply(['Yes', `lme-logprobs:${JSON.stringify({ Yes: Math.log(0.6), No: Math.log(0.2) })}`])
+        .yesProbability,
+    ).toBeCloseTo(0.75);
   });
 });

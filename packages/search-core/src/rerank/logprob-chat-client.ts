@@ -72,7 +72,9 @@ export function createLogprobChatClient(options: ChatClientOptions = {}): ChatCl
       const texts = choice ? [choice.message?.content ?? ''] : [];
       const top = choice?.logprobs?.content?.[0]?.top_logprobs;
       if (top && top.length > 0)
-        texts.push(`${LOGPROBS_MARK}${JSON.stringify(Object.fromEntries(top.map((entry) => [entry.token, entry.logprob])))}`);
+        texts.push(
+          `${LOGPROBS_MARK}${JSON.stringify(Object.fromEntries(top.map((entry) => [entry.token, entry.logprob])))}`,
+        );
       return {
         text: texts[0] ?? '',
         texts,
@@ -87,7 +89,9 @@ export function createLogprobChatClient(options: ChatClientOptions = {}): ChatCl
   };
   const checked = withRequiredChoice(network);
   const cached = options.cacheDir
-    ? withRequiredChoice(withCompletionCache(checked, { dir: options.cacheDir, onWarning: options.onWarning }))
+    ? withRequiredChoice(
+        withCompletionCache(checked, { dir: options.cacheDir, onWarning: options.onWarning }),
+      )
     : checked;
   return withSingleFlight(cached);
 }

@@ -19,13 +19,63 @@ export function createSessionPriorReranker(options: SessionPriorRerankerOptions 
     async rerank({ candidates }: RerankRequest) {
       const best = new Map<string, number>();
       for (const candidate of candidates)
-        best.set(candidate.sessionId, Math.max(best.get(candidate.sessionId) ?? Number.NEGATIVE_INFINITY, candidate.score));
+        best.set(
+          candidate.sessionId,
+          Math.max(best.get(candidate.sessionId) ?? Number.NEGATIVE_INFINITY, candidate.score),
+        );
       const own = minMax(candidates.map((candidate) => candidate.score));
       const session = minMax(
         candidates.map((candidate) => candidate.routes.session?.score ?? best.get(candidate.sessionId)!),
       );
       const scores = own.map((value, position) => (1 - weight) * value + weight * session[position]!);
       return { order: orderByScores(scores), scores, missing: [], usage: emptyRerankUsage() };
+    },
+  };
+}
+
+/**
+ * An offline reranker that interleaves sessions: the best candidate of every session first (the
+ * sessions in order of their score: the `session` route's stage-1 score, else their best
+ * candidate), then every session's second best, and so on. Meant for questions whose evidence is
+ * spread over sessions, which a cut by turn score fills with one session's turns. No model call.
+ */
+export function createSessionInterleaveReranker(): CandidateReranker {
+  return {
+    id: 'offline:interleave',
+    async rerank({ candidates }: RerankRequest) {
+      const sessionScore = new Map<string, number>();
+      for (const candidate of candidates) {
+        const score = candidate.routes.session?.score ?? candidate.score;
+        sessionScore.set(
+          candidate.sessionId,
+          Math.max(sessionScore.get(candidate.sessionId) ?? Number.NEGATIVE_INFINITY, score),
+        );
+      }
+      const sessions = [...sessionScore.entries()]
+        .sort((left, right) => right[1] - left[1])
+        .map(([id]) => id);
+      const sessionRank = new Map(sessions.map((id, rank) => [id, rank]));
+      const within = new Map<string, number>();
+      const byScore = orderByScores(candidates.map((candidate) => candidate.score));
+      const depth = new Array<number>(candidates.length);
+      for (const position of byScore) {
+        const session = candidates[position]!.sessionId;
+        depth[position] = within.get(session) ?? 0;
+        within.set(session, depth[position]! + 1);
+      }
+      const order = candidates
+        .map((_, position) => position)
+        .sort(
+          (left, right) =>
+            depth[left]! - depth[right]! ||
+            sessionRank.get(candidates[left]!.sessionId)! - sessionRank.get(candidates[right]!.sessionId)! ||
+            left - right,
+        );
+      const scores = new Array<number>(candidates.length);
+      order.forEach((position, rank) => {
+        scores[position] = 1 - rank / candidates.length;
+      });
+      return { order, scores, missing: [], usage: emptyRerankUsage() };
     },
   };
 }

@@ -76,7 +76,9 @@ export async function rerankHits(
         ...(signal ? { signal } : {}),
       });
       if (!isPermutation(result.order, head.length))
-        throw new Error(`reranker ${reranker.id} returned an order that is not a permutation of ${head.length} candidates`);
+        throw new Error(
+          `reranker ${reranker.id} returned an order that is not a permutation of ${head.length} candidates`,
+        );
       order = result.order;
       scores = result.scores;
       trace.usage = result.usage;
@@ -109,5 +111,8 @@ export async function rerankHits(
 function isPermutation(order: readonly number[], size: number): boolean {
   if (order.length !== size) return false;
   const seen = new Set(order);
-  return seen.size === size && order.every((position) => Number.isInteger(position) && position >= 0 && position < size);
+  return (
+    seen.size === size &&
+    order.every((position) => Number.isInteger(position) && position >= 0 && position < size)
+  );
 }

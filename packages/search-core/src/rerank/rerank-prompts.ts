@@ -62,7 +62,10 @@ export function parseListwiseReply(reply: string, size: number): number[] | unde
 
 /** 1 for a reply starting with yes, 0 for no, undefined otherwise. */
 export function parseYesNo(reply: string): number | undefined {
-  const word = reply.trim().toLowerCase().replace(/^[^a-z]+/, '');
+  const word = reply
+    .trim()
+    .toLowerCase()
+    .replace(/^[^a-z]+/, '');
   if (word.startsWith('yes')) return 1;
   if (word.startsWith('no')) return 0;
   return undefined;

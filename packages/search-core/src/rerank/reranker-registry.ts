@@ -4,7 +4,7 @@ import { createHttpReranker } from './http-reranker.js';
 import { createLlmListwiseReranker } from './llm-listwise-reranker.js';
 import { createLlmPointwiseReranker } from './llm-pointwise-reranker.js';
 import { createLogprobChatClient } from './logprob-chat-client.js';
-import { createSessionPriorReranker } from './offline-reranker.js';
+import { createSessionInterleaveReranker, createSessionPriorReranker } from './offline-reranker.js';
 import type { CandidateReranker } from './reranker.js';
 
 export type RerankerFactoryOptions = {
@@ -37,8 +37,11 @@ export const RERANKER_KINDS = {
     createHttpReranker({ url, model: options.http?.model ?? 'rerank', ...options.http }),
   offline: (name: string) => {
     const [kind, weight] = name.split('@');
+    if (kind === 'interleave' && weight === undefined) return createSessionInterleaveReranker();
     if (kind !== 'session-prior')
-      throw new Error(`Unknown offline reranker "offline:${name}"; known: offline:session-prior[@<session weight>].`);
+      throw new Error(
+        `Unknown offline reranker "offline:${name}"; known: offline:session-prior[@<session weight>], offline:interleave.`,
+      );
     if (weight !== undefined && !(Number(weight) >= 0 && Number(weight) <= 1))
       throw new Error(`Reranker "offline:${name}": the session weight after @ must be between 0 and 1.`);
     return createSessionPriorReranker(weight === undefined ? {} : { sessionWeight: Number(weight) });
@@ -54,7 +57,7 @@ export function parseRerankerId(id: string): { kind: RerankerKind; argument: str
   const argument = colon < 0 ? '' : id.slice(colon + 1);
   if (!Object.hasOwn(RERANKER_KINDS, kind) || argument === '')
     throw new Error(
-      `Unknown reranker "${id}"; known: llm:<model>, llm-pointwise:<model>, http:<url>, offline:session-prior.`,
+      `Unknown reranker "${id}"; known: llm:<model>, llm-pointwise:<model>, http:<url>, offline:session-prior, offline:interleave.`,
     );
   return { kind: kind as RerankerKind, argument };
 }

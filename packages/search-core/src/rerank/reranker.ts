@@ -57,7 +57,10 @@ export const emptyRerankUsage = (): RerankUsage => ({
   completionTokens: 0,
 });
 
-export function addRerankUsage(total: RerankUsage, call: { cached: boolean; promptTokens: number; completionTokens: number }): void {
+export function addRerankUsage(
+  total: RerankUsage,
+  call: { cached: boolean; promptTokens: number; completionTokens: number },
+): void {
   total.calls++;
   if (call.cached) {
     total.cachedCalls++;

@@ -46,7 +46,9 @@ export type WithRerankerOptions = {
  * ranking are reranked (`rerankHits`), or, for a base that reranks through its hook, the hook's
  * trace is attached. The result carries `rerank` for explain.jsonl.
  */
-export function withReranker<T extends Retriever & { searchStaged(search: SearchOptions): Promise<StagedSearchResult> }>(
+export function withReranker<
+  T extends Retriever & { searchStaged(search: SearchOptions): Promise<StagedSearchResult> },
+>(
   staged: T,
   options: WithRerankerOptions,
 ): Retriever & { searchStaged(search: SearchOptions): Promise<RerankedSearchResult> } {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fuseScores, minMaxNormalize, ranksOf } from './fusion.js';
+import { fuseScores, fusionWeights, minMaxNormalize, ranksOf } from './fusion.js';
 
 describe('fuseScores', () => {
   const bm25 = [3, 1, 0, 2];
@@ -47,5 +47,45 @@ describe('helpers', () => {
   it('normalises equal scores to zero and ranks ties in corpus order', () => {
     expect([...minMaxNormalize([2, 2, 2])]).toEqual([0, 0, 0]);
     expect([...ranksOf([1, 5, 5, 0])]).toEqual([3, 1, 2, 4]);
+  });
+});
+
+describe('fuseScores variants', () => {
+  const routes = [
+    { route: 'bm25', scores: [0, 0, 5, 1] },
+    { route: 'dense', scores: [0.9, 0.1, 0.8, 0.2] },
+  ];
+
+  it('multiplies the weighted sum by the routes ranking a document within their top depth (CombMNZ)', () => {
+    const weighted = fuseScores(routes, { kind: 'weighted', weights: { bm25: 0.5, dense: 0.5 } });
+    const mnz = fuseScores(routes, { kind: 'combmnz', weights: { bm25: 0.5, dense: 0.5 }, depth: 2 });
+    // Document 2 is top 2 in both routes; document 0 only in dense; document 1 in neither.
+    expect(mnz[2]).toBeCloseTo(2 * weighted[2]!, 12);
+    expect(mnz[0]).toBeCloseTo(weighted[0]!, 12);
+    expect(mnz[1]).toBeCloseTo(weighted[1]!, 12);
+  });
+
+  it('normalises by rank when asked', () => {
+    const fused = fuseScores(routes, {
+      kind: 'weighted',
+      weights: { bm25: 1, dense: 0 },
+      normalization: 'rank',
+    });
+    expect([...fused]).toEqual([0.5, 0.25, 1, 0.75]);
+  });
+
+  it('drops a route with no signal when the weights adapt to the query', () => {
+    const flat = [
+      { route: 'bm25', scores: [0, 0, 0, 0] },
+      { route: 'dense', scores: [0.9, 0.1, 0.8, 0.2] },
+    ];
+    const fused = fuseScores(flat, { kind: 'weighted', weights: { bm25: 0.3, dense: 0.7 }, adaptive: true });
+    expect(fused[0]).toBeCloseTo(1, 12);
+    expect(
+      fusionWeights(flat, { kind: 'weighted', weights: { bm25: 0.3, dense: 0.7 }, adaptive: true }),
+    ).toEqual({
+      bm25: 0,
+      dense: 1,
+    });
   });
 });

@@ -22,6 +22,8 @@ export type Fusion =
       weights: Readonly<Record<string, number>>;
       normalization?: ScoreNormalization;
       adaptive?: boolean;
+      /** Exponent of the confidence ratio in the adaptive weights (default 1). */
+      adaptivePower?: number;
     }
   /**
    * CombMNZ: the weighted sum times the number of routes that rank the document within their top
@@ -32,6 +34,7 @@ export type Fusion =
       weights: Readonly<Record<string, number>>;
       normalization?: ScoreNormalization;
       adaptive?: boolean;
+      adaptivePower?: number;
       depth?: number;
     };
 
@@ -91,5 +94,5 @@ export function fusionWeights(
   if (!fusion.adaptive) return fusion.weights;
   const confidence: Record<string, number> = {};
   for (const { route, scores } of routes) confidence[route] = routeConfidence(scores);
-  return adaptWeights(fusion.weights, confidence);
+  return adaptWeights(fusion.weights, confidence, fusion.adaptivePower ?? 1);
 }

@@ -87,19 +87,21 @@ export function routeConfidence(scores: ArrayLike<number>): number {
 
 /**
  * Query-dependent route weights: each base weight is scaled by the route's confidence relative to
- * the mean confidence of the routes, and the result rescaled to the base weights' sum. A route
- * with no signal (confidence 0) drops out; with equal confidences the base weights stand.
+ * the mean confidence of the routes, raised to `power` (1: proportional; higher: the surer route
+ * takes more), and the result rescaled to the base weights' sum. A route with no signal
+ * (confidence 0) drops out; with equal confidences the base weights stand.
  */
 export function adaptWeights(
   base: Readonly<Record<string, number>>,
   confidence: Readonly<Record<string, number>>,
+  power = 1,
 ): Record<string, number> {
   const routes = Object.keys(base).filter((route) => route in confidence);
   const meanConfidence =
     routes.reduce((sum, route) => sum + confidence[route]!, 0) / Math.max(routes.length, 1);
   if (meanConfidence <= 0) return { ...base };
   const scaled: Record<string, number> = { ...base };
-  for (const route of routes) scaled[route] = base[route]! * (confidence[route]! / meanConfidence);
+  for (const route of routes) scaled[route] = base[route]! * (confidence[route]! / meanConfidence) ** power;
   const baseSum = routes.reduce((sum, route) => sum + base[route]!, 0);
   const scaledSum = routes.reduce((sum, route) => sum + scaled[route]!, 0);
   if (scaledSum > 0) for (const route of routes) scaled[route] = (scaled[route]! * baseSum) / scaledSum;

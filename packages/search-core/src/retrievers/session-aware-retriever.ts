@@ -6,6 +6,7 @@ import type { Tokenizer } from '../lexical/tokenizer.js';
 import type { SessionSummary, Summarizer } from '../summarize/summarizer.js';
 import type { DenseScorer } from './dense-scorer.js';
 import { type Fusion, fuseScores, type RouteScores, ranksOf } from './fusion.js';
+import { smoothWithNeighbours } from './neighbour-turns.js';
 
 /** What stage 1 ranks sessions by: their text, their summaries, or both. */
 export type SessionIndexKind = 'summary' | 'text' | 'both';
@@ -38,6 +39,8 @@ export type SessionAwareOptions = {
   sessionWeights?: Partial<SessionWeights>;
   reranker?: Reranker;
   namespace: string;
+  /** Weight of a turn's neighbour turns in its dense score, both stages (neighbour-turns.ts); unset: 0. */
+  denseNeighbours?: number;
 };
 
 export type SessionAwareResult = {
@@ -97,7 +100,11 @@ export function createSessionAwareRetriever(options: SessionAwareOptions): Retri
     if (weights.text > 0) sessionRoutes.push({ route: 'text', scores: textIndex!.scores(terms) });
     if (weights.summary > 0) sessionRoutes.push({ route: 'summary', scores: summaryIndex!.scores(terms) });
     if (weights.dense > 0) {
-      const turnScores = await dense!.scoreAll({ query, signal });
+      const turnScores = smoothWithNeighbours(
+        await dense!.scoreAll({ query, signal }),
+        documents,
+        options.denseNeighbours ?? 0,
+      );
       sessionRoutes.push({
         route: 'dense',
         scores: turnsOf.map((turns) => Math.max(...turns.map((document) => turnScores[document]!))),
@@ -124,11 +131,11 @@ export function createSessionAwareRetriever(options: SessionAwareOptions): Retri
     const bm25All = turnIndex.scores(terms);
     turnRoutes.push({ route: 'bm25', scores: candidates.map((document) => bm25All[document]!) });
     if (dense) {
-      const denseAll = await dense.scoreAll({
-        query,
-        sessionIds: top.map((session) => sessionIds[session]!),
-        signal,
-      });
+      const denseAll = smoothWithNeighbours(
+        await dense.scoreAll({ query, sessionIds: top.map((session) => sessionIds[session]!), signal }),
+        documents,
+        options.denseNeighbours ?? 0,
+      );
       turnRoutes.push({ route: 'dense', scores: candidates.map((document) => denseAll[document]!) });
     }
     const turnScores = turnRoutes.length === 1 ? turnRoutes[0]!.scores : fuseScores(turnRoutes, fusion);

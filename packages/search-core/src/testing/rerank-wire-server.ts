@@ -1,4 +1,9 @@
-import { type OpenAiWireServer, startOpenAiWireServer, type WireHandler, type WireReply } from './openai-wire-server.js';
+import {
+  type OpenAiWireServer,
+  startOpenAiWireServer,
+  type WireHandler,
+  type WireReply,
+} from './openai-wire-server.js';
 
 /**
  * A loopback server speaking the `/rerank` wire format (Cohere, Jina, Voyage, TEI, vLLM) for
@@ -26,6 +31,8 @@ export const wordOverlapRerank: WireHandler = (request) => {
   const { query, documents } = request.body as { query: string; documents: string[] };
   const words = new Set(query.toLowerCase().match(/\w+/g) ?? []);
   return rerankReply(
-    documents.map((document) => (document.toLowerCase().match(/\w+/g) ?? []).filter((word) => words.has(word)).length),
+    documents.map(
+      (document) => (document.toLowerCase().match(/\w+/g) ?? []).filter((word) => words.has(word)).length,
+    ),
   );
 };

@@ -1,7 +1,7 @@
 import { type OpenAiWireServer, startOpenAiWireServer } from '@lme/search-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseRunConfig } from '../../config/run-config.js';
-import { createConfiguredEmbedder } from './configured-pipeline.js';
+import { createConfiguredEmbedder } from './configured-embedder.js';
 
 let server: OpenAiWireServer | undefined;
 afterEach(async () => {

@@ -43,7 +43,9 @@ export function withSourceTrace<
 >(
   retriever: T,
   base: { lastTrace(): MultiSourceTrace | undefined },
-): T & { searchStaged(search: SearchOptions): Promise<StagedSearchResult & { multiSource?: MultiSourceTrace }> } {
+): T & {
+  searchStaged(search: SearchOptions): Promise<StagedSearchResult & { multiSource?: MultiSourceTrace }>;
+} {
   return {
     ...retriever,
     async searchStaged(search: SearchOptions) {

@@ -1,10 +1,8 @@
 import {
-  type CachedEmbedder,
   type ChunkContextualizer,
   createBm25DenseRetriever,
   createChatClient,
   createDenseScorer,
-  createEmbedder,
   createLlmContextualizer,
   createMultiRouteRetriever,
   createSessionAwareRetriever,
@@ -19,13 +17,13 @@ import {
   type SearchOptions,
   type StagedSearchResult,
   sessionAwareRerankHook,
-  withDiskCache,
   withReranker,
   withStages,
 } from '@lme/search-core';
 import { fromRegistry } from '../../config/config-error.js';
 import { resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
 import type { RunConfig } from '../../config/run-config.js';
+import { createConfiguredEmbedder, type PipelineResources, pipelineEmbeds } from './configured-embedder.js';
 import { createConfiguredMultiSource, withSourceTrace } from './configured-multi-source.js';
 import { createConfiguredReranker, newRerankHookState } from './configured-reranker.js';
 import { type ContextualizeCorpusResult, contextualizeCorpus } from './contextualize-corpus.js';
@@ -82,11 +80,6 @@ export type PipelineRetriever = Retriever & {
   ): Promise<StagedSearchResult & { rerank?: RerankTrace; multiSource?: MultiSourceTrace }>;
 };
 
-/** Whether a config's pipeline embeds (a dense route, or stages that need document vectors). */
-export function pipelineEmbeds(config: RunConfig): boolean {
-  return config.retriever !== 'bm25' || config.dedup || config.mmr;
-}
-
 /** The retrievers `--retriever` selects: the routes each searches (fused when more than one). */
 export const RETRIEVERS = {
   bm25: { routes: ['bm25'] },
@@ -94,25 +87,7 @@ export const RETRIEVERS = {
   hybrid: { routes: ['bm25', 'dense'] },
 } as const satisfies Record<RunConfig['retriever'], { routes: readonly ('bm25' | 'dense')[] }>;
 
-export type PipelineResources = {
-  /** An embedder shared with other pipelines (ablation variants); this pipeline never closes it. */
-  embedder?: Embedder & Partial<Pick<CachedEmbedder, 'stats'>>;
-};
-
-/** The cached embedder a config names (the caller closes it). */
-export function createConfiguredEmbedder(
-  config: RunConfig,
-  environment: NodeJS.ProcessEnv = process.env,
-): Embedder & Partial<Pick<CachedEmbedder, 'stats'>> {
-  // --base-url, --timeout and --max-retries reach the OpenAI embedder as they reach the reader.
-  const base = createEmbedder(
-    config.embedder,
-    config.embedder.startsWith('openai:')
-      ? resolveOpenAiEndpoint(config, 'pipeline', environment)
-      : { maxRetries: config.maxRetries },
-  );
-  return config.cache ? withDiskCache(base, { dir: config.cacheDir }) : base;
-}
+export type { PipelineResources } from './configured-embedder.js';
 
 export function createPipeline(
   config: RunConfig,
@@ -158,6 +133,7 @@ export function createPipeline(
           weights: { bm25: config.weights[0], dense: config.weights[1] },
           ...(config.fusionNormalization ? { normalization: config.fusionNormalization } : {}),
           ...(config.adaptiveWeights ? { adaptive: true } : {}),
+          ...(config.adaptivePower !== undefined ? { adaptivePower: config.adaptivePower } : {}),
         };
   const { routes } = fromRegistry(RETRIEVERS, config.retriever, { key: 'retriever', label: 'retriever' });
 
@@ -222,6 +198,8 @@ export function createPipeline(
         finalTopK: config.finalTopK,
         fusion,
         sessionWeights: config.sessionWeights,
+        ...(config.denseNeighbours ? { denseNeighbours: config.denseNeighbours } : {}),
+        ...(config.denseNeighbours ? { denseNeighbours: config.denseNeighbours } : {}),
         ...(reranker && rerankHook
           ? { reranker: sessionAwareRerankHook(reranker, config.rerankDepth, rerankHook) }
           : {}),

@@ -80,8 +80,10 @@ export function explainTrace(options: ExplainTraceOptions): Record<string, unkno
               kind: config.fusion,
               bm25: config.weights[0],
               dense: config.weights[1],
-              normalization: config.fusionNormalization ?? 'min-max',
-              adaptive: config.adaptiveWeights ?? false,
+              ...(config.fusionNormalization ? { normalization: config.fusionNormalization } : {}),
+              ...(config.adaptiveWeights
+                ? { adaptive: true, adaptive_power: config.adaptivePower ?? 1 }
+                : {}),
             }
         : { kind: 'single', route: config.retriever },
   };

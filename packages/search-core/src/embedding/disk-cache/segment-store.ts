@@ -1,5 +1,6 @@
-import { mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
+import { open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { makeDirectory } from '../../core/make-directory.js';
 import {
   CORRUPT_PREFIX,
   ignoreMissing,
@@ -210,7 +211,7 @@ export type SegmentStore = ReturnType<typeof createSegmentStore>;
 
 /** Writes a segment under a temp name, syncs it and renames it into view; returns its name. */
 export async function writeSegmentFile(folder: string, file: Buffer): Promise<string> {
-  await mkdir(folder, { recursive: true });
+  await makeDirectory(folder);
   const stem = uniqueSegmentStem();
   const tempPath = join(folder, `${TEMP_PREFIX}${stem}${SEGMENT_SUFFIX}`);
   const name = `${SEGMENT_PREFIX}${stem}${SEGMENT_SUFFIX}`;

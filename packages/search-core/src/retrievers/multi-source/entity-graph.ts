@@ -42,7 +42,8 @@ export function textEntities(text: string): string[] {
   const sentences = text.match(SENTENCE)?.filter((sentence) => /\s[A-Z]/.test(sentence.trim())) ?? [];
   const found = new Set<string>();
   if (sentences.length > 0) {
-    for (const topic of nlp(sentences.join(' ')).topics().out('array') as string[]) found.add(entityKey(topic));
+    for (const topic of nlp(sentences.join(' ')).topics().out('array') as string[])
+      found.add(entityKey(topic));
     for (const sentence of sentences)
       for (const match of sentence.trim().matchAll(INNER_NAME)) found.add(entityKey(match[0]));
   }
@@ -76,18 +77,28 @@ export function buildEntityGraph(documents: readonly MemoryDocument[]): EntityGr
     sessionEntities: new Map(),
     entitiesOf: [],
   };
-  documents.forEach((document, index) => {
-    const texts = document.role === 'assistant' ? [] : (document.parts ?? [document.text]);
+  // Pass 1: the entities each user text names. Pass 2: a text also mentions every entity named
+  // anywhere in the haystack whose words it contains (a sentence-initial "Marie" compromise was not
+  // asked about still links to Marie).
+  const textsOf = documents.map((document) =>
+    document.role === 'assistant' ? [] : (document.parts ?? [document.text]),
+  );
+  const named = textsOf.map((texts) => texts.map(textEntities));
+  const known = new Set(named.flat(2));
+  textsOf.forEach((texts, index) => {
+    const document = documents[index]!;
     const all = new Set<string>();
-    for (const text of texts) {
-      const entities = textEntities(text);
+    texts.forEach((text, part) => {
+      const normalised = ` ${entityKey(text)} `;
+      const entities = new Set(named[index]![part]);
+      for (const entity of known) if (normalised.includes(` ${entity} `)) entities.add(entity);
       for (const entity of entities) {
         all.add(entity);
         const links = graph.neighbours.get(entity) ?? new Map<string, number>();
         graph.neighbours.set(entity, links);
         for (const other of entities) if (other !== entity) links.set(other, (links.get(other) ?? 0) + 1);
       }
-    }
+    });
     graph.entitiesOf.push([...all]);
     for (const entity of all) {
       const holders = graph.documentsOf.get(entity) ?? new Set<number>();
@@ -122,7 +133,7 @@ export function searchEntityGraph(
   const scores = new Float64Array(documents.length);
   const keys = queryEntities.map(entityKey).filter((key) => key.length > 1);
   const seeds = [...graph.documentsOf.keys()].filter((entity) =>
-    keys.some((key) => entity === key || new RegExp(`(^| )${escape(key)}( |$)`).test(entity)),
+    keys.some((key) => ` ${entity} `.includes(` ${key} `)),
   );
   if (seeds.length === 0) return { seeds, scores };
   const idf = (entity: string) =>
@@ -148,8 +159,4 @@ export function searchEntityGraph(
       if (session.has(seed) && !graph.entitiesOf[index]!.includes(seed)) scores[index]! += 0.25 * idf(seed);
   });
   return { seeds, scores };
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -99,7 +99,13 @@ export function createMultiSourceRetriever(options: MultiSourceOptions): Retriev
             score: raw[source][index]!,
             rank: source === 'memory' || raw[source][index]! > 0 ? ranks[source][index]! : 0,
           };
-        return { document: index, id: document.id, sessionId: document.sessionId, score: merged[index]!, routes };
+        return {
+          document: index,
+          id: document.id,
+          sessionId: document.sessionId,
+          score: merged[index]!,
+          routes,
+        };
       })
       .sort((left, right) => right.score - left.score || left.document - right.document);
 

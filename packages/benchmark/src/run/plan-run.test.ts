@@ -1,0 +1,63 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseRunConfig } from '../config/run-config.js';
+import { loadLocomo } from '../dataset/load-locomo.js';
+import { REPO_ROOT } from '../testing/run-cli.js';
+import { planRun, renderPlan } from './plan-run.js';
+
+const fixture = resolve(REPO_ROOT, 'datasets/fixtures/locomo-mini.json');
+
+describe('planRun', () => {
+  it('counts the Chain-of-Note calls of --reader-notes: one per history session, max_tokens 500', async () => {
+    const { records } = await loadLocomo(fixture);
+    const config = (readerNotes: boolean) =>
+      parseRunConfig({
+        dataset: fixture,
+        convention: 'evidence',
+        provider: 'full-context',
+        readerModel: 'gpt-4o-mini',
+        historyFormat: 'json',
+        judge: 'locomo-llm',
+        judgeModel: 'gpt-4o-mini',
+        readerNotes,
+      });
+    const sessions = records.reduce((sum, record) => sum + record.haystack_sessions.length, 0);
+    const plan = await planRun(config(true), records);
+    const notes = plan.llm.find((role) => role.role === 'reader-notes');
+    expect(notes).toMatchObject({ model: 'gpt-4o-mini', calls: sessions, completionTokens: sessions * 500 });
+    expect(notes!.promptTokens).toBeGreaterThan(sessions * 50);
+    expect(renderPlan(plan)).toMatch(
+      new RegExp(
+        `^LLM reader-notes \\(gpt-4o-mini\\): ${sessions} calls, ~[\\d,]+ prompt \\+ ≤${(sessions * 500).toLocaleString('en-US')} completion tokens`,
+        'm',
+      ),
+    );
+    // The notes add to the cost; without --reader-notes there is no such line.
+    const without = await planRun(config(false), records);
+    expect(without.llm.map((role) => role.role)).toEqual(['reader', 'judge']);
+    expect(plan.costUsd!).toBeGreaterThan(without.costUsd!);
+  });
+
+  it("plans the configured judge: Mem0's LoCoMo judge grades categories 1-4 only, max_tokens 512", async () => {
+    const { records } = await loadLocomo(fixture);
+    const plan = await planRun(
+      parseRunConfig({
+        dataset: fixture,
+        convention: 'evidence',
+        provider: 'full-context',
+        readerModel: 'gpt-4o-mini',
+        judge: 'locomo-llm',
+        judgeModel: 'gpt-4o-mini',
+      }),
+      records,
+    );
+    // The fixture: 7 questions, 2 adversarial.
+    expect(plan.llm.find((role) => role.role === 'judge')).toMatchObject({
+      calls: 5,
+      completionTokens: 5 * 512,
+    });
+    expect(plan.notes).toContain(
+      "judge locomo-llm grades 5 of 7 questions (Mem0's published LoCoMo judge (ACCURACY_PROMPT, categories 1-4; adversarial excluded)).",
+    );
+  });
+});
