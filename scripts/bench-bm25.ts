@@ -7,10 +7,11 @@
  *   pnpm tsx scripts/bench-bm25.ts [--runs 4] [--granularity session|turn] [--dataset s]
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { rssOfTree } from './process-tree-rss.js';
 
 const { values } = parseArgs({
   options: {
@@ -22,32 +23,6 @@ const { values } = parseArgs({
 });
 
 const root = resolve(import.meta.dirname, '..');
-const PAGE = 4096;
-
-function rssOfTree(rootPid: number): number {
-  const children = new Map<number, number[]>();
-  const rss = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const parent = Number(fields[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-      rss.set(Number(entry), Number(fields[21]) * PAGE);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  let total = 0;
-  const stack = [rootPid];
-  while (stack.length > 0) {
-    const pid = stack.pop()!;
-    total += rss.get(pid) ?? 0;
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return total;
-}
 
 function measure(command: string, args: string[]): Promise<{ seconds: number; peakBytes: number }> {
   return new Promise((done, fail) => {

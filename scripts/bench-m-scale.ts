@@ -25,6 +25,7 @@ import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { rssOfTree } from './process-tree-rss.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -43,7 +44,6 @@ const { values, positionals } = parseArgs({
 });
 
 const root = resolve(import.meta.dirname, '..');
-const PAGE = 4096;
 const EMBEDDING_PRESETS = new Set(['hybrid', 'session-aware', 'contextual-hybrid', 'multi-route']);
 const lme = [
   process.execPath,
@@ -53,31 +53,6 @@ const lme = [
   'packages/benchmark/src/cli/main.ts',
 ];
 const FIGURES = ['session.recall_all@5', 'session.recall_any@5', 'session.ndcg_any@5'] as const;
-
-function rssOfTree(rootPid: number): number {
-  const children = new Map<number, number[]>();
-  const rss = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const parent = Number(fields[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-      rss.set(Number(entry), Number(fields[21]) * PAGE);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  let total = 0;
-  const stack = [rootPid];
-  while (stack.length > 0) {
-    const pid = stack.pop()!;
-    total += rss.get(pid) ?? 0;
-    stack.push(...(children.get(pid) ?? []));
-  }
-  return total;
-}
 
 let measured = 0;
 /**

@@ -9,9 +9,10 @@ import {
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseRunConfig, type RunConfigInput } from '../config/run-config.js';
 import { loadLongMemEval } from '../dataset/load-longmemeval.js';
-import { isAbstention, type LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { checkReaderSettings, createQaStage } from './qa-stage.js';
+import { emptySample } from './run-question.js';
 import type { Sample } from './sample.js';
 import { summarize } from './summarize.js';
 
@@ -48,24 +49,6 @@ function officialQaMetrics(graded: readonly { type: string; reply: string }[]) {
     byType: Object.fromEntries([...typeToLabels].map(([type, labels]) => [type, mean(labels)])),
     taskAveraged: mean([...typeToLabels.values()].map(mean)),
     overall: mean(all),
-  };
-}
-
-function sampleOf(record: LongMemEvalRecord, position: number): Sample {
-  return {
-    question_id: record.question_id,
-    position,
-    question_type: record.question_type,
-    abstention: isAbstention(record.question_id),
-    no_target: false,
-    gold_sessions: [],
-    hits: [],
-    metrics: {},
-    hypothesis: null,
-    judge: null,
-    usage: {},
-    latency_ms: { index: 0, retrieve: 0 },
-    error: null,
   };
 }
 
@@ -106,7 +89,7 @@ describe('the QA stage against an OpenAI-compatible loopback server', () => {
     const samples: Sample[] = [];
     for (const [position, record] of records.entries()) {
       const result = await stage.answer({ record, providerId: 'oracle', rankedSessionIds: [] });
-      samples.push({ ...sampleOf(record, position), ...result, metrics: result.metrics });
+      samples.push({ ...emptySample(record, position), ...result, metrics: result.metrics });
     }
     // Every reader request carries the official max_tokens, 800.
     const readerRequests = server.requests.filter((request) => !isJudge(request));

@@ -22,11 +22,11 @@ export type RunQuestionOptions = {
  * One question end to end: retrieve, grade the ranking, answer and judge (with a reader model).
  * A failure becomes the sample's `error`; undefined when the run was interrupted before it finished.
  */
-export async function runQuestion(options: RunQuestionOptions): Promise<Sample | undefined> {
-  const { record, provider, qa, config, signal } = options;
-  const sample: Sample = {
+/** A question's sample before anything ran: no hits, metrics, answer or error. */
+export function emptySample(record: LongMemEvalRecord, position: number): Sample {
+  return {
     question_id: record.question_id,
-    position: options.position,
+    position,
     question_type: record.question_type,
     abstention: isAbstention(record.question_id),
     no_target: false,
@@ -39,6 +39,11 @@ export async function runQuestion(options: RunQuestionOptions): Promise<Sample |
     latency_ms: { index: 0, retrieve: 0 },
     error: null,
   };
+}
+
+export async function runQuestion(options: RunQuestionOptions): Promise<Sample | undefined> {
+  const { record, provider, qa, config, signal } = options;
+  const sample = emptySample(record, options.position);
   try {
     const outcome = await provider.retrieve({ record, signal });
     // LLM calls made while retrieving (the reranker) are counted like the reader's.

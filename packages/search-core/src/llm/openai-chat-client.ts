@@ -1,5 +1,10 @@
 import type OpenAI from 'openai';
-import type { ChatClient, ChatClientOptions, ChatCompleteOptions } from './chat-client.js';
+import type {
+  ChatClient,
+  ChatClientOptions,
+  ChatCompleteOptions,
+  ChatCompleteResult,
+} from './chat-client.js';
 import { ChatCompletionError } from './chat-completion-error.js';
 import { loadOpenAi } from './load-openai.js';
 import { redactSecrets, redactSecretValues } from './redact-secrets.js';
@@ -77,17 +82,23 @@ export function createOpenAiChatClient(
       const texts = completion.choices.map((choice) =>
         redactSecretValues(choice.message?.content ?? '', secrets),
       );
-      return {
-        text: texts[0] ?? '',
-        texts,
-        usage: {
-          promptTokens: completion.usage?.prompt_tokens ?? 0,
-          completionTokens: completion.usage?.completion_tokens ?? 0,
-        },
-        cached: false,
-        latencyMs: performance.now() - started,
-      };
+      return completionResult(texts, completion.usage, started);
     },
+  };
+}
+
+/** A network reply as the chat client returns it: its texts, token usage and latency. */
+export function completionResult(
+  texts: string[],
+  usage: { prompt_tokens?: number; completion_tokens?: number } | null | undefined,
+  started: number,
+): ChatCompleteResult {
+  return {
+    text: texts[0] ?? '',
+    texts,
+    usage: { promptTokens: usage?.prompt_tokens ?? 0, completionTokens: usage?.completion_tokens ?? 0 },
+    cached: false,
+    latencyMs: performance.now() - started,
   };
 }
 

@@ -3,6 +3,7 @@ import type { ChatClient, ChatClientOptions, ChatCompleteOptions } from '../llm/
 import { ChatCompletionError } from '../llm/chat-completion-error.js';
 import { withCompletionCache } from '../llm/completion-cache.js';
 import { loadOpenAi } from '../llm/load-openai.js';
+import { completionResult } from '../llm/openai-chat-client.js';
 import { redactSecrets } from '../llm/redact-secrets.js';
 import { withRequiredChoice } from '../llm/require-choice.js';
 import { withSingleFlight } from '../llm/single-flight.js';
@@ -75,16 +76,7 @@ export function createLogprobChatClient(options: ChatClientOptions = {}): ChatCl
         texts.push(
           `${LOGPROBS_MARK}${JSON.stringify(Object.fromEntries(top.map((entry) => [entry.token, entry.logprob])))}`,
         );
-      return {
-        text: texts[0] ?? '',
-        texts,
-        usage: {
-          promptTokens: completion.usage?.prompt_tokens ?? 0,
-          completionTokens: completion.usage?.completion_tokens ?? 0,
-        },
-        cached: false,
-        latencyMs: performance.now() - started,
-      };
+      return completionResult(texts, completion.usage, started);
     },
   };
   const checked = withRequiredChoice(network);
