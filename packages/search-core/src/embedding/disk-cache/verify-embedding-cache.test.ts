@@ -10,8 +10,12 @@ import { decodeRecord, parseSegment } from './segment-format.js';
 import { upgradeEmbeddingCache, verifyEmbeddingCache } from './verify-embedding-cache.js';
 import { withDiskCache } from './with-disk-cache.js';
 
-/** The team's warm cache, in the legacy format; never modified (segments are copied). */
-const WARM_CACHE = '/work/lme-cache/embeddings/local_use-lite-763f2fcd44cc';
+/**
+ * A folder of real USE-lite segments in the legacy format (a cache written before checksums, e.g.
+ * `<cache>/embeddings/local_use-lite-763f2fcd44cc`), named by LME_LEGACY_SEGMENTS; never modified
+ * (segments are copied).
+ */
+const WARM_CACHE = process.env.LME_LEGACY_SEGMENTS ?? '';
 
 describe('verifyEmbeddingCache and upgradeEmbeddingCache', () => {
   let dir: string;
@@ -102,8 +106,8 @@ describe('verifyEmbeddingCache and upgradeEmbeddingCache', () => {
     expect(upgraded).toMatchObject({ segments: 1, vectors: 1, rejected: [] });
   });
 
-  it.skipIf(!existsSync(WARM_CACHE))(
-    'upgrades segments of the real warm cache bit for bit (skipped where /work/lme-cache is absent)',
+  it.skipIf(!WARM_CACHE || !existsSync(WARM_CACHE))(
+    'upgrades real legacy segments bit for bit (skipped unless LME_LEGACY_SEGMENTS names a folder of them)',
     async () => {
       const folder = join(dir, 'embeddings', 'local_use-lite-763f2fcd44cc');
       await mkdir(folder, { recursive: true });
