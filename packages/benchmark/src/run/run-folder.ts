@@ -4,13 +4,12 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
-  renameSync,
   rmSync,
   unlinkSync,
-  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 import { ensureDirectory } from './ensure-directory.js';
 
 /**
@@ -49,10 +48,7 @@ export function openRunFolder(dir: string): RunFolder {
   const samplesPath = join(dir, 'samples.jsonl');
   let samples = openSync(samplesPath, 'a');
   const writeText = (name: string, text: string) => {
-    const target = join(dir, name);
-    const temporary = `${target}.${process.pid}.tmp`;
-    writeFileSync(temporary, text);
-    renameSync(temporary, target);
+    writeFileAtomic.sync(join(dir, name), text);
   };
   let open = true;
   return {

@@ -1,4 +1,4 @@
-import type OpenAI from 'openai';
+import pLimit from 'p-limit';
 import { unitVector } from '../core/vector-math.js';
 import { loadOpenAi } from '../llm/load-openai.js';
 import { redactSecrets } from '../llm/redact-secrets.js';
@@ -125,27 +125,28 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
     // One failed batch stops the others: no point paying for a call that will be thrown away.
     const stop = new AbortController();
     const combined = signal ? AbortSignal.any([signal, stop.signal]) : stop.signal;
-    let next = 0;
+    const limit = pLimit(concurrency);
     let done = 0;
     let firstError: unknown;
-    async function runner(): Promise<void> {
-      while (next < batches.length && firstError === undefined) {
-        const start = batches[next++]!;
-        const slice = texts.slice(start, start + batchSize);
-        try {
-          const batchVectors = await embedBatch(slice, combined);
-          batchVectors.forEach((vector, offset) => {
-            vectors[start + offset] = vector;
-          });
-          done += slice.length;
-          onProgress?.(done);
-        } catch (error) {
-          if (firstError === undefined) firstError = error;
-          stop.abort();
-        }
-      }
-    }
-    await Promise.all(Array.from({ length: Math.min(concurrency, batches.length) }, runner));
+    await Promise.all(
+      batches.map((start) =>
+        limit(async () => {
+          if (firstError !== undefined) return;
+          const slice = texts.slice(start, start + batchSize);
+          try {
+            const batchVectors = await embedBatch(slice, combined);
+            batchVectors.forEach((vector, offset) => {
+              vectors[start + offset] = vector;
+            });
+            done += slice.length;
+            onProgress?.(done);
+          } catch (error) {
+            if (firstError === undefined) firstError = error;
+            stop.abort();
+          }
+        }),
+      ),
+    );
     if (firstError !== undefined) throw signal?.aborted ? (signal.reason ?? firstError) : firstError;
     return vectors;
   }

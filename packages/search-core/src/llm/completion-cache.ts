@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 import { makeDirectory } from '../core/make-directory.js';
 import type { ChatClient, ChatCompleteOptions, ChatCompleteResult, ChatUsage } from './chat-client.js';
 
@@ -118,14 +119,7 @@ async function readEntry(file: string): Promise<CacheEntry | undefined> {
 
 async function writeEntry(file: string, entry: CacheEntry): Promise<void> {
   await makeDirectory(join(file, '..'));
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(temporary, `${JSON.stringify(entry)}\n`, { flag: 'wx' });
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(file, `${JSON.stringify(entry)}\n`);
 }
 
 export type CompletionCacheSummary = { dir: string; entries: number; bytes: number };

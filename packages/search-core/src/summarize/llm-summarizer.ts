@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 import { makeDirectorySync } from '../core/make-directory.js';
 import type { ChatClient, ChatUsage } from '../llm/chat-client.js';
 import type { SessionInput, SessionSummary, Summarizer } from './summarizer.js';
@@ -79,9 +80,7 @@ export function createLlmSummarizer(options: LlmSummarizerOptions): Summarizer &
     if (options.cacheDir) {
       const path = cacheFile(prompt);
       makeDirectorySync(join(path, '..'));
-      const temporary = `${path}.${process.pid}.tmp`;
-      writeFileSync(temporary, JSON.stringify(summary));
-      renameSync(temporary, path);
+      writeFileAtomic.sync(path, JSON.stringify(summary));
     }
     return summary;
   }
