@@ -7,6 +7,7 @@ import { type GridAxis, parseGridAxis } from '../run/ablation-grid.js';
 import { runAblation } from '../run/run-ablation.js';
 import { claimRunFolder } from '../run/run-folder.js';
 import { checkRunId, safeName } from '../run/run-id.js';
+import { EXIT } from './exit-codes.js';
 import { createProgress } from './progress.js';
 import { addRunOptions, configFromEnvironment, configFromFlags, FLAG_KEYS } from './run-command.js';
 
@@ -83,6 +84,16 @@ export function ablateCommand(): Command {
         `${JSON.stringify({ axes, variants: result.variants.map(({ variant, config }) => ({ name: variant.name, config })) }, null, 2)}\n`,
       );
       process.stdout.write(`\n${table}\nresults: ${dir}\n`);
+      // As for one run: failed questions are an error (exit 2), named per variant.
+      for (const { variant, summary } of result.variants) {
+        if (summary.errors === 0) continue;
+        const failed = summary.first_error;
+        process.stderr.write(
+          `variant ${variant.name}: ${summary.errors} of ${summary.n} questions failed` +
+            `${failed ? `; first: ${failed.question_id}: ${failed.message}` : ''}\n`,
+        );
+        process.exitCode = EXIT.failedQuestions;
+      }
     });
 }
 

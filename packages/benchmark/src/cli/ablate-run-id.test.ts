@@ -32,4 +32,31 @@ describe('lme ablate', () => {
     expect(folders).toHaveLength(1);
     expect(folders[0]).toMatch(/-ablation-copy-[0-9a-f]{4}$/);
   }, 120_000);
+
+  it('exits 2 after writing every variant when questions failed, naming the variant and the first failure', () => {
+    const out = mkdtempSync(join(tmpdir(), 'lme-ablate-fail-'));
+    const result = runCli([
+      'ablate',
+      '--dataset',
+      'sample',
+      '--provider',
+      'http',
+      '--provider-url',
+      'http://127.0.0.1:9',
+      '--provider-retries',
+      '0',
+      '--question-types',
+      'multi-session',
+      '--grid',
+      'top-k=5,10',
+      '--out',
+      out,
+      '--run-id',
+      'down',
+    ]);
+    expect(result.status, result.stderr).toBe(EXIT.failedQuestions);
+    expect(result.stderr).toMatch(/variant top-k=5: 4 of 4 questions failed; first: [0-9a-z_]+: /);
+    expect(result.stderr).toMatch(/variant top-k=10: 4 of 4 questions failed/);
+    expect(existsSync(join(out, 'down', 'report.md'))).toBe(true);
+  }, 120_000);
 });
