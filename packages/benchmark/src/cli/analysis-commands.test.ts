@@ -88,6 +88,30 @@ describe('lme merge', () => {
     }
   });
 
+  it('exits 2 when a shard holds failed questions, naming the first', () => {
+    const lines = read(official, 'samples.jsonl').trimEnd().split('\n');
+    const config = JSON.parse(read(official, 'config.json'));
+    const shards = [0, 1].map((index) => {
+      const dir = join(root, `failed-shard-${index}`);
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, run_id: `failed-shard-${index}` }));
+      const half = lines
+        .filter((_, line) => line % 2 === index)
+        .map((line, position) =>
+          index === 1 && position === 0
+            ? JSON.stringify({ ...JSON.parse(line), error: 'provider down' })
+            : line,
+        );
+      writeFileSync(join(dir, 'samples.jsonl'), `${half.join('\n')}\n`);
+      return dir;
+    });
+    const result = runCli(['merge', ...shards, '--out', join(root, 'merged-failed')]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(
+      /^1 of 22 questions failed; first: [0-9a-z_]+: provider down; rerun that shard/,
+    );
+  });
+
   it('exits 1 when the runs differ in a result-affecting key', () => {
     const result = runCli(['merge', official, words, '--out', join(root, 'bad')]);
     expect(result.status).toBe(1);

@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { mergeRuns, writeMergedRun } from '../analysis/merge-runs.js';
 import { readRun } from '../analysis/read-run.js';
+import { checkRunId } from '../run/run-id.js';
+import { EXIT } from './exit-codes.js';
 
 export function mergeCommand(): Command {
   return new Command('merge')
@@ -14,11 +16,7 @@ export function mergeCommand(): Command {
       '\nExample:\n  lme merge results/s-shard-0 results/s-shard-1 --out results/s-merged',
     )
     .action((dirs: string[], options: { out: string; runId?: string; allowPartial?: boolean }) => {
-      if (options.runId !== undefined && !/^[\w.-]+$/.test(options.runId)) {
-        throw new Error(
-          `--run-id "${options.runId}" may use letters, digits, dot, dash and underscore only.`,
-        );
-      }
+      if (options.runId !== undefined) checkRunId(options.runId);
       const runs = dirs.map((dir) => readRun(dir));
       const merged = mergeRuns(runs, {
         outDir: options.out,
@@ -27,9 +25,17 @@ export function mergeCommand(): Command {
         allowPartial: options.allowPartial ?? false,
       });
       for (const warning of merged.warnings) process.stderr.write(`lme: warning: ${warning}\n`);
-      const { table } = writeMergedRun(merged);
+      const { table, summary } = writeMergedRun(merged);
       process.stdout.write(
         `merged ${merged.samples.length} questions from ${runs.length} ${runs.length === 1 ? 'run' : 'runs'}\n\n${table}\nresults: ${merged.dir}\n`,
       );
+      // Failed questions in a shard are failed questions of the merged run (exit 2, as lme run).
+      if (summary.errors > 0) {
+        const failed = summary.first_error;
+        process.stderr.write(
+          `${summary.errors} of ${summary.n} questions failed${failed ? `; first: ${failed.question_id}: ${failed.message}` : ''}; rerun that shard with --resume <shard dir> --retry-errors, then merge again\n`,
+        );
+        process.exitCode = EXIT.failedQuestions;
+      }
     });
 }
