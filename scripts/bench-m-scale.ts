@@ -90,19 +90,18 @@ function measure(
   });
 }
 
+/** The start of every `lme run` this script makes. */
+function runArgs(dataset: string, preset: string): string[] {
+  return ['run', '--dataset', dataset, '--data-dir', values['data-dir'], '--preset', preset];
+}
+
 /** New texts the preset would embed, from the dry-run plan; undefined when the plan names none. */
 function newTexts(dataset: string, preset: string): number | undefined {
   const plan = spawnSync(
     lme[0]!,
     [
       ...lme.slice(1),
-      'run',
-      '--dataset',
-      dataset,
-      '--data-dir',
-      values['data-dir'],
-      '--preset',
-      preset,
+      ...runArgs(dataset, preset),
       '--cache-dir',
       values['cache-dir'],
       ...positionals,
@@ -191,13 +190,7 @@ for (const preset of values.presets.split(',')) {
     if (fake && label === 'S' && !fakeCacheFilled) {
       // Unmeasured: fills the fresh cache with every S text, so the measured runs are warm.
       await measure([
-        'run',
-        '--dataset',
-        dataset,
-        '--data-dir',
-        values['data-dir'],
-        '--preset',
-        preset,
+        ...runArgs(dataset, preset),
         '--out',
         out,
         '--run-id',
@@ -219,13 +212,7 @@ for (const preset of values.presets.split(',')) {
     const name = fake ? `${preset} (fake vectors)` : preset;
     const loadBefore = load();
     const result = await measure([
-      'run',
-      '--dataset',
-      dataset,
-      '--data-dir',
-      values['data-dir'],
-      '--preset',
-      preset,
+      ...runArgs(dataset, preset),
       ...(fake ? fakeFlags : ['--cache-dir', values['cache-dir']]),
       '--out',
       out,
