@@ -9,5 +9,7 @@ export default defineConfig({
       { extends: true, test: { name: 'benchmark', include: ['packages/benchmark/src/**/*.test.ts'] } },
     ],
     testTimeout: 60_000,
+    // One temporary folder per run (TMPDIR for workers and the processes they spawn), removed after it.
+    globalSetup: ['./vitest.global-setup.ts'],
   },
 });

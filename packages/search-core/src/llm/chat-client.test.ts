@@ -87,6 +87,48 @@ describe('createChatClient', () => {
     expect(result.text).toBe('yes');
   });
 
+  it('asks for the top logprobs only when topLogprobs is given, and returns them as a marked text', async () => {
+    server = await startOpenAiWireServer({
+      '/chat/completions': (incoming) => {
+        const reply = completion('Yes');
+        if ((incoming.body as { logprobs?: boolean }).logprobs) {
+          const top = [
+            { token: 'Yes', logprob: -0.1, bytes: null },
+            { token: ' no', logprob: -2.5, bytes: null },
+            // A server quoting the key in a token: redacted like every text of a reply.
+            { token: API_KEY, logprob: -9, bytes: null },
+          ];
+          const json = reply.json as { choices: Record<string, unknown>[] };
+          json.choices[0]!.logprobs = {
+            content: [{ token: 'Yes', logprob: -0.1, bytes: null, top_logprobs: top }],
+          };
+        }
+        return reply;
+      },
+    });
+    const client = createChatClient({ baseURL: server.baseUrl, apiKey: API_KEY, cacheDir });
+    const plain = await client.complete(request);
+    expect(plain.texts).toEqual(['Yes']);
+    expect(server.requests[0]?.body).not.toHaveProperty('logprobs');
+    expect(server.requests[0]?.body).not.toHaveProperty('top_logprobs');
+
+    const withLogprobs = await client.complete({ ...request, topLogprobs: 5 });
+    expect(withLogprobs.cached).toBe(false);
+    expect(server.requests[1]?.body).toMatchObject({ logprobs: true, top_logprobs: 5 });
+    expect(withLogprobs.text).toBe('Yes');
+    expect(withLogprobs.texts).toEqual(['Yes', 'lme-logprobs:{"Yes":-0.1," no":-2.5,"[redacted]":-9}']);
+
+    // Cached under its own key, logprobs included; the request without them keeps its entry.
+    expect(await client.complete({ ...request, topLogprobs: 5 })).toMatchObject({
+      cached: true,
+      texts: withLogprobs.texts,
+    });
+    expect(await client.complete(request)).toMatchObject({ cached: true, texts: ['Yes'] });
+    expect(server.requests).toHaveLength(2);
+    for (const file of await filesUnder(cacheDir))
+      expect(await readFile(file, 'utf8')).not.toContain('SECRET');
+  });
+
   it('waits out a 429 with retry-after and then succeeds', async () => {
     server = await startOpenAiWireServer({
       '/chat/completions': (_request, index) =>

@@ -26,13 +26,24 @@ export type ChatCompleteOptions = {
   /** Number of choices (OpenAI `n`); sent only when given, 1 when omitted. */
   n?: number;
   seed?: number;
+  /**
+   * Ask for the first token's top `topLogprobs` log-probabilities (OpenAI `logprobs: true,
+   * top_logprobs: n`); sent only when given. They come back as one more text after the choices,
+   * `lme-logprobs:{"Yes":-0.1,…}` (see LOGPROBS_MARK in openai-chat-client.ts and
+   * `readLogprobReply`), so the cache and single-flight keep them like any reply; an endpoint that
+   * returns none gives the choices only. Part of the cache key only when given.
+   */
+  topLogprobs?: number;
   signal?: AbortSignal;
 };
 
 export type ChatCompleteResult = {
   /** The first choice's content, as returned (not trimmed); `''` when the choice had no content. */
   text: string;
-  /** Every choice's content, in order (`n` of them). */
+  /**
+   * Every choice's content, in order (`n` of them); with `topLogprobs`, followed by the marked
+   * log-probabilities text when the endpoint returned any.
+   */
   texts: string[];
   /** Tokens the completion cost when it was made (also reported for cache hits; see `cached`). */
   usage: ChatUsage;

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatClient, ChatCompleteOptions } from './chat-client.js';
-import { clearCompletionCache, readCompletionCacheStats, withCompletionCache } from './completion-cache.js';
+import {
+  clearCompletionCache,
+  completionCacheKey,
+  readCompletionCacheStats,
+  withCompletionCache,
+} from './completion-cache.js';
 
 function countingClient(): ChatClient & { calls: number } {
   const client = {
@@ -62,5 +67,34 @@ describe('withCompletionCache', () => {
     expect(await clearCompletionCache({ dir })).toMatchObject({ entries: 2 });
     expect(await readCompletionCacheStats({ dir })).toMatchObject({ entries: 0, bytes: 0 });
     expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe('completionCacheKey', () => {
+  const judgement: ChatCompleteOptions = {
+    model: 'gpt-test',
+    messages: [{ role: 'user', content: 'Is the sky blue? Answer yes or no only.' }],
+    temperature: 0,
+    maxTokens: 1,
+  };
+
+  it('keeps the key of every request without topLogprobs as it was', () => {
+    // Pinned before topLogprobs existed: a changed value would orphan every cached completion.
+    expect(completionCacheKey(judgement)).toBe(
+      '8706dfb2f3b021508ce9d56634162385c80293ba68fc9b8c5e6859e3422625a5',
+    );
+    expect(completionCacheKey({ ...judgement, n: 3, seed: 7 })).toBe(
+      'f81b2837294dc2c8f700c9c87b5c4d90aefe55565ab34ce9d9c8e03cec3beab4',
+    );
+    expect(completionCacheKey({ ...judgement, topLogprobs: undefined })).toBe(completionCacheKey(judgement));
+  });
+
+  it('gives a request with topLogprobs a key of its own', () => {
+    const keys = new Set([
+      completionCacheKey(judgement),
+      completionCacheKey({ ...judgement, topLogprobs: 5 }),
+      completionCacheKey({ ...judgement, topLogprobs: 3 }),
+    ]);
+    expect(keys.size).toBe(3);
   });
 });

@@ -14,6 +14,12 @@ const DEFAULT_MAX_RETRIES = 6;
 const DEFAULT_TIMEOUT_MS = 180_000;
 
 /**
+ * Marks the text a reply gains when `topLogprobs` is asked for: the first choice's first-token
+ * top log-probabilities as JSON, `lme-logprobs:{"Yes":-0.1,"No":-2.3}` (read by `readLogprobReply`).
+ */
+export const LOGPROBS_MARK = 'lme-logprobs:';
+
+/**
  * A chat client that calls an OpenAI-compatible endpoint through the `openai` package. Retries
  * (with `retry-after` honoured) and the per-attempt timeout are the package's own. No cache.
  * Everything comes from the options, never from the environment (the caller resolves that); the
@@ -71,6 +77,9 @@ export function createOpenAiChatClient(
             max_tokens: request.maxTokens,
             ...(request.n === undefined ? {} : { n: request.n }),
             ...(request.seed === undefined ? {} : { seed: request.seed }),
+            ...(request.topLogprobs === undefined
+              ? {}
+              : { logprobs: true, top_logprobs: request.topLogprobs }),
           },
           request.signal ? { signal: request.signal } : undefined,
         );
@@ -82,13 +91,22 @@ export function createOpenAiChatClient(
       const texts = completion.choices.map((choice) =>
         redactSecretValues(choice.message?.content ?? '', secrets),
       );
+      const top =
+        request.topLogprobs === undefined
+          ? undefined
+          : completion.choices[0]?.logprobs?.content?.[0]?.top_logprobs;
+      if (top && top.length > 0) {
+        const logprobs = Object.fromEntries(top.map((entry) => [entry.token, entry.logprob]));
+        // Tokens, not the key; redacted all the same, as every text of a reply is.
+        texts.push(redactSecretValues(`${LOGPROBS_MARK}${JSON.stringify(logprobs)}`, secrets));
+      }
       return completionResult(texts, completion.usage, started);
     },
   };
 }
 
 /** A network reply as the chat client returns it: its texts, token usage and latency. */
-export function completionResult(
+function completionResult(
   texts: string[],
   usage: { prompt_tokens?: number; completion_tokens?: number } | null | undefined,
   started: number,

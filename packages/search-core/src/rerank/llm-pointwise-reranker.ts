@@ -11,8 +11,11 @@ import {
   type RerankResult,
 } from './reranker.js';
 
+/** The first token's top log-probabilities asked for per judgement (yes and no variants fit in 5). */
+const TOP_LOGPROBS = 5;
+
 export type LlmPointwiseRerankerOptions = {
-  /** A chat client; with `createLogprobChatClient` the replies carry the first token's log-probabilities. */
+  /** The chat client (as the reader's); every judgement asks it for the first token's top 5 logprobs. */
   client: ChatClient;
   model: string;
   /** Judgements in flight at once for one question. Default 4. */
@@ -40,6 +43,7 @@ export function createLlmPointwiseReranker(options: LlmPointwiseRerankerOptions)
           messages: pointwisePrompt(query, candidates[position]!.text),
           temperature: 0,
           maxTokens: 1,
+          topLogprobs: TOP_LOGPROBS,
           ...(signal ? { signal } : {}),
         });
         addRerankUsage(usage, { cached: reply.cached, ...reply.usage });

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RetrievalHit } from '../core/retriever.js';
 import { createChatClient } from '../llm/chat-client.js';
@@ -8,7 +11,7 @@ import {
 } from '../testing/openai-wire-server.js';
 import { createLlmListwiseReranker } from './llm-listwise-reranker.js';
 import { createLlmPointwiseReranker } from './llm-pointwise-reranker.js';
-import { createLogprobChatClient, readLogprobReply } from './logprob-chat-client.js';
+import { readLogprobReply } from './logprob-chat-client.js';
 import { rerankHits } from './rerank-hits.js';
 import { parseListwiseReply } from './rerank-prompts.js';
 
@@ -26,7 +29,7 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-const client = (options: { maxRetries?: number; timeoutMs?: number } = {}) =>
+const client = (options: { maxRetries?: number; timeoutMs?: number; cacheDir?: string } = {}) =>
   createChatClient({ baseURL: server!.baseUrl, apiKey: 'test', maxRetries: 0, ...options });
 
 /** The passage numbers of a listwise prompt, with the turn each stands for. */
@@ -136,16 +139,46 @@ describe('pointwise LLM reranker', () => {
           : logprobReply({ No: Math.log(0.7), ' yes': Math.log(0.3) });
       },
     });
-    const reranker = createLlmPointwiseReranker({
-      client: createLogprobChatClient({ baseURL: server.baseUrl, apiKey: 'test', maxRetries: 0 }),
-      model: 'm',
-    });
+    const reranker = createLlmPointwiseReranker({ client: client(), model: 'm' });
     const result = await reranker.rerank({ query: 'q', candidates: candidatesOf(3) });
-    expect((server.requests[0]!.body as { logprobs: boolean; top_logprobs: number }).logprobs).toBe(true);
+    expect(server.requests[0]!.body).toMatchObject({ logprobs: true, top_logprobs: 5, max_tokens: 1 });
     expect(result.order).toEqual([2, 0, 1]);
     expect(result.scores[2]).toBeCloseTo(0.9);
     expect(result.scores[0]).toBeCloseTo(0.3);
     expect(result.usage.calls).toBe(3);
+  });
+
+  it('serves a repeated judgement, logprobs included, from the completion cache', async () => {
+    server = await startOpenAiWireServer({
+      '/chat/completions': () => logprobReply({ Yes: Math.log(0.8), No: Math.log(0.2) }),
+    });
+    const cacheDir = await mkdtemp(join(tmpdir(), 'lme-pointwise-cache-'));
+    try {
+      const reranker = createLlmPointwiseReranker({ client: client({ cacheDir }), model: 'm' });
+      const first = await reranker.rerank({ query: 'q', candidates: candidatesOf(2) });
+      const again = createLlmPointwiseReranker({ client: client({ cacheDir }), model: 'm' });
+      const second = await again.rerank({ query: 'q', candidates: candidatesOf(2) });
+      expect(server.requests).toHaveLength(2);
+      expect(second.scores).toEqual(first.scores);
+      expect(second.scores[0]).toBeCloseTo(0.8);
+      expect(second.usage).toMatchObject({ calls: 2, cachedCalls: 2 });
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true });
+    }
+  });
+
+  it('reports a failed judgement in the words of the reader and keeps the incoming order', async () => {
+    server = await startOpenAiWireServer({
+      '/chat/completions': () => ({ status: 500, json: { error: { message: 'internal' } } }),
+    });
+    const reranker = createLlmPointwiseReranker({ client: client(), model: 'm' });
+    const hits: RetrievalHit[] = candidatesOf(2).map((candidate, document) => ({ ...candidate, document }));
+    const documents = hits.map((hit) => ({ id: hit.id, text: hit.id, sessionId: 's' }));
+    const { hits: out, trace } = await rerankHits({ reranker, query: 'q', hits, documents, depth: 2 });
+    expect(out.map((hit) => hit.id)).toEqual(['t0', 't1']);
+    expect(trace.fallback).toMatch(
+      /Chat completion for model "m" failed with HTTP 500 after 1 attempt: internal/,
+    );
   });
 
   it('falls back to the yes/no text when the endpoint returns no logprobs', async () => {

@@ -3,7 +3,6 @@ import { createChatClient } from '../llm/chat-client.js';
 import { createHttpReranker } from './http-reranker.js';
 import { createLlmListwiseReranker } from './llm-listwise-reranker.js';
 import { createLlmPointwiseReranker } from './llm-pointwise-reranker.js';
-import { createLogprobChatClient } from './logprob-chat-client.js';
 import { createSessionInterleaveReranker, createSessionPriorReranker } from './offline-reranker.js';
 import type { CandidateReranker } from './reranker.js';
 
@@ -29,7 +28,7 @@ export const RERANKER_KINDS = {
     createLlmListwiseReranker({ client: createChatClient(options.chat ?? {}), model }),
   'llm-pointwise': (model: string, options: RerankerFactoryOptions) =>
     createLlmPointwiseReranker({
-      client: createLogprobChatClient(options.chat ?? {}),
+      client: createChatClient(options.chat ?? {}),
       model,
       ...(options.concurrency ? { concurrency: options.concurrency } : {}),
     }),
