@@ -103,6 +103,32 @@ describe('warnings for flags with no effect', () => {
     expect(resolveRunConfig(parseRun(['--preset', 'session-aware'])).warnings).toEqual([]);
   });
 
+  it('cover the reranker and multi-source flags', () => {
+    expect(
+      resolveRunConfig(
+        parseRun(['--rerank-depth', '30', '--rerank-model', 'm', '--source-weights', 'memory=1']),
+      ).warnings,
+    ).toEqual([
+      '--rerank-depth has no effect without --reranker.',
+      '--rerank-model has no effect without --reranker http:<url>.',
+      '--source-weights has no effect without --multi-source.',
+    ]);
+    expect(
+      resolveRunConfig(
+        parseRun(['--reranker', 'offline:interleave', '--rerank-depth', '30', '--rerank-key-env', 'K']),
+      ).warnings,
+    ).toEqual(['--rerank-key-env has no effect without --reranker http:<url>.']);
+    expect(
+      resolveRunConfig(
+        parseRun(['--reranker', 'http:http://127.0.0.1:9', '--rerank-model', 'm', '--rerank-key-env', 'K']),
+      ).warnings,
+    ).toEqual([]);
+  });
+
+  it('name the flag of a reranker URL that does not parse, instead of throwing', () => {
+    expect(() => resolveRunConfig(parseRun(['--reranker', 'http://127.0.0.1:9']))).toThrow(/--reranker/);
+  });
+
   it('cover the reader, the http provider and the cache', () => {
     const config = parseRunConfig({ cache: false });
     expect(ineffectiveKeyWarnings(config, ['judgeSamples', 'providerUrl', 'cacheDir'])).toEqual([

@@ -19,8 +19,14 @@ const summarizes = (config: RunConfig) =>
   (pipeline(config) && config.contextual !== 'none');
 const reads = (config: RunConfig) => config.readerModel !== undefined;
 const http = (config: RunConfig) => config.provider === 'http';
+const reranks = (config: RunConfig) => pipeline(config) && config.reranker !== undefined;
+const reranksOverHttp = (config: RunConfig) => reranks(config) && config.reranker!.startsWith('http:');
 
 const RULES: Partial<Record<keyof RunConfig, Rule>> = {
+  rerankDepth: { used: reranks, needs: '--reranker' },
+  rerankModel: { used: reranksOverHttp, needs: '--reranker http:<url>' },
+  rerankKeyEnv: { used: reranksOverHttp, needs: '--reranker http:<url>' },
+  sourceWeights: { used: (config) => pipeline(config) && config.multiSource, needs: '--multi-source' },
   retriever: { used: pipeline, needs: '--provider pipeline' },
   tokenizer: { used: pipeline, needs: '--provider pipeline' },
   sessionAware: { used: pipeline, needs: '--provider pipeline' },
@@ -46,6 +52,10 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
   adaptivePower: {
     used: (config) => fuses(config) && config.fusion !== 'rrf' && config.adaptiveWeights === true,
     needs: '--adaptive-weights',
+  },
+  denseGap: {
+    used: (config) => fuses(config) && config.fusion !== 'rrf',
+    needs: '--fusion weighted|combmnz with --retriever hybrid or --session-aware',
   },
   denseNeighbours: {
     used: (config) => pipeline(config) && !config.multiRoute && config.retriever !== 'bm25',

@@ -13,14 +13,15 @@ import { flagOfKey } from './run-options.js';
 const endpointUrl = z
   .string()
   .url()
+  // An unparsable URL is reported by .url() above; these checks must not throw on it.
   .refine((value) => {
-    const url = new URL(value);
-    return url.username === '' && url.password === '';
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    return !url || (url.username === '' && url.password === '');
   }, 'must not carry credentials (user:password@); put keys in the environment')
   // A query can carry a key too, and config.json stores the URL: base URLs only (config/secrets.ts).
   .refine((value) => {
-    const url = new URL(value);
-    return url.search === '' && url.hash === '';
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    return !url || (url.search === '' && url.hash === '');
   }, 'must be a base URL without a query string or fragment (a query can carry a key)');
 
 export const runConfigSchema = z
@@ -59,6 +60,12 @@ export const runConfigSchema = z
     adaptiveWeights: z.boolean().optional(),
     /** Exponent of the confidence ratio in `adaptiveWeights`; unset: 1. */
     adaptivePower: z.number().min(0).max(8).optional(),
+    /**
+     * Weighted/CombMNZ: the dense route's score gap (best minus median cosine) at which it keeps its
+     * full weight, at half of it none, linearly between; BM25 takes what it gives up. In the
+     * embedder's cosine units; unset or 0: off.
+     */
+    denseGap: z.number().min(0).max(2).optional(),
     /** Dense route of `--retriever hybrid|dense`: weight of a turn's neighbour turns in its score; unset: 0 (off). */
     denseNeighbours: z.number().min(0).max(1).optional(),
     rrfK: z.number().min(1).default(60),
@@ -128,7 +135,7 @@ export const runConfigSchema = z
       // config.json stores the id: an http: reranker URL is held to the endpoint rules (no key in it).
       .refine(
         (value) => !value.startsWith('http:') || endpointUrl.safeParse(value.slice('http:'.length)).success,
-        'an http: reranker needs a base URL without credentials, query string or fragment (keys go in --rerank-key-env)',
+        'an http: reranker is http:<base URL> (for example http:https://host/v1), without credentials, query string or fragment (keys go in --rerank-key-env)',
       )
       .optional(),
     /** Candidates (top hits) the reranker reorders. */

@@ -91,6 +91,12 @@ export const RUN_OPTIONS = [
     defaultHelp: '1',
   },
   {
+    flags: '--dense-gap <cosine>',
+    key: 'denseGap',
+    help: 'the dense route keeps its fusion weight when its gap (best minus median cosine) reaches this value, loses it at half of it, linearly between; BM25 takes what it gives up, so a haystack whose cosines bunch together leans on BM25',
+    defaultHelp: '0 (off); presets hybrid, session-aware: 0.35',
+  },
+  {
     flags: '--dense-neighbours <weight>',
     key: 'denseNeighbours',
     help: 'dense route: score a turn with weight w on the mean of its neighbour turns (turn granularity)',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fuseScores, fusionWeights, minMaxNormalize, ranksOf } from './fusion.js';
+import { fuseScores, fusionWeights, gapScaledWeights, minMaxNormalize, ranksOf, scoreGap } from './fusion.js';
 
 describe('fuseScores', () => {
   const bm25 = [3, 1, 0, 2];
@@ -87,5 +87,50 @@ describe('fuseScores variants', () => {
       bm25: 0,
       dense: 1,
     });
+  });
+});
+
+describe('gap-scaled weights', () => {
+  const fusion = {
+    kind: 'weighted',
+    weights: { bm25: 0.3, dense: 0.7 },
+    gapReference: { dense: 0.5 },
+  } as const;
+  // Cosines bunched together (a haystack about the same two people) against spread-out ones.
+  const bunched = [
+    { route: 'bm25', scores: [4, 0, 1, 2, 0] },
+    { route: 'dense', scores: [0.6, 0.72, 0.62, 0.65, 0.6] },
+  ];
+  const spread = [
+    { route: 'bm25', scores: [4, 0, 1, 2, 0] },
+    { route: 'dense', scores: [0.1, 0.9, 0.2, 0.3, 0.15] },
+  ];
+
+  it('measures the best score above the median', () => {
+    expect(scoreGap([0.6, 0.72, 0.62, 0.65, 0.6])).toBeCloseTo(0.1, 12);
+    expect(scoreGap([1, 2, 3, 10])).toBeCloseTo(7.5, 12);
+    expect(scoreGap([])).toBe(0);
+  });
+
+  it('hands the dense weight to BM25 when its gap is half the reference or less, part of it in between', () => {
+    const weights = fusionWeights(bunched, fusion);
+    expect(weights).toEqual({ bm25: 1, dense: 0 });
+    const between = fusionWeights(bunched, { ...fusion, gapReference: { dense: 0.16 } });
+    // Gap 0.1 of reference 0.16: 2 × 0.1 / 0.16 − 1 = 0.25 of the weight kept.
+    expect(between.dense).toBeCloseTo(0.7 * 0.25, 12);
+    expect(between.bm25).toBeCloseTo(1 - 0.7 * 0.25, 12);
+    // Document 0 (BM25's best) now beats document 1 (dense's best), which won with fixed weights.
+    const fixed = fuseScores(bunched, { kind: 'weighted', weights: fusion.weights });
+    expect(fixed[1]).toBeGreaterThan(fixed[0]!);
+    const scaled = fuseScores(bunched, fusion);
+    expect(scaled[0]).toBeGreaterThan(scaled[1]!);
+  });
+
+  it('keeps the weights when the gap reaches the reference, and scales only routes that have one', () => {
+    expect(fusionWeights(spread, fusion)).toEqual({ bm25: 0.3, dense: 0.7 });
+    // BM25's gap: best 4 above the median 1, of reference 4: 2 × 3 / 4 − 1 = 0.5 kept.
+    const lexical = gapScaledWeights(bunched, { bm25: 0.3, dense: 0.7 }, { bm25: 4 });
+    expect(lexical.bm25).toBeCloseTo(0.3 * 0.5, 12);
+    expect(lexical.dense).toBeCloseTo(0.7 + 0.3 * 0.5, 12);
   });
 });

@@ -24,6 +24,8 @@ export type Fusion =
       adaptive?: boolean;
       /** Exponent of the confidence ratio in the adaptive weights (default 1). */
       adaptivePower?: number;
+      /** Per route: the score gap at which it keeps its full weight (see `gapScaledWeights`). */
+      gapReference?: Readonly<Record<string, number>>;
     }
   /**
    * CombMNZ: the weighted sum times the number of routes that rank the document within their top
@@ -35,6 +37,7 @@ export type Fusion =
       normalization?: ScoreNormalization;
       adaptive?: boolean;
       adaptivePower?: number;
+      gapReference?: Readonly<Record<string, number>>;
       depth?: number;
     };
 
@@ -86,13 +89,59 @@ export function fuseScores(routes: readonly RouteScores[], fusion: Fusion): Floa
   return fused;
 }
 
-/** The route weights a weighted or CombMNZ fusion uses for these scores (adapted per query when asked). */
+/**
+ * The route weights a weighted or CombMNZ fusion uses for these scores: adapted per query to each
+ * route's confidence when asked, then scaled by each route's score gap when it has a reference.
+ */
 export function fusionWeights(
   routes: readonly RouteScores[],
   fusion: Extract<Fusion, { weights: unknown }>,
 ): Readonly<Record<string, number>> {
-  if (!fusion.adaptive) return fusion.weights;
-  const confidence: Record<string, number> = {};
-  for (const { route, scores } of routes) confidence[route] = routeConfidence(scores);
-  return adaptWeights(fusion.weights, confidence, fusion.adaptivePower ?? 1);
+  let weights = fusion.weights;
+  if (fusion.adaptive) {
+    const confidence: Record<string, number> = {};
+    for (const { route, scores } of routes) confidence[route] = routeConfidence(scores);
+    weights = adaptWeights(weights, confidence, fusion.adaptivePower ?? 1);
+  }
+  return fusion.gapReference ? gapScaledWeights(routes, weights, fusion.gapReference) : weights;
+}
+
+/**
+ * Weights scaled by how far each route's best score stands above its median score (the gap), in
+ * the route's own units: a route whose gap reaches its reference keeps its weight, one whose gap
+ * is half the reference or less loses it, and in between the weight falls linearly; what a route
+ * gives up goes to the other routes in proportion to their weights. Min-max normalisation
+ * stretches any spread to [0, 1], so without this a dense route whose cosines sit in a narrow
+ * band (a haystack where every session is about the same two people, as in LoCoMo) votes as
+ * loudly as one that separates a few documents from the rest (LongMemEval's unrelated
+ * distractors). Routes without a reference are not scaled.
+ */
+export function gapScaledWeights(
+  routes: readonly RouteScores[],
+  weights: Readonly<Record<string, number>>,
+  reference: Readonly<Record<string, number>>,
+): Record<string, number> {
+  const scaled: Record<string, number> = { ...weights };
+  let released = 0;
+  for (const { route, scores } of routes) {
+    const full = reference[route];
+    if (full === undefined || full <= 0 || !(route in scaled)) continue;
+    const factor = Math.min(1, Math.max(0, (2 * scoreGap(scores)) / full - 1));
+    released += scaled[route]! * (1 - factor);
+    scaled[route]! *= factor;
+  }
+  if (released === 0) return scaled;
+  const receivers = routes.filter(({ route }) => reference[route] === undefined && (scaled[route] ?? 0) > 0);
+  const receiving = receivers.reduce((sum, { route }) => sum + scaled[route]!, 0);
+  for (const { route } of receivers) scaled[route]! += (released * scaled[route]!) / receiving;
+  return scaled;
+}
+
+/** Best score minus the median score; 0 for no scores. */
+export function scoreGap(scores: ArrayLike<number>): number {
+  if (scores.length === 0) return 0;
+  const sorted = Float64Array.from(scores as ArrayLike<number>).sort();
+  const middle = sorted.length >> 1;
+  const median = sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return sorted[sorted.length - 1]! - median;
 }

@@ -134,6 +134,7 @@ export function createPipeline(
           ...(config.fusionNormalization ? { normalization: config.fusionNormalization } : {}),
           ...(config.adaptiveWeights ? { adaptive: true } : {}),
           ...(config.adaptivePower !== undefined ? { adaptivePower: config.adaptivePower } : {}),
+          ...(config.denseGap ? { gapReference: { dense: config.denseGap } } : {}),
         };
   const { routes } = fromRegistry(RETRIEVERS, config.retriever, { key: 'retriever', label: 'retriever' });
 

@@ -84,6 +84,7 @@ export function explainTrace(options: ExplainTraceOptions): Record<string, unkno
               ...(config.adaptiveWeights
                 ? { adaptive: true, adaptive_power: config.adaptivePower ?? 1 }
                 : {}),
+              ...(config.denseGap ? { dense_gap: config.denseGap } : {}),
             }
         : { kind: 'single', route: config.retriever },
   };
