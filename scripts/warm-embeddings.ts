@@ -1,11 +1,12 @@
 /**
  * Embeds every distinct user turn (and question) of a dataset into the embedding cache, so later
- * dense and hybrid runs are warm. Prints progress and throughput.
+ * dense and hybrid runs are warm. Streams the file, so M fits in memory. Prints progress and throughput.
  *
  *   pnpm tsx --conditions=source scripts/warm-embeddings.ts [--dataset s] [--roles user|all]
  */
+import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { loadLongMemEval, resolveDatasetPath } from '../packages/benchmark/src/dataset/load-longmemeval.js';
+import { resolveDatasetPath, streamLongMemEval } from '../packages/benchmark/src/dataset/load-longmemeval.js';
 import { createEmbedder, withDiskCache } from '../packages/search-core/src/embedding/index.js';
 
 const { values } = parseArgs({
@@ -18,33 +19,45 @@ const { values } = parseArgs({
     batch: { type: 'string', default: '2048' },
   },
 });
-const { records } = await loadLongMemEval(resolveDatasetPath(values.dataset, values['data-dir']));
-const texts = new Set<string>();
-for (const record of records) {
-  for (const session of record.haystack_sessions) {
-    for (const turn of session) if (values.roles === 'all' || turn.role === 'user') texts.add(turn.content);
-  }
-}
-const all = [...texts];
 const embedder = withDiskCache(createEmbedder(values.embedder), {
   dir: values['cache-dir'],
   onWarning: (message) => console.error(`warning: ${message}`),
 });
+// Streams the file (M holds 2.7 GB of JSON): only a digest per distinct text and one batch are held.
+const dataset = streamLongMemEval(resolveDatasetPath(values.dataset, values['data-dir']));
+const seen = new Set<string>();
+const batchSize = Number(values.batch);
+let pending: string[] = [];
+let questions = 0;
 const started = performance.now();
-const batch = Number(values.batch);
-for (let start = 0; start < all.length; start += batch) {
-  await embedder.embedDocuments({ texts: all.slice(start, start + batch) });
+const flush = async () => {
+  if (pending.length === 0) return;
+  await embedder.embedDocuments({ texts: pending });
+  pending = [];
   const stats = embedder.stats();
   const seconds = (performance.now() - started) / 1000;
   console.log(
-    `${Math.min(start + batch, all.length)}/${all.length} texts · ${stats.misses} embedded, ${stats.hits} cached · ${(stats.misses / seconds).toFixed(1)} texts/s · ${seconds.toFixed(0)} s`,
+    `${seen.size} texts (${(dataset.fractionRead() * 100).toFixed(0)}% of the file) · ${stats.misses} embedded, ${stats.hits} cached · ${(stats.misses / seconds).toFixed(1)} texts/s · ${seconds.toFixed(0)} s`,
   );
+};
+for await (const record of dataset.records) {
+  for (const session of record.haystack_sessions)
+    for (const turn of session) {
+      if (values.roles !== 'all' && turn.role !== 'user') continue;
+      const digest = createHash('sha256').update(turn.content).digest('base64');
+      if (seen.has(digest)) continue;
+      seen.add(digest);
+      pending.push(turn.content);
+      if (pending.length >= batchSize) await flush();
+    }
+  await embedder.embedQuery({ text: record.question });
+  questions++;
 }
-for (const record of records) await embedder.embedQuery({ text: record.question });
+await flush();
 await embedder.close();
 const { corrupt, legacy } = embedder.stats();
 console.log(
-  `done: ${all.length} texts and ${records.length} questions in ${((performance.now() - started) / 1000).toFixed(0)} s` +
+  `done: ${seen.size} texts and ${questions} questions in ${((performance.now() - started) / 1000).toFixed(0)} s` +
     (corrupt > 0 ? `; ${corrupt} corrupt segments set aside and re-embedded` : '') +
     (legacy > 0
       ? `; ${legacy} legacy segments not read (run \`lme cache upgrade\` first to reuse them)`

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { suggestNames } from '../analysis/close-names.js';
 import type { RunConfig } from '../config/run-config.js';
 import { detectDatasetFormat, loadAnyDataset } from '../dataset/load-dataset.js';
@@ -7,11 +8,11 @@ import { validateDataset } from '../dataset/validate-dataset.js';
 import { pipelineEmbeds } from '../providers/pipeline/configured-embedder.js';
 import {
   acceptsRecord,
+  chosenPositions,
   needsAllRecords,
   parseShard,
+  type QuestionHead,
   type Selection,
-  splitCandidates,
-  stratifiedPositions,
 } from './select-questions.js';
 
 /** A whole dataset read into memory, as `loadAnyDataset` returns it. */
@@ -98,13 +99,21 @@ export async function checkDataset(
 }
 
 /**
- * The selected questions, streamed from the file when the selection decides record by record;
- * read whole first when a stratified limit needs every question type counted.
+ * Above this size on disk, a LongMemEval file whose selection needs every record (`--limit`,
+ * `--split`) is read twice, ids and types first, rather than held whole: M is 2.7 GB of JSON.
+ */
+export const TWO_PASS_BYTES = 512 * 2 ** 20;
+
+/**
+ * The selected questions, streamed from the file when the selection decides record by record.
+ * A stratified limit or a dev/test split needs every question's id and type first: a small file
+ * is read whole, a large one (`twoPassBytes`) twice, so memory holds one record at a time.
  */
 export async function openQuestionSource(
   path: string,
   config: RunConfig,
   preloaded?: LoadedRecords,
+  twoPassBytes = TWO_PASS_BYTES,
 ): Promise<QuestionSource> {
   const selection = selectionOf(config);
   const options = { duplicateSessions: config.duplicateSessions };
@@ -114,17 +123,13 @@ export async function openQuestionSource(
       `${path} is a LoCoMo file: it has no official LongMemEval gold; run it with --convention evidence.`,
     );
   }
-  if (needsAllRecords(selection) || format === 'locomo' || preloaded) {
+  const needsAll = needsAllRecords(selection);
+  if (preloaded || format === 'locomo' || (needsAll && fileSize(path) <= twoPassBytes)) {
     const { records, sha256 } = preloaded ?? (await loadAnyDataset(path, options));
-    const candidates = splitCandidates(
-      selection,
-      records.map((record, position) => ({ record, position })),
-    ).filter(({ record, position }) => acceptsRecord(selection, record, position));
-    const chosen =
-      selection.limit === undefined
-        ? undefined
-        : new Set(stratifiedPositions(candidates, selection.limit, selection.seed));
-    const items = candidates.filter(({ position }) => chosen?.has(position) ?? true);
+    const chosen = needsAll ? chosenPositions(selection, records) : undefined;
+    const items = (chosen ?? records.map((_, position) => position))
+      .map((position) => ({ record: records[position]!, position }))
+      .filter(({ record, position }) => chosen !== undefined || acceptsRecord(selection, record, position));
     return {
       items: (async function* () {
         yield* items;
@@ -133,18 +138,38 @@ export async function openQuestionSource(
       sha256: () => sha256,
     };
   }
+  let chosen: Set<number> | undefined;
+  let firstPass: string | undefined;
+  if (needsAll) {
+    const heads: QuestionHead[] = [];
+    const first = streamLongMemEval(path, options);
+    for await (const record of first.records)
+      heads.push({ question_id: record.question_id, question_type: record.question_type });
+    chosen = new Set(chosenPositions(selection, heads));
+    firstPass = first.sha256();
+  }
   const stream = streamLongMemEval(path, options);
   return {
     items: (async function* () {
       let position = 0;
       for await (const record of stream.records) {
-        if (acceptsRecord(selection, record, position)) yield { record, position };
+        if (chosen ? chosen.has(position) : acceptsRecord(selection, record, position))
+          yield { record, position };
         position++;
       }
+      // The positions were chosen on the first read: a file replaced since would mix questions.
+      if (firstPass !== undefined && stream.sha256() !== firstPass)
+        throw new Error(
+          `${path} changed while it was read (SHA-256 ${firstPass.slice(0, 12)} when the questions were chosen, ${stream.sha256().slice(0, 12)} now); run again on a file that stays put.`,
+        );
     })(),
-    fraction: () => stream.fractionRead(),
+    fraction: chosen ? (done) => done / Math.max(chosen.size, 1) : () => stream.fractionRead(),
     sha256: () => stream.sha256(),
   };
+}
+
+function fileSize(path: string): number {
+  return statSync(path, { throwIfNoEntry: false })?.size ?? 0;
 }
 
 /** The questions a config selects, read into memory (for dry runs). */

@@ -4,6 +4,9 @@ import { devQuestionIds, inSplit, type SplitName } from './dev-test-split.js';
 
 export type Shard = { index: number; count: number };
 
+/** What selecting a question looks at: its id and type, never its haystack. */
+export type QuestionHead = Pick<LongMemEvalRecord, 'question_id' | 'question_type'>;
+
 export type Selection = {
   questionIds?: readonly string[];
   questionTypes?: readonly string[];
@@ -25,7 +28,7 @@ export function needsAllRecords(selection: Selection): boolean {
  * The records of the selection's dev/test part (all of them without a split), decided over every
  * record of the file before any other filter.
  */
-export function splitCandidates<T extends { record: LongMemEvalRecord }>(
+export function splitCandidates<T extends { record: QuestionHead }>(
   selection: Selection,
   candidates: readonly T[],
 ): T[] {
@@ -35,8 +38,22 @@ export function splitCandidates<T extends { record: LongMemEvalRecord }>(
   return candidates.filter(({ record }) => inSplit(split, record.question_id, dev));
 }
 
+/**
+ * The dataset positions a selection that needs every record chooses (`needsAllRecords`): its
+ * dev/test part, the per-record filters, then the stratified limit; in dataset order.
+ */
+export function chosenPositions(selection: Selection, heads: readonly QuestionHead[]): number[] {
+  const candidates = splitCandidates(
+    selection,
+    heads.map((record, position) => ({ record, position })),
+  ).filter(({ record, position }) => acceptsRecord(selection, record, position));
+  return selection.limit === undefined
+    ? candidates.map(({ position }) => position)
+    : stratifiedPositions(candidates, selection.limit, selection.seed);
+}
+
 /** The filters that decide per record, in any order: ids, types, shard. */
-export function acceptsRecord(selection: Selection, record: LongMemEvalRecord, position: number): boolean {
+export function acceptsRecord(selection: Selection, record: QuestionHead, position: number): boolean {
   if (selection.questionIds && !selection.questionIds.includes(record.question_id)) return false;
   if (selection.questionTypes && !selection.questionTypes.includes(record.question_type)) return false;
   if (selection.shard && position % selection.shard.count !== selection.shard.index - 1) return false;
@@ -49,7 +66,7 @@ export function acceptsRecord(selection: Selection, record: LongMemEvalRecord, p
  * Returns the chosen positions in dataset order. The same seed and data give the same subset.
  */
 export function stratifiedPositions(
-  candidates: readonly { record: LongMemEvalRecord; position: number }[],
+  candidates: readonly { record: QuestionHead; position: number }[],
   limit: number,
   seed: number,
 ): number[] {
