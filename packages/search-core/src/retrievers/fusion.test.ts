@@ -126,6 +126,13 @@ describe('gap-scaled weights', () => {
     expect(scaled[0]).toBeGreaterThan(scaled[1]!);
   });
 
+  it('leaves a route alone when no other route could take its weight over', () => {
+    const dense = [bunched[1]!];
+    expect(gapScaledWeights(dense, { dense: 0.7 }, { dense: 0.5 })).toEqual({ dense: 0.7 });
+    const fused = fuseScores(dense, { ...fusion, weights: { dense: 1 } });
+    [0, 1, 1 / 6, 5 / 12, 0].forEach((expected, index) => expect(fused[index]).toBeCloseTo(expected, 12));
+  });
+
   it('keeps the weights when the gap reaches the reference, and scales only routes that have one', () => {
     expect(fusionWeights(spread, fusion)).toEqual({ bm25: 0.3, dense: 0.7 });
     // BM25's gap: best 4 above the median 1, of reference 4: 2 × 3 / 4 − 1 = 0.5 kept.

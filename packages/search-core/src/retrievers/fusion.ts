@@ -130,9 +130,10 @@ export function gapScaledWeights(
     released += scaled[route]! * (1 - factor);
     scaled[route]! *= factor;
   }
-  if (released === 0) return scaled;
   const receivers = routes.filter(({ route }) => reference[route] === undefined && (scaled[route] ?? 0) > 0);
   const receiving = receivers.reduce((sum, { route }) => sum + scaled[route]!, 0);
+  // With no other route to take the weight over, scaling would only zero the scores.
+  if (released === 0 || receiving === 0) return { ...weights };
   for (const { route } of receivers) scaled[route]! += (released * scaled[route]!) / receiving;
   return scaled;
 }
