@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { tinyRecord } from '../testing/tiny-record.js';
 import { DEV_FRACTION, devQuestionIds, inSplit, parseSplit, stratumOf } from './dev-test-split.js';
 import { splitCandidates } from './select-questions.js';
 
@@ -95,17 +96,9 @@ describe('--split in a run config', () => {
     const { join } = await import('node:path');
     const { parseRunConfig } = await import('../config/run-config.js');
     const { openQuestionSource } = await import('./question-source.js');
-    const records = Array.from({ length: 10 }, (_, index) => ({
-      question_id: `q${index}`,
-      question_type: index < 5 ? 'multi-session' : 'temporal-reasoning',
-      question: 'what?',
-      answer: 'a',
-      question_date: '2023/05/30 (Tue) 23:40',
-      haystack_session_ids: ['s1'],
-      haystack_dates: ['2023/05/30 (Tue) 23:40'],
-      haystack_sessions: [[{ role: 'user', content: 'hello', has_answer: true }]],
-      answer_session_ids: ['s1'],
-    }));
+    const records = Array.from({ length: 10 }, (_, index) =>
+      tinyRecord(index, { question_type: index < 5 ? 'multi-session' : 'temporal-reasoning' }),
+    );
     const path = join(mkdtempSync(join(tmpdir(), 'lme-split-')), 'tiny.json');
     writeFileSync(path, JSON.stringify(records));
     const ids = async (split: 'dev' | 'test' | 'all') => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRunConfig } from '../config/run-config.js';
 import { COMMITTED_SAMPLE } from '../dataset/load-longmemeval.js';
+import { tinyRecord } from '../testing/tiny-record.js';
 import { openQuestionSource } from './question-source.js';
 
 /** The ids and positions a source yields, and the checksum it reports once read. */
@@ -31,21 +32,10 @@ describe('openQuestionSource', () => {
   }
 
   it('refuses a file that changed between the two reads, rather than mixing questions', async () => {
-    const record = (index: number, answer: string) => ({
-      question_id: `q${index}`,
-      question_type: 'multi-session',
-      question: 'what?',
-      answer,
-      question_date: '2023/05/30 (Tue) 23:40',
-      haystack_session_ids: ['s1'],
-      haystack_dates: ['2023/05/30 (Tue) 23:40'],
-      haystack_sessions: [[{ role: 'user', content: 'hello', has_answer: true }]],
-      answer_session_ids: ['s1'],
-    });
     const path = join(mkdtempSync(join(tmpdir(), 'lme-two-pass-')), 'data.json');
-    writeFileSync(path, JSON.stringify([0, 1, 2, 3].map((index) => record(index, 'a'))));
+    writeFileSync(path, JSON.stringify([0, 1, 2, 3].map((index) => tinyRecord(index, { answer: 'a' }))));
     const source = await openQuestionSource(path, parseRunConfig({ dataset: path, limit: 2 }), undefined, 0);
-    writeFileSync(path, JSON.stringify([0, 1, 2, 3].map((index) => record(index, 'b'))));
+    writeFileSync(path, JSON.stringify([0, 1, 2, 3].map((index) => tinyRecord(index, { answer: 'b' }))));
     await expect(drain(source)).rejects.toThrow(/data\.json changed while it was read/);
   });
 });
