@@ -130,7 +130,8 @@ describe('gap-scaled weights', () => {
     const dense = [bunched[1]!];
     expect(gapScaledWeights(dense, { dense: 0.7 }, { dense: 0.5 })).toEqual({ dense: 0.7 });
     const fused = fuseScores(dense, { ...fusion, weights: { dense: 1 } });
-    [0, 1, 1 / 6, 5 / 12, 0].forEach((expected, index) => expect(fused[index]).toBeCloseTo(expected, 12));
+    for (const [index, expected] of [0, 1, 1 / 6, 5 / 12, 0].entries())
+      expect(fused[index]).toBeCloseTo(expected, 12);
   });
 
   it('keeps the weights when the gap reaches the reference, and scales only routes that have one', () => {
