@@ -64,19 +64,25 @@ describe.skipIf(missing !== undefined)(
       };
     }, 60_000);
 
+    /** Every line's prompt and parameters equal lme's for the mode `name` names. */
+    async function expectOfficialReaderPrompts(name: string, lines: readonly ReferenceLine[]) {
+      const result = await compareReaderPrompts(name, lines, records, readerModeOf(name)!);
+      expect(result.firstDifference).toBeUndefined();
+      expect(lines.length).toBeGreaterThanOrEqual(7 * QUESTIONS_PER_TYPE);
+      expect(result).toMatchObject({
+        compared: lines.length,
+        identicalPrompts: lines.length,
+        identicalParameters: lines.length,
+      });
+    }
+
     it.each(ORACLE_READER_FILES)(
       'sends the official reader prompt and parameters: %s',
       async (name) => {
-        const mode = readerModeOf(name)!;
-        const lines = subset(readReferenceLines(join(REFERENCE, `${name}.jsonl.gz`)));
-        const result = await compareReaderPrompts(name, lines, records, mode);
-        expect(result.firstDifference).toBeUndefined();
-        expect(lines.length).toBeGreaterThanOrEqual(7 * QUESTIONS_PER_TYPE);
-        expect(result).toMatchObject({
-          compared: lines.length,
-          identicalPrompts: lines.length,
-          identicalParameters: lines.length,
-        });
+        await expectOfficialReaderPrompts(
+          name,
+          subset(readReferenceLines(join(REFERENCE, `${name}.jsonl.gz`))),
+        );
       },
       60_000,
     );
@@ -84,16 +90,10 @@ describe.skipIf(missing !== undefined)(
     it.each(ORACLE_MODES)(
       'sends the official reader prompts in the mode the reference lacks: %s',
       async (name) => {
-        const mode = readerModeOf(name)!;
-        const lines = subset(readReferenceLines(FIXTURE).filter((line) => line.mode === name));
-        const result = await compareReaderPrompts(name, lines, records, mode);
-        expect(result.firstDifference).toBeUndefined();
-        expect(lines.length).toBeGreaterThanOrEqual(7 * QUESTIONS_PER_TYPE);
-        expect(result).toMatchObject({
-          compared: lines.length,
-          identicalPrompts: lines.length,
-          identicalParameters: lines.length,
-        });
+        await expectOfficialReaderPrompts(
+          name,
+          subset(readReferenceLines(FIXTURE).filter((line) => line.mode === name)),
+        );
       },
       60_000,
     );

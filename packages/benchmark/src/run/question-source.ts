@@ -126,10 +126,10 @@ export async function openQuestionSource(
   const needsAll = needsAllRecords(selection);
   if (preloaded || format === 'locomo' || (needsAll && fileSize(path) <= twoPassBytes)) {
     const { records, sha256 } = preloaded ?? (await loadAnyDataset(path, options));
-    const chosen = needsAll ? chosenPositions(selection, records) : undefined;
-    const items = (chosen ?? records.map((_, position) => position))
-      .map((position) => ({ record: records[position]!, position }))
-      .filter(({ record, position }) => chosen !== undefined || acceptsRecord(selection, record, position));
+    const positions = needsAll
+      ? chosenPositions(selection, records)
+      : records.flatMap((record, position) => (acceptsRecord(selection, record, position) ? [position] : []));
+    const items = positions.map((position) => ({ record: records[position]!, position }));
     return {
       items: (async function* () {
         yield* items;

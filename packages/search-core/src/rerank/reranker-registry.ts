@@ -1,6 +1,6 @@
 import type { ChatClientOptions } from '../llm/chat-client.js';
 import { createChatClient } from '../llm/chat-client.js';
-import { createHttpReranker } from './http-reranker.js';
+import { createHttpReranker, type HttpRerankerOptions } from './http-reranker.js';
 import { createLlmListwiseReranker } from './llm-listwise-reranker.js';
 import { createLlmPointwiseReranker } from './llm-pointwise-reranker.js';
 import { createSessionInterleaveReranker, createSessionPriorReranker } from './offline-reranker.js';
@@ -10,14 +10,7 @@ export type RerankerFactoryOptions = {
   /** The OpenAI-compatible endpoint, retries, timeout and cache of the `llm` kinds (as the reader's). */
   chat?: ChatClientOptions;
   /** `http:` kind: the rerank model sent in the body, its key, retries, timeout and cache root. */
-  http?: {
-    model: string;
-    apiKey?: string;
-    maxRetries?: number;
-    timeoutMs?: number;
-    cacheDir?: string;
-    sleep?: (milliseconds: number) => Promise<void>;
-  };
+  http?: Omit<HttpRerankerOptions, 'url'>;
   /** Concurrent judgements of the pointwise kind per question. */
   concurrency?: number;
 };

@@ -10,36 +10,30 @@ import {
 /** Scores of every document by one route (bm25, dense, …), in corpus order. */
 export type RouteScores = { route: string; scores: ArrayLike<number> };
 
+/**
+ * What the weighted and CombMNZ fusions share: `weights` by route name (missing routes weigh 0);
+ * `normalization` defaults to min-max; `adaptive` scales the weights per query by each route's
+ * confidence (score-normalization.ts).
+ */
+type WeightedScores = {
+  weights: Readonly<Record<string, number>>;
+  normalization?: ScoreNormalization;
+  adaptive?: boolean;
+  /** Exponent of the confidence ratio in the adaptive weights (default 1). */
+  adaptivePower?: number;
+  /** Per route: the score gap at which it keeps its full weight (see `gapScaledWeights`). */
+  gapReference?: Readonly<Record<string, number>>;
+};
+
 export type Fusion =
   | { kind: 'rrf'; k: number }
-  /**
-   * Weighted sum of normalised scores; `weights` by route name (missing routes weigh 0).
-   * `normalization` defaults to min-max; `adaptive` scales the weights per query by each route's
-   * confidence (score-normalization.ts).
-   */
-  | {
-      kind: 'weighted';
-      weights: Readonly<Record<string, number>>;
-      normalization?: ScoreNormalization;
-      adaptive?: boolean;
-      /** Exponent of the confidence ratio in the adaptive weights (default 1). */
-      adaptivePower?: number;
-      /** Per route: the score gap at which it keeps its full weight (see `gapScaledWeights`). */
-      gapReference?: Readonly<Record<string, number>>;
-    }
+  /** Weighted sum of normalised scores. */
+  | ({ kind: 'weighted' } & WeightedScores)
   /**
    * CombMNZ: the weighted sum times the number of routes that rank the document within their top
    * `depth` (default 20), so documents both routes agree on move up.
    */
-  | {
-      kind: 'combmnz';
-      weights: Readonly<Record<string, number>>;
-      normalization?: ScoreNormalization;
-      adaptive?: boolean;
-      adaptivePower?: number;
-      gapReference?: Readonly<Record<string, number>>;
-      depth?: number;
-    };
+  | ({ kind: 'combmnz'; depth?: number } & WeightedScores);
 
 export { minMaxNormalize };
 
