@@ -57,6 +57,10 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
     used: (config) => fuses(config) && config.fusion !== 'rrf',
     needs: '--fusion weighted|combmnz with --retriever hybrid or --session-aware',
   },
+  timeBoost: {
+    used: (config) => pipeline(config) && !config.multiRoute && !config.multiSource,
+    needs: '--provider pipeline (not --multi-route or --multi-source)',
+  },
   denseNeighbours: {
     used: (config) => pipeline(config) && !config.multiRoute && config.retriever !== 'bm25',
     needs: '--retriever dense|hybrid (not --multi-route)',

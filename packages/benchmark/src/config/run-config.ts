@@ -68,6 +68,11 @@ export const runConfigSchema = z
     denseGap: z.number().min(0).max(2).optional(),
     /** Dense route of `--retriever hybrid|dense`: weight of a turn's neighbour turns in its score; unset: 0 (off). */
     denseNeighbours: z.number().min(0).max(1).optional(),
+    /**
+     * Hybrid, dense, BM25 and session-aware stage 1: documents (sessions) dated inside the span of
+     * time the question names gain this share of the score spread; unset or 0: off.
+     */
+    timeBoost: z.number().min(0).max(1).optional(),
     rrfK: z.number().min(1).default(60),
     /** BM25 weight, dense weight for the weighted fusion. */
     weights: z.tuple([z.number().min(0), z.number().min(0)]).default([0.3, 0.7]),

@@ -97,6 +97,12 @@ export const RUN_OPTIONS = [
     defaultHelp: '0 (off); presets hybrid, session-aware: 0.35',
   },
   {
+    flags: '--time-boost <weight>',
+    key: 'timeBoost',
+    help: 'when the question names a span of time ("four weeks ago", "in June"), read against its date, documents dated inside it gain this share of the score spread (session-aware: in ranking sessions)',
+    defaultHelp: '0 (off); presets hybrid, session-aware: 0.3',
+  },
+  {
     flags: '--dense-neighbours <weight>',
     key: 'denseNeighbours',
     help: 'dense route: score a turn with weight w on the mean of its neighbour turns (turn granularity)',

@@ -56,6 +56,8 @@ const WEEK = /^(?:(last|previous|past)|this)\s+week$/i;
 const WEEKEND = /^(?:last|previous|this|past)?\s*weekend$/i;
 /** A weekday after these is a generic day ("on a Sunday"), not a date. */
 const GENERIC_DAY = /\b(?:a|an|every|each|any|per)\s+$/i;
+/** Words for the moment of asking: they name no stretch of remembered time ("buy it now or wait?"). */
+const PRESENT = /^(?:right\s+)?(?:now|today|tonight|currently|at the moment)$/i;
 const BARE_YEAR = /\b(?:in|during|since|of|from|until|by)\s+((?:19|20)\d{2})\b(?![/.-]\d)/gi;
 const HALF_UNIT_DAYS = { day: 0, week: 3, month: 15, year: 182 } as const;
 
@@ -129,8 +131,9 @@ function rangeOf(result: ParsedResult, reference: Date): Range | undefined {
 
 /**
  * The temporal scope of a question: the union span of every dated expression chrono finds,
- * relative to the question date; generic weekdays ("on a Sunday") are ignored. Undefined when
- * the question names no time ("How many weeks ago did I …" asks for a duration, not a span).
+ * relative to the question date. Generic weekdays ("on a Sunday"), the present ("now", "today")
+ * and spans that start after the question date ("next week") are ignored. Undefined when the
+ * question names no time ("How many weeks ago did I …" asks for a duration, not a span).
  */
 export function parseTemporalScope(
   question: string,
@@ -142,8 +145,11 @@ export function parseTemporalScope(
     const weekdayOnly =
       result.start.isCertain('weekday') && !result.start.isCertain('day') && !result.start.isCertain('month');
     if (weekdayOnly && GENERIC_DAY.test(question.slice(0, result.index))) continue;
+    if (PRESENT.test(result.text.trim())) continue;
     const range = rangeOf(result, reference);
-    if (range) ranges.push({ ...range, text: result.text.trim(), index: result.index });
+    // Memories are in the past: a span that starts after the question date ("next week") is a plan.
+    if (range && range.start <= reference)
+      ranges.push({ ...range, text: result.text.trim(), index: result.index });
   }
   // chrono reads no bare year ("in 2022"): a preposition and a four-digit year is that year.
   for (const match of question.matchAll(BARE_YEAR)) {

@@ -142,6 +142,17 @@ describe('temporal scope of common phrasings', () => {
   it('finds none without a temporal expression', () => {
     expect(span('What degree did I graduate with?', may30)).toBeUndefined();
   });
+
+  it('finds none in the present or the future: "now", "before today", "next week"', () => {
+    expect(span("I'm trying to decide whether to buy a NAS device now or wait.", may30)).toBeUndefined();
+    expect(span('What is the order of airlines I flew with before today?', may30)).toBeUndefined();
+    expect(span("I'm planning my meal prep next week, any suggestions?", may30)).toBeUndefined();
+    expect(span('What did I cook last week, and what should I cook next week?', may30)).toMatchObject({
+      start: '2023-05-22',
+      end: '2023-05-28',
+      expression: 'last week',
+    });
+  });
 });
 
 describe('entities', () => {

@@ -5,6 +5,7 @@ import type { Tokenizer } from '../lexical/tokenizer.js';
 import type { DenseScorer } from './dense-scorer.js';
 import { type Fusion, fuseScores, type RouteScores, ranksOf } from './fusion.js';
 import { smoothWithNeighbours } from './neighbour-turns.js';
+import { boostInScope, datesInScope, parseDates } from './time-boost.js';
 
 export type Bm25DenseRetrieverOptions = {
   /** Which routes to run: `bm25`, `dense`, or both (fused). */
@@ -16,6 +17,8 @@ export type Bm25DenseRetrieverOptions = {
   namespace: string;
   /** Dense route only: weight of a turn's neighbour turns in its score (neighbour-turns.ts); 0 or unset: off. */
   denseNeighbours?: number;
+  /** Documents dated inside the span the question names gain this share of the score spread (time-boost.ts); 0 or unset: off. */
+  timeBoost?: number;
 };
 
 /**
@@ -32,6 +35,7 @@ export function createBm25DenseRetriever(options: Bm25DenseRetrieverOptions): Re
     throw new Error('hybrid retriever: the dense route needs a dense scorer');
   const bm25 = createBm25Retriever({ tokenizer: options.tokenizer });
   let documents: readonly MemoryDocument[] = [];
+  let dates: (Date | undefined)[] = [];
 
   const routeScores = async (query: string, signal?: AbortSignal): Promise<RouteScores[]> => {
     const scored: RouteScores[] = [];
@@ -52,12 +56,18 @@ export function createBm25DenseRetriever(options: Bm25DenseRetrieverOptions): Re
     id: routes.length === 1 ? routes[0]! : `hybrid:${fusion.kind}`,
     async index({ documents: indexed, signal }) {
       documents = indexed;
+      dates = options.timeBoost ? parseDates(documents.map((document) => document.date)) : [];
       if (routes.includes('bm25')) await bm25.index({ documents });
       if (routes.includes('dense')) await options.dense!.index({ documents, namespace, signal });
     },
-    async search({ query, limit, signal }) {
+    async search({ query, limit, queryDate, signal }) {
       const scored = await routeScores(query, signal);
-      const final = scored.length === 1 ? scored[0]!.scores : fuseScores(scored, fusion);
+      const inScope = options.timeBoost ? datesInScope(query, queryDate, dates) : undefined;
+      const final = boostInScope(
+        scored.length === 1 ? scored[0]!.scores : fuseScores(scored, fusion),
+        inScope,
+        options.timeBoost ?? 0,
+      );
       const ranks = scored.map(({ route, scores }) => ({ route, scores, ranks: ranksOf(scores) }));
       const order = rankByScore(final);
       const hits: RetrievalHit[] = [];
@@ -67,6 +77,7 @@ export function createBm25DenseRetriever(options: Bm25DenseRetrieverOptions): Re
         const traces: RetrievalHit['routes'] = {};
         for (const route of ranks)
           traces[route.route] = { score: route.scores[index]!, rank: route.ranks[index]! };
+        if (inScope) traces.time = { score: inScope[index]!, rank: 0 };
         hits.push({
           document: index,
           id: document.id,

@@ -7,6 +7,7 @@ import type { SessionSummary, Summarizer } from '../summarize/summarizer.js';
 import type { DenseScorer } from './dense-scorer.js';
 import { type Fusion, fuseScores, type RouteScores, ranksOf } from './fusion.js';
 import { smoothWithNeighbours } from './neighbour-turns.js';
+import { boostInScope, datesInScope, parseDates } from './time-boost.js';
 
 /** What stage 1 ranks sessions by: their text, their summaries, or both. */
 export type SessionIndexKind = 'summary' | 'text' | 'both';
@@ -41,6 +42,11 @@ export type SessionAwareOptions = {
   namespace: string;
   /** Weight of a turn's neighbour turns in its dense score, both stages (neighbour-turns.ts); unset: 0. */
   denseNeighbours?: number;
+  /**
+   * Stage 1: sessions dated inside the span the question names gain this share of the session
+   * score spread (time-boost.ts); 0 or unset: off. Stage 2 ranks turns by content alone.
+   */
+  timeBoost?: number;
 };
 
 export type SessionAwareResult = {
@@ -85,13 +91,14 @@ export function createSessionAwareRetriever(options: SessionAwareOptions): Retri
   let documents: readonly MemoryDocument[] = [];
   let sessionIds: string[] = [];
   let turnsOf: number[][] = [];
+  let sessionDates: (Date | undefined)[] = [];
   let summaries: SessionSummary[] = [];
   let turnIndex: ReturnType<typeof createBm25Index> | undefined;
   let textIndex: ReturnType<typeof createBm25Index> | undefined;
   let summaryIndex: ReturnType<typeof createBm25Index> | undefined;
   let centroids: Float32Array[] = [];
 
-  async function searchSessions({ query, signal }: SearchOptions): Promise<SessionAwareResult> {
+  async function searchSessions({ query, queryDate, signal }: SearchOptions): Promise<SessionAwareResult> {
     if (!turnIndex) throw new Error('session-aware retriever: search before index');
     const terms = tokenizer.tokenize(query);
 
@@ -117,7 +124,12 @@ export function createSessionAwareRetriever(options: SessionAwareOptions): Retri
     // Stage 1 keeps the session weights; a weighted or CombMNZ fusion lends its normalisation and adaptivity.
     const sessionFusion: Fusion =
       options.fusion.kind === 'rrf' ? { kind: 'weighted', weights } : { ...options.fusion, weights };
-    const sessionScores = fuseScores(sessionRoutes, sessionFusion);
+    const inScope = options.timeBoost ? datesInScope(query, queryDate, sessionDates) : undefined;
+    const sessionScores = boostInScope(
+      fuseScores(sessionRoutes, sessionFusion),
+      inScope,
+      options.timeBoost ?? 0,
+    );
     const sessionOrder = rankByScore(sessionScores);
     const sessionRank = new Int32Array(sessionIds.length);
     sessionOrder.forEach((session, rank) => {
@@ -158,6 +170,7 @@ export function createSessionAwareRetriever(options: SessionAwareOptions): Retri
       };
       for (const route of sessionRoutes)
         routes[`session_${route.route}`] = { score: route.scores[session]!, rank: 0 };
+      if (inScope) routes.session_time = { score: inScope[session]!, rank: 0 };
       for (const route of turnRanks)
         routes[route.route] = { score: route.scores[position]!, rank: route.ranks[position]! };
       return {
@@ -194,6 +207,7 @@ export function createSessionAwareRetriever(options: SessionAwareOptions): Retri
         }
         turnsOf[session]!.push(index);
       });
+      sessionDates = options.timeBoost ? parseDates(turnsOf.map((turns) => documents[turns[0]!]!.date)) : [];
       turnIndex = createBm25Index(documents.map((document) => tokenizer.tokenize(document.text)));
       const sessionText = turnsOf.map((turns) =>
         turns.map((document) => documents[document]!.text).join(' '),

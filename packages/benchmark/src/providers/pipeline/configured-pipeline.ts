@@ -200,7 +200,7 @@ export function createPipeline(
         fusion,
         sessionWeights: config.sessionWeights,
         ...(config.denseNeighbours ? { denseNeighbours: config.denseNeighbours } : {}),
-        ...(config.denseNeighbours ? { denseNeighbours: config.denseNeighbours } : {}),
+        ...(config.timeBoost ? { timeBoost: config.timeBoost } : {}),
         ...(reranker && rerankHook
           ? { reranker: sessionAwareRerankHook(reranker, config.rerankDepth, rerankHook) }
           : {}),
@@ -214,6 +214,7 @@ export function createPipeline(
       fusion,
       namespace,
       ...(config.denseNeighbours ? { denseNeighbours: config.denseNeighbours } : {}),
+      ...(config.timeBoost ? { timeBoost: config.timeBoost } : {}),
     });
   };
 

@@ -88,6 +88,7 @@ export function explainTrace(options: ExplainTraceOptions): Record<string, unkno
             }
         : { kind: 'single', route: config.retriever },
   };
+  if (config.timeBoost) weights.time_boost = config.timeBoost;
   if (config.sessionAware) weights.session_weights = config.sessionWeights ?? 'default of the session index';
   if (trace.signalWeights && understanding) {
     weights.signals = {

@@ -216,6 +216,28 @@ describe('pipeline stages on the committed sample', () => {
     expect(Object.keys(sources).sort()).toEqual(['turn_bm25', 'turn_dense']);
   });
 
+  it('--time-boost lifts the sessions dated inside the span the question names', async () => {
+    const base = record('6d550036');
+    // Its 47 sessions are dated 2023/05/20 to 05/30; "three days ago" on 05/26 is 05/23 (four sessions).
+    const question = {
+      ...base,
+      question: 'What did we talk about three days ago?',
+      question_date: '2023/05/26 (Fri) 10:00',
+    };
+    const expected = base.haystack_session_ids.filter((_, index) =>
+      base.haystack_dates[index]!.startsWith('2023/05/23'),
+    );
+    expect(expected).toHaveLength(4);
+    const config = { retriever: 'bm25', granularity: 'session' } as const;
+    const plain = await retrieve(config, question);
+    expect(plain.hits[0]!.routes['time']).toBeUndefined();
+    expect(new Set(ids(plain, 4))).not.toEqual(new Set(expected));
+    // Weight 1 lifts every session in the span by the whole spread: all of them above the rest.
+    const boosted = await retrieve({ ...config, timeBoost: 1 }, question);
+    expect(new Set(ids(boosted, 4))).toEqual(new Set(expected));
+    expect(boosted.hits.slice(0, 5).map((hit) => hit.routes['time']!.score)).toEqual([1, 1, 1, 1, 0]);
+  });
+
   it('keeps embedding time out of the retrieval latency', async () => {
     // A fake clock that moves only while the embedder works: each embedding call takes delayMs.
     // Indexing then takes whole multiples of delayMs, and retrieval, whose one query embedding
