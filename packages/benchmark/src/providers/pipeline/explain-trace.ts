@@ -1,10 +1,12 @@
-import type {
-  ChunkStatus,
-  MemoryDocument,
-  MultiSourceTrace,
-  RerankTrace,
-  RetrievalHit,
-  StagedSearchResult,
+import {
+  type ChunkStatus,
+  type MemoryDocument,
+  type MultiSourceTrace,
+  parseLongMemEvalDate,
+  parseTemporalScope,
+  type RerankTrace,
+  type RetrievalHit,
+  type StagedSearchResult,
 } from '@lme/search-core';
 import type { RunConfig } from '../../config/run-config.js';
 import type { Corpus } from '../../corpus/build-corpus.js';
@@ -20,6 +22,8 @@ const DERIVED_ROUTES = new Set([
   'turn_support',
   'best_turn',
   'rerank_input',
+  'time',
+  'session_time',
 ]);
 
 function isStageRoute(route: string): boolean {
@@ -88,7 +92,7 @@ export function explainTrace(options: ExplainTraceOptions): Record<string, unkno
             }
         : { kind: 'single', route: config.retriever },
   };
-  if (config.timeBoost) weights.time_boost = config.timeBoost;
+  if (config.timeBoost) weights.time_boost = { weight: config.timeBoost, span: timeSpan(options.record) };
   if (config.sessionAware) weights.session_weights = config.sessionWeights ?? 'default of the session index';
   if (trace.signalWeights && understanding) {
     weights.signals = {
@@ -249,4 +253,13 @@ function explainRerank(trace: RerankTrace): Record<string, unknown> {
       rank_change: change.rank_before - change.rank_after,
     })),
   };
+}
+
+/** The span of time the question names, as the time boost read it (null: none, or no question). */
+function timeSpan(record: LongMemEvalRecord | undefined) {
+  const reference = record && parseLongMemEvalDate(record.question_date);
+  const scope = reference && parseTemporalScope(record.question, reference)?.scope;
+  return scope
+    ? { expression: scope.expression, start: scope.start.toISOString(), end: scope.end.toISOString() }
+    : null;
 }

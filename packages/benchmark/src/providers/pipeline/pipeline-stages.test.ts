@@ -233,9 +233,14 @@ describe('pipeline stages on the committed sample', () => {
     expect(plain.hits[0]!.routes['time']).toBeUndefined();
     expect(new Set(ids(plain, 4))).not.toEqual(new Set(expected));
     // Weight 1 lifts every session in the span by the whole spread: all of them above the rest.
-    const boosted = await retrieve({ ...config, timeBoost: 1 }, question);
+    const boosted = await retrieve({ ...config, timeBoost: 1, explain: true }, question);
     expect(new Set(ids(boosted, 4))).toEqual(new Set(expected));
     expect(boosted.hits.slice(0, 5).map((hit) => hit.routes['time']!.score)).toEqual([1, 1, 1, 1, 0]);
+    // explain.jsonl shows the span the boost read, and does not count the prior as a source.
+    expect(boosted.explain!.weights).toMatchObject({
+      time_boost: { weight: 1, span: { expression: 'about three days ago' } },
+    });
+    expect(boosted.explain!.sources).not.toHaveProperty('time');
   });
 
   it('keeps embedding time out of the retrieval latency', async () => {
