@@ -10,14 +10,20 @@ import { rankByScore } from '../core/rank-by-score.js';
 export const SCORE_NORMALIZATIONS = ['min-max', 'z-score', 'rank'] as const;
 export type ScoreNormalization = (typeof SCORE_NORMALIZATIONS)[number];
 
-/** Scales scores to [0, 1] by min and max; all-equal scores become 0. */
-export function minMaxNormalize(scores: ArrayLike<number>): Float64Array {
+/** The lowest and highest score (±Infinity for no scores). */
+export function scoreRange(scores: ArrayLike<number>): { min: number; max: number } {
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
   for (let index = 0; index < scores.length; index++) {
     min = Math.min(min, scores[index]!);
     max = Math.max(max, scores[index]!);
   }
+  return { min, max };
+}
+
+/** Scales scores to [0, 1] by min and max; all-equal scores become 0. */
+export function minMaxNormalize(scores: ArrayLike<number>): Float64Array {
+  const { min, max } = scoreRange(scores);
   const range = max - min;
   const normalized = new Float64Array(scores.length);
   if (range > 0)

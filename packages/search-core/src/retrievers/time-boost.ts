@@ -1,19 +1,26 @@
-import { parseLongMemEvalDate, parseTemporalScope } from '../query/temporal-scope.js';
+import { parseLongMemEvalDate, parseTemporalScope, type TemporalScope } from '../query/temporal-scope.js';
+import { scoreRange } from './score-normalization.js';
 
 /**
- * Which of these dates fall inside the span of time the question names ("four weeks ago", "last
- * weekend", "in June", "on October 13, 2023"), resolved against the question date by
- * `parseTemporalScope`: 1 inside, 0 outside or undated. Undefined when the question names no
- * span, or has no readable date.
+ * The span of time the question names ("four weeks ago", "last weekend", "in June", "on October
+ * 13, 2023"), resolved against the question date by `parseTemporalScope`. Undefined when the
+ * question names no span, or has no readable date.
+ */
+export function questionSpan(query: string, queryDate: string | undefined): TemporalScope | undefined {
+  const reference = queryDate === undefined ? undefined : parseLongMemEvalDate(queryDate);
+  return reference && parseTemporalScope(query, reference)?.scope;
+}
+
+/**
+ * Which of these dates fall inside the question's span (`questionSpan`): 1 inside, 0 outside or
+ * undated. Undefined when there is no span.
  */
 export function datesInScope(
   query: string,
   queryDate: string | undefined,
   dates: readonly (Date | undefined)[],
 ): Uint8Array | undefined {
-  const reference = queryDate === undefined ? undefined : parseLongMemEvalDate(queryDate);
-  if (!reference) return undefined;
-  const scope = parseTemporalScope(query, reference)?.scope;
+  const scope = questionSpan(query, queryDate);
   if (!scope) return undefined;
   return Uint8Array.from(dates, (date) => (date && date >= scope.start && date <= scope.end ? 1 : 0));
 }
@@ -35,12 +42,7 @@ export function boostInScope(
   weight: number,
 ): ArrayLike<number> {
   if (!inScope || weight <= 0 || scores.length === 0) return scores;
-  let best = Number.NEGATIVE_INFINITY;
-  let worst = Number.POSITIVE_INFINITY;
-  for (let index = 0; index < scores.length; index++) {
-    best = Math.max(best, scores[index]!);
-    worst = Math.min(worst, scores[index]!);
-  }
-  const bonus = weight * (best > worst ? best - worst : 1);
+  const { min, max } = scoreRange(scores);
+  const bonus = weight * (max > min ? max - min : 1);
   return Float64Array.from(scores, (score, index) => score + (inScope[index] ? bonus : 0));
 }

@@ -2,8 +2,7 @@ import {
   type ChunkStatus,
   type MemoryDocument,
   type MultiSourceTrace,
-  parseLongMemEvalDate,
-  parseTemporalScope,
+  questionSpan,
   type RerankTrace,
   type RetrievalHit,
   type StagedSearchResult,
@@ -257,8 +256,7 @@ function explainRerank(trace: RerankTrace): Record<string, unknown> {
 
 /** The span of time the question names, as the time boost read it (null: none, or no question). */
 function timeSpan(record: LongMemEvalRecord | undefined) {
-  const reference = record && parseLongMemEvalDate(record.question_date);
-  const scope = reference && parseTemporalScope(record.question, reference)?.scope;
+  const scope = record && questionSpan(record.question, record.question_date);
   return scope
     ? { expression: scope.expression, start: scope.start.toISOString(), end: scope.end.toISOString() }
     : null;
