@@ -28,8 +28,9 @@ export { renderComparisonTable } from './analysis/render-comparison-table.js';
 // Configuration.
 export { ConfigError, fromRegistry } from './config/config-error.js';
 export { ineffectiveKeyWarnings } from './config/ineffective-keys.js';
+export { parseRunConfig } from './config/parse-run-config.js';
 export { listPresets, loadPreset, type Preset } from './config/presets.js';
-export { parseRunConfig, type RunConfig, type RunConfigInput, runConfigSchema } from './config/run-config.js';
+export { type RunConfig, type RunConfigInput, runConfigSchema } from './config/run-config.js';
 export { configFromEnvironment, RUN_OPTIONS, type RunOptionDeclaration } from './config/run-options.js';
 // Datasets: LongMemEval (whole or streamed) and LoCoMo, mapped onto LongMemEval records.
 export {
@@ -53,7 +54,6 @@ export type { LongMemEvalRecord, QuestionType, Turn } from './dataset/longmemeva
 export { scoreLocomoAnswer } from './metrics/locomo/locomo-answer-score.js';
 export {
   aggregateLocomoOfficial,
-  type LocomoOfficialAggregate,
   type LocomoScoredQuestion,
   locomoPerQuestionMeans,
 } from './metrics/locomo/locomo-official-aggregate.js';
@@ -70,7 +70,10 @@ export { locomoRetrievalMetrics } from './metrics/locomo/locomo-retrieval-metric
 export type { Provider, RetrievalOutcome } from './providers/provider.js';
 // Tables of one run.
 export { renderQaTable } from './qa/render-qa-table.js';
-export { renderSummaryTable } from './report/render-table.js';
+export type { LocomoOfficialAggregate, LocomoSummary } from './results/locomo-summary.js';
+export type { Sample } from './results/sample.js';
+export type { MetricMeans, Summary } from './results/summary.js';
+export { renderSummaryTable } from './run/render-table.js';
 // Running, and summarizing samples.
 export {
   type BenchmarkResult,
@@ -78,7 +81,6 @@ export {
   RunInterruptedError,
   runBenchmark,
 } from './run/run-benchmark.js';
-export type { Sample } from './run/sample.js';
-export { type MetricMeans, type Summary, summarize } from './run/summarize.js';
-export { type LocomoSummary, summarizeLocomo } from './run/summarize-locomo.js';
+export { summarize } from './run/summarize.js';
+export { summarizeLocomo } from './run/summarize-locomo.js';
 export { type RunningServer, type ServeOptions, serve } from './serve/serve.js';

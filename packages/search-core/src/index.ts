@@ -1,7 +1,9 @@
 // The public API of search-core, one line per part (see docs/architecture.md).
 export * from './core/make-directory.js';
 export * from './core/rank-by-score.js';
+export * from './core/redact-secrets.js';
 export * from './core/retriever.js';
+export * from './core/summarizer.js';
 export * from './core/vector-math.js';
 export * from './embedding/index.js';
 export * from './lexical/bm25-index.js';
@@ -10,8 +12,8 @@ export * from './lexical/tokenizer.js';
 export * from './llm/chat-client.js';
 export * from './llm/completion-cache.js';
 export * from './llm/cost.js';
+export * from './llm/create-chat-client.js';
 export * from './llm/openai-chat-client.js';
-export * from './llm/redact-secrets.js';
 export * from './llm/single-flight.js';
 export * from './query/query-class.js';
 export * from './query/query-entities.js';
@@ -32,7 +34,6 @@ export * from './stages/index.js';
 export * from './summarize/contextual-chunks.js';
 export * from './summarize/extractive-summarizer.js';
 export * from './summarize/llm-summarizer.js';
-export * from './summarize/summarizer.js';
 export * from './vector-index/memory-vector-index.js';
 export * from './vector-index/qdrant-vector-index.js';
 export * from './vector-index/vector-index.js';

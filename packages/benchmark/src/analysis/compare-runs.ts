@@ -1,7 +1,8 @@
+import { suggestNames } from '../config/close-names.js';
 import { orderQuestionTypes } from '../dataset/longmemeval-record.js';
-import type { Sample } from '../run/sample.js';
-import { counts, type Exclusion, isQaMetric } from '../run/summarize.js';
-import { suggestNames } from './close-names.js';
+import type { Sample } from '../results/sample.js';
+import type { Exclusion } from '../results/summary.js';
+import { counts, isQaMetric } from '../run/summarize.js';
 import {
   type CategoryComparison,
   type CompareOptions,

@@ -1,4 +1,4 @@
-import type { Summary } from '../run/summarize.js';
+import type { Summary } from '../results/summary.js';
 import type { Run } from './read-run.js';
 
 /** A run's failed questions (`sample.error` set): they are in no mean. */

@@ -1,4 +1,4 @@
-import type { Summary } from '../run/summarize.js';
+import type { Summary } from '../results/summary.js';
 import { sharedDatasetHash } from './config-differences.js';
 import { describeFailed, type FailedQuestions, failedQuestions } from './failed-questions.js';
 import { questionSetDifference } from './question-set-difference.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Summary } from '../run/summarize.js';
+import type { Summary } from '../results/summary.js';
 import { evaluateGate, parseBound, parseThreshold } from './gate.js';
 import type { Run } from './read-run.js';
 import { renderGateResult } from './render-gate-result.js';

@@ -1,6 +1,6 @@
+import { suggestNames } from '../config/close-names.js';
 import { orderQuestionTypes, QUESTION_TYPES } from '../dataset/longmemeval-record.js';
-import type { MetricMeans, Summary } from '../run/summarize.js';
-import { suggestNames } from './close-names.js';
+import type { MetricMeans, Summary } from '../results/summary.js';
 import { type FailedQuestions, failedQuestions } from './failed-questions.js';
 import { gateProblems } from './gate-problems.js';
 import type { Run } from './read-run.js';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Sample } from '../run/sample.js';
+import type { Sample } from '../results/sample.js';
 import { makeSampleRun } from '../testing/make-sample-run.js';
 import { withoutLatency } from '../testing/without-latency.js';
 import { mergeRuns, writeMergedRun } from './merge-runs.js';

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { RunConfig } from '../config/run-config.js';
+import type { Sample } from '../results/sample.js';
 import { collectProvenance } from '../run/provenance.js';
 import { openRunFolder } from '../run/run-folder.js';
 import type { RunManifest } from '../run/run-manifest.js';
-import type { Sample } from '../run/sample.js';
 import { type RunResult, writeRunOutputs } from '../run/write-run-outputs.js';
 import { checkShards } from './check-shards.js';
 import {

@@ -1,5 +1,5 @@
 import { orderQuestionTypes } from '../dataset/longmemeval-record.js';
-import type { Summary } from '../run/summarize.js';
+import type { Summary } from '../results/summary.js';
 import type { Run } from './read-run.js';
 
 /** A run to compare question sets of: its summary, and its samples when a run folder was read. */

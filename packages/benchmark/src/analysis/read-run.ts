@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import type { Sample } from '../results/sample.js';
+import type { Exclusion, Summary } from '../results/summary.js';
 import { type RunManifest, readManifest } from '../run/run-manifest.js';
-import type { Sample } from '../run/sample.js';
 import { readSamplesFile } from '../run/samples-file.js';
-import type { Exclusion, Summary } from '../run/summarize.js';
 
 /** A results folder as read back from disk. */
 export type Run = {

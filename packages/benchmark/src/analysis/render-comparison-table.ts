@@ -1,4 +1,5 @@
-import { abstentionLabel, formatValue } from '../report/render-table.js';
+import { formatValue } from '../results/markdown-table.js';
+import { abstentionLabel } from '../run/render-table.js';
 import type { ComparisonResult, RunComparison, RunLabel } from './compare-runs.js';
 import { formatConfigValue } from './config-differences.js';
 import { holmAdjust } from './holm.js';

@@ -1,10 +1,6 @@
 import { QUESTION_TYPES } from '../dataset/longmemeval-record.js';
-import {
-  ABSTENTION_QA_LABEL,
-  ABSTENTION_RETRIEVAL_LABEL,
-  formatValue,
-  renderMarkdownTable,
-} from '../report/render-table.js';
+import { formatValue, renderMarkdownTable } from '../results/markdown-table.js';
+import { ABSTENTION_QA_LABEL, ABSTENTION_RETRIEVAL_LABEL } from '../run/render-table.js';
 import type {
   CategoryComparison,
   ComparisonResult,

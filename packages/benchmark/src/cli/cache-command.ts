@@ -8,7 +8,7 @@ import {
 } from '@lme/search-core';
 import { Command } from 'commander';
 import { runOptionOf } from '../config/run-options.js';
-import { renderMarkdownTable } from '../report/render-table.js';
+import { renderMarkdownTable } from '../results/markdown-table.js';
 import { folderSetting, helpOf } from './run-option-flags.js';
 
 type CacheOptions = { cacheDir?: string; embedder?: string };

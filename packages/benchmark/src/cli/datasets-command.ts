@@ -15,7 +15,7 @@ import { loadAnyDataset } from '../dataset/load-dataset.js';
 import { locomoCategoryOf } from '../dataset/load-locomo.js';
 import { COMMITTED_SAMPLE, resolveDatasetPath } from '../dataset/load-longmemeval.js';
 import { verifyDatasets } from '../dataset/verify-datasets.js';
-import { renderMarkdownTable } from '../report/render-table.js';
+import { renderMarkdownTable } from '../results/markdown-table.js';
 import { createProgress } from './progress.js';
 import { folderSetting, helpOf } from './run-option-flags.js';
 

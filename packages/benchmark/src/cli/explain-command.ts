@@ -1,10 +1,10 @@
 import { Command } from 'commander';
-import { suggestNames } from '../analysis/close-names.js';
 import { type Run, readRun } from '../analysis/read-run.js';
+import { suggestNames } from '../config/close-names.js';
 import { type MissCause, missCause } from '../providers/pipeline/gold-trace.js';
 import { readExplainLines } from '../report/html/build-html-report.js';
 import { type QuestionDetails, readQuestionDetails } from '../report/html/question-details.js';
-import type { Sample } from '../run/sample.js';
+import type { Sample } from '../results/sample.js';
 
 type Routes = Record<string, { score: number; rank: number }>;
 type GoldLine = { id: string; session_id?: string; rank: number | null; routes: Routes; cause: MissCause };

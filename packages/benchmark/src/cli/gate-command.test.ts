@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readRun } from '../analysis/read-run.js';
-import type { Sample } from '../run/sample.js';
+import type { Sample } from '../results/sample.js';
 import { summarize } from '../run/summarize.js';
 import { makeSampleRun } from '../testing/make-sample-run.js';
 import { runCli } from '../testing/run-cli.js';

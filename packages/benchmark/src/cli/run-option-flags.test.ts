@@ -2,7 +2,8 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, fromRegistry } from '../config/config-error.js';
 import { ineffectiveKeyWarnings } from '../config/ineffective-keys.js';
-import { parseRunConfig, runConfigSchema } from '../config/run-config.js';
+import { parseRunConfig } from '../config/parse-run-config.js';
+import { runConfigSchema } from '../config/run-config.js';
 import { configFromEnvironment, RUN_OPTIONS } from '../config/run-options.js';
 import {
   addRunOptions,

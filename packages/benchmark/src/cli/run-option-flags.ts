@@ -1,13 +1,9 @@
 import { type Command, Option } from 'commander';
 import type { z } from 'zod';
 import { ineffectiveKeyWarnings } from '../config/ineffective-keys.js';
+import { parseRunConfig } from '../config/parse-run-config.js';
 import { listPresets, loadPreset } from '../config/presets.js';
-import {
-  parseRunConfig,
-  type RunConfig,
-  type RunConfigInput,
-  runConfigSchema,
-} from '../config/run-config.js';
+import { type RunConfig, type RunConfigInput, runConfigSchema } from '../config/run-config.js';
 import {
   attributeName,
   configFromEnvironment,

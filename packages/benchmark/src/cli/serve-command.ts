@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { parseRunConfig } from '../config/run-config.js';
+import { parseRunConfig } from '../config/parse-run-config.js';
 import { configFromEnvironment } from '../config/run-options.js';
 import { addSecret } from '../config/secrets.js';
 import { serve } from '../serve/serve.js';

@@ -1,7 +1,7 @@
 import { type MemoryDocument, packContext, type RetrievalHit } from '@lme/search-core';
 import type { Convention, Corpus } from '../corpus/build-corpus.js';
 import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
-import { countTokens } from '../qa/truncate-tokens.js';
+import { countTokens } from './truncate-tokens.js';
 
 /** Ranked documents the context is packed from: the deepest cutoff of the retrieval metrics. */
 export const CONTEXT_CANDIDATES = 50;

@@ -1,20 +1,6 @@
+import type { JudgeRubricDefinition } from './judge-rubric.js';
 import { locomoLlmRubric, mem0JudgeGrades } from './locomo-judge.js';
-import { buildJudgePrompt, type JudgeRecord, parseJudgeReply } from './longmemeval-rubric.js';
-
-/** One judge rubric: the prompt for a question and answer, and how a reply is read. */
-export type JudgeRubricDefinition = {
-  description: string;
-  prompt(record: JudgeRecord, hypothesis: string): string;
-  /** true correct, false wrong, null unreadable; default parseJudgeReply (official `'yes' in reply`). */
-  parse?(reply: string): boolean | null;
-  /** `max_tokens`; default 10, the official judge's. */
-  maxTokens?: number;
-  /**
-   * Whether the rubric grades this question at all; default every question. A question it does not
-   * grade gets no judge call and no accuracy (Mem0's LoCoMo judge skips adversarial questions).
-   */
-  grades?(record: JudgeRecord): boolean;
-};
+import { buildJudgePrompt, parseJudgeReply } from './longmemeval-rubric.js';
 
 /**
  * Judge rubrics by name. Adding one (another benchmark's judge) is one entry here.

@@ -1,5 +1,5 @@
 import { locomoCategory } from '../metrics/locomo/locomo-record.js';
-import type { JudgeRubricDefinition } from './judge-rubrics.js';
+import type { JudgeRubricDefinition } from './judge-rubric.js';
 import type { JudgeRecord } from './longmemeval-rubric.js';
 
 /**

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { scoreLocomoAnswer } from '../metrics/locomo/locomo-answer-score.js';
 import { renderLocomoQaTables } from '../metrics/locomo/locomo-report.js';
 import { pyRound3 } from '../metrics/locomo/python-number.js';
-import type { Sample } from '../run/sample.js';
+import type { Sample } from '../results/sample.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { startCli } from '../testing/run-cli-async.js';
 import { MEM0_ACCURACY_PROMPT } from './locomo-judge.js';

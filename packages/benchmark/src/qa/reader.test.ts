@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import { countTokens, truncateToTokens } from '../metrics/truncate-tokens.js';
 import { createScriptedChatClient } from '../testing/scripted-chat-client.js';
 import { buildReaderPrompt, createReader } from './reader.js';
 import { fullContextSessions } from './reader-sessions.js';
-import { countTokens, truncateToTokens } from './truncate-tokens.js';
 
 /** A client that records requests and answers with a fixed reply. */
 const fakeClient = (reply: string) =>

@@ -1,5 +1,6 @@
 import type { ChatClient, ChatUsage } from '@lme/search-core';
 import type { LongMemEvalRecord, Turn } from '../dataset/longmemeval-record.js';
+import { truncateToTokens } from '../metrics/truncate-tokens.js';
 import {
   HISTORY_JSON_PREFIX,
   HISTORY_NL_TURN_TEMPLATE,
@@ -11,7 +12,6 @@ import {
 import { pythonFormat, pythonJsonDumps, pythonStrip } from './python-compat.js';
 import { extractNotes, turnAsDumped } from './reader-notes.js';
 import { type ReaderPromptStyle, readerPromptDefinition } from './reader-prompts.js';
-import { truncateToTokens } from './truncate-tokens.js';
 
 export type { ReaderPromptStyle } from './reader-prompts.js';
 

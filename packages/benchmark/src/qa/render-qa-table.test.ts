@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderSummaryTable } from '../report/render-table.js';
-import type { Summary } from '../run/summarize.js';
+import type { Summary } from '../results/summary.js';
+import { renderSummaryTable } from '../run/render-table.js';
 import { renderQaTable } from './render-qa-table.js';
 
 const means = (strict: number, lenient: number, n: number, graded: number) => ({

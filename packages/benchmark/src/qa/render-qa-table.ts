@@ -1,5 +1,5 @@
-import { formatValue, renderMarkdownTable } from '../report/render-table.js';
-import type { MetricMeans, Summary } from '../run/summarize.js';
+import { formatValue, renderMarkdownTable } from '../results/markdown-table.js';
+import type { MetricMeans, Summary } from '../results/summary.js';
 import {
   QA_ACCURACY_LENIENT,
   QA_ACCURACY_STRICT,

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseRunConfig } from '../config/run-config.js';
+import { parseRunConfig } from '../config/parse-run-config.js';
 import { loadLongMemEval, resolveDatasetPath } from '../dataset/load-longmemeval.js';
+import type { Sample } from '../results/sample.js';
 import { runBenchmark } from '../run/run-benchmark.js';
-import type { Sample } from '../run/sample.js';
 import {
   type Comparison,
   compareWithReference,

@@ -4,8 +4,9 @@ import { gunzipSync } from 'node:zlib';
 import { buildCorpus, type Granularity } from '../corpus/build-corpus.js';
 import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
 import { evaluateQuestion } from '../metrics/question-metrics.js';
-import type { Sample } from '../run/sample.js';
-import { type Exclusion, summarize } from '../run/summarize.js';
+import type { Sample } from '../results/sample.js';
+import type { Exclusion } from '../results/summary.js';
+import { summarize } from '../run/summarize.js';
 
 /** One question of a reference run of the official scripts (`<run>.jsonl.gz`). */
 export type ReferenceQuestion = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MetricMeans, Summary } from '../run/summarize.js';
+import type { MetricMeans, Summary } from '../results/summary.js';
 import { renderVariantsTable } from './render-variants.js';
 
 const means = (n: number, metrics: Record<string, number>): MetricMeans => ({

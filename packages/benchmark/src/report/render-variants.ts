@@ -1,12 +1,7 @@
-import type { Summary } from '../run/summarize.js';
-import {
-  formatValue,
-  headlineMetrics,
-  presentColumns,
-  renderMarkdownTable,
-  summaryRows,
-} from './render-table.js';
-import { summaryCsv } from './write-csv.js';
+import { formatValue, renderMarkdownTable } from '../results/markdown-table.js';
+import type { Summary } from '../results/summary.js';
+import { headlineMetrics, presentColumns, summaryRows } from '../run/render-table.js';
+import { summaryCsv } from '../run/write-csv.js';
 
 export type VariantSummary = { variant: string; summary: Summary };
 

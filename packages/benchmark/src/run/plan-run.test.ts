@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRunConfig } from '../config/run-config.js';
+import { parseRunConfig } from '../config/parse-run-config.js';
 import { loadLocomo } from '../dataset/load-locomo.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { planRun, renderPlan } from './plan-run.js';

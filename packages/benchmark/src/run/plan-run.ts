@@ -2,11 +2,11 @@ import { type CachedEmbedder, estimateCost, loadPriceTable } from '@lme/search-c
 import type { RunConfig } from '../config/run-config.js';
 import { buildCorpus } from '../corpus/build-corpus.js';
 import { isAbstention, type LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import { countTokens } from '../metrics/truncate-tokens.js';
 import { createConfiguredEmbedder, pipelineEmbeds } from '../providers/pipeline/configured-embedder.js';
 import { judgeRubricDefinition } from '../qa/judge-rubrics.js';
 import { CON_NOTE_MAX_TOKENS, CON_NOTE_TEMPLATE } from '../qa/official-prompts.js';
 import { officialContextLength } from '../qa/reader.js';
-import { countTokens } from '../qa/truncate-tokens.js';
 import { planRerank } from './plan-rerank.js';
 
 export type LlmPlan = {

@@ -10,10 +10,10 @@ import {
   type WireReply,
 } from '@lme/search-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Sample } from '../results/sample.js';
 import { REPO_ROOT, runCli } from '../testing/run-cli.js';
 import { startCli } from '../testing/run-cli-async.js';
 import { withoutLatency } from '../testing/without-latency.js';
-import type { Sample } from './sample.js';
 
 const API_KEY = 'sk-lme-test-SECRET-4242';
 

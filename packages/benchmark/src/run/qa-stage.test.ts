@@ -7,13 +7,14 @@ import {
   type WireReply,
 } from '@lme/search-core/testing';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseRunConfig, type RunConfigInput } from '../config/run-config.js';
+import { parseRunConfig } from '../config/parse-run-config.js';
+import type { RunConfigInput } from '../config/run-config.js';
 import { loadLongMemEval } from '../dataset/load-longmemeval.js';
 import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import type { Sample } from '../results/sample.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { checkReaderSettings, createQaStage } from './qa-stage.js';
 import { emptySample } from './run-question.js';
-import type { Sample } from './sample.js';
 import { summarize } from './summarize.js';
 
 const ENVIRONMENT = { OPENAI_API_KEY: 'sk-test-qa-stage-1234' };

@@ -7,7 +7,7 @@ import { createJudge, type Judge } from '../qa/judge.js';
 import { qaSampleMetrics } from '../qa/qa-metrics.js';
 import { createReader, type Reader } from '../qa/reader.js';
 import { fullContextSessions, oracleSessions, rankedRounds, rankedSessions } from '../qa/reader-sessions.js';
-import type { Sample } from './sample.js';
+import type { Sample } from '../results/sample.js';
 
 export type QaResult = Pick<Sample, 'hypothesis' | 'judge' | 'usage'> & { metrics: Record<string, number> };
 

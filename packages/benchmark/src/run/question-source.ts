@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { suggestNames } from '../analysis/close-names.js';
+import { suggestNames } from '../config/close-names.js';
 import type { RunConfig } from '../config/run-config.js';
 import { detectDatasetFormat, loadAnyDataset } from '../dataset/load-dataset.js';
 import { resolveDatasetPath, streamLongMemEval } from '../dataset/load-longmemeval.js';

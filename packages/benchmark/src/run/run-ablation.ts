@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
+import { parseRunConfig } from '../config/parse-run-config.js';
 import { loadPreset } from '../config/presets.js';
-import { parseRunConfig, type RunConfig, type RunConfigInput } from '../config/run-config.js';
+import type { RunConfig, RunConfigInput } from '../config/run-config.js';
 import { loadAnyDataset } from '../dataset/load-dataset.js';
 import { resolveDatasetPath } from '../dataset/load-longmemeval.js';
 import {
@@ -8,9 +9,9 @@ import {
   type PipelineResources,
   pipelineEmbeds,
 } from '../providers/pipeline/configured-embedder.js';
+import type { Summary } from '../results/summary.js';
 import { expandGrid, type GridAxis, type Variant, variantFolder } from './ablation-grid.js';
 import { type LoadedRecords, type RunHooks, runBenchmark } from './run-benchmark.js';
-import type { Summary } from './summarize.js';
 
 export type AblationOptions = {
   /** Config from defaults, environment and flags shared by every variant (before grid values). */

@@ -5,6 +5,8 @@ import { resolveDatasetPath } from '../dataset/load-longmemeval.js';
 import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
 import type { PipelineResources } from '../providers/pipeline/configured-embedder.js';
 import type { Provider } from '../providers/provider.js';
+import type { Sample } from '../results/sample.js';
+import type { Summary } from '../results/summary.js';
 import { datasetFileSha256 } from './dataset-checksum.js';
 import { preflightRun } from './preflight.js';
 import { collectProvenance } from './provenance.js';
@@ -20,9 +22,7 @@ import { claimRunFolder, openRunFolder } from './run-folder.js';
 import { checkRunId, defaultRunId } from './run-id.js';
 import { prepareResume, type RunManifest } from './run-manifest.js';
 import { runQuestion } from './run-question.js';
-import type { Sample } from './sample.js';
 import { addSample, type Spend, spendOf } from './spend.js';
-import type { Summary } from './summarize.js';
 import { type RunResult, writeRunOutputs } from './write-run-outputs.js';
 
 export type { LoadedRecords } from './question-source.js';

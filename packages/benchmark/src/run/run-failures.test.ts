@@ -6,10 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunConfig, RunConfigInput } from '../config/run-config.js';
 import { createPipelineProvider } from '../providers/pipeline/pipeline-provider.js';
 import type { Provider } from '../providers/provider.js';
-import { renderSummaryTable } from '../report/render-table.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { sampleConfig, samplesOf } from '../testing/sample-run.js';
 import { createProvider } from './provider-registry.js';
+import { renderSummaryTable } from './render-table.js';
 import { runBenchmark } from './run-benchmark.js';
 
 const config = (overrides: RunConfigInput = {}) =>

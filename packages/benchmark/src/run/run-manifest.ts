@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type RunConfig, resultKeyDifferences } from '../config/run-config.js';
+import type { Sample } from '../results/sample.js';
 import { datasetFileSha256 } from './dataset-checksum.js';
 import type { Provenance } from './provenance.js';
-import type { Sample } from './sample.js';
 import { readSamplesFile } from './samples-file.js';
 
 /** The manifest written to config.json. */

@@ -4,8 +4,8 @@ import { isAbstention, type LongMemEvalRecord } from '../dataset/longmemeval-rec
 import { contextTrace } from '../metrics/context-recall.js';
 import { evaluateQuestion } from '../metrics/question-metrics.js';
 import type { Provider } from '../providers/provider.js';
+import type { Sample } from '../results/sample.js';
 import type { QaStage } from './qa-stage.js';
-import type { Sample } from './sample.js';
 
 export type RunQuestionOptions = {
   record: LongMemEvalRecord;

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { Sample } from './sample.js';
+import type { Sample } from '../results/sample.js';
 
 export type SamplesFile = {
   samples: Sample[];

@@ -1,4 +1,4 @@
-import type { Sample } from './sample.js';
+import type { Sample } from '../results/sample.js';
 
 /** Tokens and USD of one LLM role over a run. */
 export type RoleSpend = {

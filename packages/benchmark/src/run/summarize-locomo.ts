@@ -1,37 +1,11 @@
 import { LOCOMO_CATEGORY_NAMES, type LocomoCategoryId } from '../dataset/locomo-categories.js';
-import {
-  aggregateLocomoOfficial,
-  LOCOMO_PRINT_ORDER,
-  type LocomoOfficialAggregate,
-} from '../metrics/locomo/locomo-official-aggregate.js';
+import { aggregateLocomoOfficial, LOCOMO_PRINT_ORDER } from '../metrics/locomo/locomo-official-aggregate.js';
 import { locomoCategory } from '../metrics/locomo/locomo-record.js';
 import { locomoScoredQuestions } from '../metrics/locomo/locomo-report.js';
-import type { Sample } from './sample.js';
+import type { LocomoOfficialAggregate, LocomoSummary } from '../results/locomo-summary.js';
+import type { Sample } from '../results/sample.js';
 
 type Means = { n: number; metrics: Record<string, number> };
-
-/** The `locomo` block of a LoCoMo run's summary.json. */
-export type LocomoSummary = {
-  /**
-   * Means of the `locomo.*` retrieval metrics per category (`4 single-hop`, …, in the official
-   * order) and overall, over every finished question, adversarial included (the official overall).
-   * `*_as_printed@k` means are the official printed figures, the others the per-question means.
-   */
-  retrieval: { by_category: Record<string, Means>; overall: Means };
-  /**
-   * The official QA aggregation (`evaluate_qa.py` + `evaluation_stats.py analyze_aggr_acc`) of
-   * `qa.locomo_f1`, produced by the official token F1, no judge. Its recall figures are those of
-   * `recall_metric` (the reader's context under `--context-budget`); without one they are left out.
-   */
-  official_f1?: Partial<LocomoOfficialAggregate> & { produced_by: string; recall_metric: string | null };
-  /** The LLM judge's `qa.accuracy_strict` on categories 1-4 (adversarial excluded), and who judged. */
-  judge_accuracy?: {
-    judge: string;
-    judge_model: string;
-    by_category: Record<string, Means>;
-    overall: Means;
-  };
-};
 
 const label = (category: number) =>
   `${category} ${LOCOMO_CATEGORY_NAMES[category as LocomoCategoryId] ?? 'unknown'}`;

@@ -1,57 +1,8 @@
 import { orderQuestionTypes } from '../dataset/longmemeval-record.js';
 import { addQaTaskAverages } from '../qa/qa-metrics.js';
-import type { Sample } from './sample.js';
-import { type LocomoSummary, summarizeLocomo } from './summarize-locomo.js';
-
-export type Exclusion = 'A' | 'B';
-
-/**
- * Means of one group of questions; `counts` says how many questions each mean is over. `n` counts
- * the questions the means are over; `errors` the group's failed questions (never in a mean), and
- * `no_target` the counted questions with no gold at the scored level (recall_all is 1 for them).
- */
-export type MetricMeans = {
-  n: number;
-  metrics: Record<string, number>;
-  counts: Record<string, number>;
-  errors?: number;
-  no_target?: number;
-};
-
-export type Summary = {
-  run_id: string;
-  dataset: string;
-  convention: string;
-  exclusion: Exclusion;
-  /** `--label`, when the run has one. */
-  label?: string;
-  n: number;
-  /** Questions that failed (their `error` is set): they are in no mean. */
-  errors: number;
-  /** The first failed question in dataset order, when any failed. */
-  first_error?: { question_id: string; message: string };
-  metrics: {
-    overall: MetricMeans;
-    by_type: Record<string, MetricMeans>;
-    /** `_abs` questions, reported on their own; never part of `overall` for retrieval metrics (QA metrics count them in their type and overall). */
-    abstention: MetricMeans;
-  };
-  /**
-   * Who produced the QA numbers, when QA ran: every `qa.accuracy_*` / `qa.task_averaged_*` figure
-   * is the judge's (`judge` rubric, `judge_model`); `qa.locomo_f1` is the official LoCoMo token F1
-   * (no judge).
-   */
-  qa?: QaProvenance;
-  /** LoCoMo runs: the official aggregation and per-category figures (run/summarize-locomo.ts). */
-  locomo?: LocomoSummary;
-};
-
-export type QaProvenance = {
-  judge: string;
-  judge_model: string;
-  reader_model?: string;
-  reader_prompt?: string;
-};
+import type { Sample } from '../results/sample.js';
+import type { Exclusion, MetricMeans, QaProvenance, Summary } from '../results/summary.js';
+import { summarizeLocomo } from './summarize-locomo.js';
 
 /**
  * Whether a question counts in the means. Convention A (the official print_retrieval_metrics)

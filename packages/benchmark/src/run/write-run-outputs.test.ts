@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRunConfig } from '../config/run-config.js';
+import { parseRunConfig } from '../config/parse-run-config.js';
+import type { Sample } from '../results/sample.js';
+import type { Summary } from '../results/summary.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { runBenchmark } from './run-benchmark.js';
 import type { RunManifest } from './run-manifest.js';
-import type { Sample } from './sample.js';
-import type { Summary } from './summarize.js';
 import { writeRunOutputs } from './write-run-outputs.js';
 
 const fixture = resolve(REPO_ROOT, 'datasets/fixtures/locomo-mini.json');

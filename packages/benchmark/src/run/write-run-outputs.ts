@@ -1,10 +1,11 @@
 import { renderLocomoQaTables, renderLocomoRetrievalTable } from '../metrics/locomo/locomo-report.js';
 import { formatHypothesisLine } from '../qa/hypotheses.js';
-import { renderSummaryTable } from '../report/render-table.js';
-import { samplesCsv, summaryCsv } from '../report/write-csv.js';
+import type { Sample } from '../results/sample.js';
+import type { Summary } from '../results/summary.js';
+import { renderSummaryTable } from './render-table.js';
 import type { RunManifest } from './run-manifest.js';
-import type { Sample } from './sample.js';
-import { type Summary, summarize } from './summarize.js';
+import { summarize } from './summarize.js';
+import { samplesCsv, summaryCsv } from './write-csv.js';
 
 export type RunResult = {
   dir: string;

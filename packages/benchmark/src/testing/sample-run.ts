@@ -1,8 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseRunConfig, type RunConfig, type RunConfigInput } from '../config/run-config.js';
-import type { Sample } from '../run/sample.js';
+import { parseRunConfig } from '../config/parse-run-config.js';
+import type { RunConfig, RunConfigInput } from '../config/run-config.js';
+import type { Sample } from '../results/sample.js';
 import { readSamplesFile } from '../run/samples-file.js';
 import { REPO_ROOT } from './run-cli.js';
 

@@ -1,4 +1,4 @@
-import type { Summary } from '../run/summarize.js';
+import type { Summary } from '../results/summary.js';
 
 /**
  * A summary's metrics without the latency percentiles, which differ from run to run by nature:

@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
+import { loadOpenAi } from '../core/load-openai.js';
+import { redactSecrets } from '../core/redact-secrets.js';
 import { unitVector } from '../core/vector-math.js';
-import { loadOpenAi } from '../llm/load-openai.js';
-import { redactSecrets } from '../llm/redact-secrets.js';
 import type { EmbedDocumentsOptions, Embedder, EmbedQueryOptions } from './embedder.js';
 
 export type OpenAiEmbedderOptions = {

@@ -7,7 +7,8 @@ import {
   startOpenAiWireServer,
   type WireReply,
 } from '../testing/openai-wire-server.js';
-import { type ChatCompleteOptions, ChatCompletionError, createChatClient } from './chat-client.js';
+import { type ChatCompleteOptions, ChatCompletionError } from './chat-client.js';
+import { createChatClient } from './create-chat-client.js';
 
 const API_KEY = 'sk-test-SECRET-key-0123456789abcdef';
 

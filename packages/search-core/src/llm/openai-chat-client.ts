@@ -1,4 +1,6 @@
 import type OpenAI from 'openai';
+import { loadOpenAi } from '../core/load-openai.js';
+import { redactSecrets, redactSecretValues } from '../core/redact-secrets.js';
 import type {
   ChatClient,
   ChatClientOptions,
@@ -6,8 +8,6 @@ import type {
   ChatCompleteResult,
 } from './chat-client.js';
 import { ChatCompletionError } from './chat-completion-error.js';
-import { loadOpenAi } from './load-openai.js';
-import { redactSecrets, redactSecretValues } from './redact-secrets.js';
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_MAX_RETRIES = 6;

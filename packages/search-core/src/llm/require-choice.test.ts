@@ -7,8 +7,9 @@ import {
   startOpenAiWireServer,
   type WireReply,
 } from '../testing/openai-wire-server.js';
-import { type ChatCompleteOptions, ChatCompletionError, createChatClient } from './chat-client.js';
+import { type ChatCompleteOptions, ChatCompletionError } from './chat-client.js';
 import { completionCacheFolder, completionCacheKey } from './completion-cache.js';
+import { createChatClient } from './create-chat-client.js';
 
 const API_KEY = 'sk-test-choice-0123456789';
 const request: ChatCompleteOptions = {

@@ -1,6 +1,6 @@
+import { redactSecrets } from '../core/redact-secrets.js';
 import type { ChatClient, ChatCompleteOptions } from '../llm/chat-client.js';
 import { withCompletionCache } from '../llm/completion-cache.js';
-import { redactSecrets } from '../llm/redact-secrets.js';
 import { withSingleFlight } from '../llm/single-flight.js';
 import {
   addRerankUsage,

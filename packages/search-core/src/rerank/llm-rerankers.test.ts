@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RetrievalHit } from '../core/retriever.js';
-import { createChatClient } from '../llm/chat-client.js';
+import { createChatClient } from '../llm/create-chat-client.js';
 import {
   chatCompletionReply,
   type OpenAiWireServer,

@@ -1,5 +1,5 @@
 import type { ChatClientOptions } from '../llm/chat-client.js';
-import { createChatClient } from '../llm/chat-client.js';
+import { createChatClient } from '../llm/create-chat-client.js';
 import { createHttpReranker, type HttpRerankerOptions } from './http-reranker.js';
 import { createLlmListwiseReranker } from './llm-listwise-reranker.js';
 import { createLlmPointwiseReranker } from './llm-pointwise-reranker.js';

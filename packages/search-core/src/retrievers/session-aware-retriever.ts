@@ -1,9 +1,9 @@
 import { rankByScore } from '../core/rank-by-score.js';
 import type { MemoryDocument, RetrievalHit, Retriever, SearchOptions } from '../core/retriever.js';
+import type { SessionSummary, Summarizer } from '../core/summarizer.js';
 import { centroid, dot } from '../core/vector-math.js';
 import { createBm25Index } from '../lexical/bm25-index.js';
 import type { Tokenizer } from '../lexical/tokenizer.js';
-import type { SessionSummary, Summarizer } from '../summarize/summarizer.js';
 import type { DenseScorer } from './dense-scorer.js';
 import { type Fusion, fuseScores, type RouteScores, ranksOf } from './fusion.js';
 import { smoothWithNeighbours } from './neighbour-turns.js';

@@ -1,5 +1,5 @@
 // Public API of the strategy stages (re-exported by the package index).
-export * from './dedup.js';
+export * from '../core/dedup.js';
 export * from './mmr.js';
 export * from './multi-signal-ranking.js';
 export * from './pack-context.js';

@@ -1,9 +1,9 @@
+import { type DedupMerge, mergeNearDuplicates } from '../core/dedup.js';
 import type { MemoryDocument, RetrievalHit, Retriever, SearchOptions } from '../core/retriever.js';
 import type { QueryClass } from '../query/query-class.js';
 import { type QueryUnderstanding, understandQuery } from '../query/understand-query.js';
 import type { DenseScorer } from '../retrievers/dense-scorer.js';
 import { fusedPoolSize } from '../retrievers/multi-route-recall.js';
-import { type DedupMerge, mergeNearDuplicates } from './dedup.js';
 import { type MmrDecision, selectMmr } from './mmr.js';
 import { DEFAULT_SIGNAL_WEIGHTS, rankMultiSignal, type SignalWeights } from './multi-signal-ranking.js';
 

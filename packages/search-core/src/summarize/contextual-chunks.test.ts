@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryDocument } from '../core/retriever.js';
+import type { SessionSummary } from '../core/summarizer.js';
 import { sampleRecord, sampleTurnDocuments } from '../testing/sample-records.js';
 import {
   contextPrompt,
@@ -8,7 +9,6 @@ import {
   createTemplateContextualizer,
 } from './contextual-chunks.js';
 import { createExtractiveSummarizer } from './extractive-summarizer.js';
-import type { SessionSummary } from './summarizer.js';
 
 const record = sampleRecord('71017276');
 

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { MemoryDocument } from '../core/retriever.js';
-import type { SessionSummary } from './summarizer.js';
+import type { SessionSummary } from '../core/summarizer.js';
 
 /** What one indexed chunk is: a turn, a round (a user turn and the assistant reply), a session. */
 export type ChunkUnit = 'turn' | 'round' | 'session';

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
+import type { SessionInput, SessionSummary, Summarizer } from '../core/summarizer.js';
 import { wordsTokenizer } from '../lexical/tokenizer.js';
-import type { SessionInput, SessionSummary, Summarizer } from './summarizer.js';
 
 // compromise takes about a second to load: loaded on first use, so runs without summaries skip it.
 const require = createRequire(import.meta.url);

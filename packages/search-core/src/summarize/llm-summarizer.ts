@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { makeDirectorySync } from '../core/make-directory.js';
+import type { SessionInput, SessionSummary, Summarizer } from '../core/summarizer.js';
 import type { ChatClient, ChatUsage } from '../llm/chat-client.js';
-import type { SessionInput, SessionSummary, Summarizer } from './summarizer.js';
 
 export type LlmSummarizerOptions = {
   /** A chat client without a completion cache: this summarizer caches parsed summaries itself. */

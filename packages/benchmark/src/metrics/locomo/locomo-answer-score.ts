@@ -1,5 +1,6 @@
+import type { PythonNumber } from '../../results/locomo-summary.js';
 import { nltkPorterStem } from './nltk-porter-stemmer.js';
-import { type PythonNumber, pyFloat, pyInt } from './python-number.js';
+import { pyFloat, pyInt } from './python-number.js';
 
 /**
  * The official LoCoMo QA score, as `eval_question_answering` of snap-research/locomo

@@ -1,4 +1,9 @@
-import { type PythonNumber, pyAdd, pyFloat, pyInt, pyRound3, pyStr, roundFloat3 } from './python-number.js';
+import type {
+  LocomoCategoryFigures,
+  LocomoOfficialAggregate,
+  PythonNumber,
+} from '../../results/locomo-summary.js';
+import { pyAdd, pyFloat, pyInt, pyRound3, pyStr, roundFloat3 } from './python-number.js';
 
 /** One scored QA, in the order of the output file (samples, then their `qa`). */
 export type LocomoScoredQuestion = {
@@ -9,29 +14,6 @@ export type LocomoScoredQuestion = {
   recall: PythonNumber;
   /** The QA's `evidence` list (only its length matters here). */
   evidence: readonly string[];
-};
-
-export type LocomoCategoryFigures = {
-  count: number;
-  /** Sum of the per-QA scores rounded to 3 places, as printed (`70.0` float, `0` int). */
-  cumAccuracy: PythonNumber;
-  /** `round(cumAccuracy / count, 3)`. */
-  accuracy: number;
-  /** As printed: `round(sum of rounded recall over QA WITH evidence / count of ALL QA, 3)`. */
-  recall: number;
-  /** The same unrounded (the stats JSON's `recall_by_category`); undefined when no QA has evidence. */
-  recallUnrounded?: number;
-};
-
-/** What `analyze_aggr_acc(..., rag=True)` prints and stores, reproduced. */
-export type LocomoOfficialAggregate = {
-  byCategory: Record<number, LocomoCategoryFigures>;
-  /** `round(total / count, 3)`, micro-averaged over the printed categories 4, 1, 2, 3, 5. */
-  overallAccuracy: number;
-  /** Printed unrounded: the recall sums (QA with evidence only) over all QA. */
-  overallRecallAccuracy: number;
-  /** The printed lines, byte for byte. */
-  printedLines: string[];
 };
 
 /** Plain per-QA means without the official aggregation's quirks (the corrected figures). */

@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseRunConfig } from '../../config/run-config.js';
+import { parseRunConfig } from '../../config/parse-run-config.js';
 import { loadLongMemEval } from '../../dataset/load-longmemeval.js';
 import type { LongMemEvalRecord } from '../../dataset/longmemeval-record.js';
+import type { Sample } from '../../results/sample.js';
 import { runBenchmark } from '../../run/run-benchmark.js';
-import type { Sample } from '../../run/sample.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { createHttpProvider, type HttpProviderOptions } from './http-provider.js';
 

@@ -1,6 +1,6 @@
 import { type OpenAiWireServer, startOpenAiWireServer } from '@lme/search-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseRunConfig } from '../../config/run-config.js';
+import { parseRunConfig } from '../../config/parse-run-config.js';
 import { createConfiguredEmbedder } from './configured-embedder.js';
 
 let server: OpenAiWireServer | undefined;

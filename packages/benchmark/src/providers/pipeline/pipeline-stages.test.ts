@@ -3,12 +3,8 @@ import { join } from 'node:path';
 import type { RetrievalHit } from '@lme/search-core';
 import { chatCompletionReply, createHashingEmbedder, startOpenAiWireServer } from '@lme/search-core/testing';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  parseRunConfig,
-  type RunConfig,
-  type RunConfigInput,
-  resultKeyDifferences,
-} from '../../config/run-config.js';
+import { parseRunConfig } from '../../config/parse-run-config.js';
+import { type RunConfig, type RunConfigInput, resultKeyDifferences } from '../../config/run-config.js';
 import { buildCorpus } from '../../corpus/build-corpus.js';
 import { loadAnyDataset } from '../../dataset/load-dataset.js';
 import type { LongMemEvalRecord } from '../../dataset/longmemeval-record.js';

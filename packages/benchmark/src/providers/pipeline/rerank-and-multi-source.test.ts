@@ -6,8 +6,8 @@ import {
   startRerankServer,
 } from '@lme/search-core/testing';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseRunConfig } from '../../config/parse-run-config.js';
 import type { RunConfigInput } from '../../config/run-config.js';
-import { parseRunConfig } from '../../config/run-config.js';
 import { loadAnyDataset } from '../../dataset/load-dataset.js';
 import type { LongMemEvalRecord } from '../../dataset/longmemeval-record.js';
 import { planRerank } from '../../run/plan-rerank.js';

@@ -1,8 +1,9 @@
 import { type Run, runExclusion } from '../../analysis/read-run.js';
 import { orderQuestionTypes } from '../../dataset/longmemeval-record.js';
 import { missCause } from '../../providers/pipeline/gold-trace.js';
-import type { Sample } from '../../run/sample.js';
-import { type Summary, summarize } from '../../run/summarize.js';
+import type { Sample } from '../../results/sample.js';
+import type { Summary } from '../../results/summary.js';
+import { summarize } from '../../run/summarize.js';
 import type { QuestionDetails } from './question-details.js';
 import { describeRun, type RunProvenance } from './run-provenance.js';
 

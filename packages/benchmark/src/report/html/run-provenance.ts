@@ -1,5 +1,5 @@
 import type { Run } from '../../analysis/read-run.js';
-import type { Summary } from '../../run/summarize.js';
+import type { Summary } from '../../results/summary.js';
 
 /** Where a run came from, as the report's header shows it. */
 export type RunProvenance = {

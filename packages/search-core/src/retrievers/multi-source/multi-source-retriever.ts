@@ -1,6 +1,6 @@
+import { type DedupMerge, mergeNearDuplicates } from '../../core/dedup.js';
 import type { MemoryDocument, RetrievalHit, Retriever, SearchOptions } from '../../core/retriever.js';
 import type { Tokenizer } from '../../lexical/tokenizer.js';
-import { type DedupMerge, mergeNearDuplicates } from '../../stages/dedup.js';
 import type { DenseScorer } from '../dense-scorer.js';
 import { ranksOf } from '../fusion.js';
 import { fusedPoolSize } from '../multi-route-recall.js';

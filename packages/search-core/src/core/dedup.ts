@@ -1,5 +1,5 @@
-import type { RetrievalHit, RouteTrace } from '../core/retriever.js';
-import { cosineSimilarity } from '../core/vector-math.js';
+import type { RetrievalHit, RouteTrace } from './retriever.js';
+import { cosineSimilarity } from './vector-math.js';
 
 /** A hit that absorbed near-duplicates: their ids, best first. */
 export type MergedHit = RetrievalHit & { mergedIds?: string[] };

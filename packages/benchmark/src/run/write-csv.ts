@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
-import type { Sample } from '../run/sample.js';
-import type { Summary } from '../run/summarize.js';
+import type { Sample } from '../results/sample.js';
+import type { Summary } from '../results/summary.js';
 import { summaryRows } from './render-table.js';
 
 /** summary.csv: long format, one row per (question_type, metric). */

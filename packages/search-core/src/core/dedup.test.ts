@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { MemoryDocument, RetrievalHit } from '../core/retriever.js';
 import { wordsTokenizer } from '../lexical/tokenizer.js';
 import { sampleRecord } from '../testing/sample-records.js';
 import { mergeNearDuplicates } from './dedup.js';
+import type { MemoryDocument, RetrievalHit } from './retriever.js';
 
 const vector = (...values: number[]) => Float32Array.from(values);
 

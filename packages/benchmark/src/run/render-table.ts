@@ -1,5 +1,6 @@
 import { renderQaTable } from '../qa/render-qa-table.js';
-import type { MetricMeans, Summary } from '../run/summarize.js';
+import { formatValue, renderMarkdownTable } from '../results/markdown-table.js';
+import type { MetricMeans, Summary } from '../results/summary.js';
 
 /** The metrics a table shows when present, in order. */
 export const HEADLINE_METRICS = [
@@ -68,21 +69,6 @@ export function presentColumns(
   wanted: readonly string[] = HEADLINE_METRICS,
 ): string[] {
   return wanted.filter((metric) => rows.some((row) => row.means.metrics[metric] !== undefined));
-}
-
-/** A GitHub-flavoured markdown table, numbers to 4 decimals, aligned for the terminal too. */
-export function renderMarkdownTable(header: string[], body: string[][]): string {
-  const widths = header.map((cell, column) =>
-    Math.max(cell.length, ...body.map((row) => row[column]?.length ?? 0)),
-  );
-  const line = (cells: string[]) =>
-    `| ${cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(' | ')} |`;
-  const rule = `|${widths.map((width, column) => (column === 0 ? `${'-'.repeat(width + 1)}-` : `${'-'.repeat(width + 1)}:`)).join('|')}|`;
-  return [line(header), rule, ...body.map(line)].join('\n');
-}
-
-export function formatValue(value: number | undefined): string {
-  return value === undefined || Number.isNaN(value) ? '-' : value.toFixed(4);
 }
 
 /** The per-category table of one run, with its conventions in the header line. */
