@@ -17,9 +17,8 @@ const LAYERS = {
   benchmark: [
     ['config', 'results'],
     ['dataset'],
-    ['corpus'],
-    ['metrics'],
     ['benchmarks'],
+    ['metrics'],
     ['providers', 'qa'],
     ['run', 'serve'],
     ['analysis', 'reference'],
@@ -64,6 +63,28 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/search-core/' },
       to: { path: '^packages/benchmark/' },
+    },
+    {
+      name: 'benchmark-folders-stand-alone',
+      comment: 'a benchmark folder (benchmarks/<name>/) imports no other benchmark folder',
+      severity: 'error',
+      from: { path: '^packages/benchmark/src/benchmarks/([^/]+)/', pathNot: '\\.test\\.ts$' },
+      to: {
+        path: '^packages/benchmark/src/benchmarks/[^/]+/',
+        pathNot: '^packages/benchmark/src/benchmarks/$1/',
+      },
+    },
+    {
+      name: 'shared-benchmark-code-names-no-benchmark',
+      comment:
+        'the files beside the benchmark folders (record, corpus, judge type) serve every benchmark; only the registry names one',
+      severity: 'error',
+      from: {
+        path: '^packages/benchmark/src/benchmarks/[^/]+\\.ts$',
+        pathNot:
+          '^packages/benchmark/src/benchmarks/(benchmark-registry|load-dataset|validate-dataset)\\.ts$|\\.test\\.ts$',
+      },
+      to: { path: '^packages/benchmark/src/benchmarks/[^/]+/' },
     },
     ...Object.entries(LAYERS).flatMap(([pkg, layers]) => layerRules(pkg, layers)),
   ],

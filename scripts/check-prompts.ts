@@ -14,8 +14,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadLongMemEval } from '../packages/benchmark/src/dataset/load-longmemeval.js';
-import type { LongMemEvalRecord } from '../packages/benchmark/src/dataset/longmemeval-record.js';
+import { loadLongMemEval } from '../packages/benchmark/src/benchmarks/longmemeval/load-longmemeval.js';
+import type { LongMemEvalRecord } from '../packages/benchmark/src/benchmarks/longmemeval-record.js';
 import {
   type ComparisonResult,
   compareJudgePrompts,

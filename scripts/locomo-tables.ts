@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import {
   renderLocomoQaTables,
   renderLocomoRetrievalTable,
-} from '../packages/benchmark/src/metrics/locomo/locomo-report.js';
+} from '../packages/benchmark/src/benchmarks/locomo/locomo-report.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

@@ -1,7 +1,7 @@
 /**
  * Writes an M-scale LongMemEval file from S: every question keeps its own haystack and gets
  * distractor sessions drawn with a fixed seed from the other questions' haystacks until it has
- * 500 sessions (see packages/benchmark/src/dataset/make-m-scale.ts). Streams the output through
+ * 500 sessions (see packages/benchmark/src/benchmarks/longmemeval/make-m-scale.ts). Streams the output through
  * gzip record by record; prints the file's SHA-256, size, generation time and peak RSS.
  *
  *   pnpm tsx --conditions=source scripts/make-m-scale.ts \
@@ -10,7 +10,7 @@
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { writeMScaleDataset } from '../packages/benchmark/src/dataset/make-m-scale.js';
+import { writeMScaleDataset } from '../packages/benchmark/src/benchmarks/longmemeval/make-m-scale.js';
 
 const { values } = parseArgs({
   options: {

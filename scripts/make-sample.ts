@@ -7,11 +7,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { loadLongMemEval } from '../packages/benchmark/src/dataset/load-longmemeval.js';
+import { loadLongMemEval } from '../packages/benchmark/src/benchmarks/longmemeval/load-longmemeval.js';
 import {
   isAbstention,
   type LongMemEvalRecord,
-} from '../packages/benchmark/src/dataset/longmemeval-record.js';
+} from '../packages/benchmark/src/benchmarks/longmemeval-record.js';
 
 const source = process.argv[2] ?? '../shared/datasets/longmemeval/longmemeval_s_cleaned.json.gz';
 const { records, sha256 } = await loadLongMemEval(source);

@@ -6,7 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { resolveDatasetPath, streamLongMemEval } from '../packages/benchmark/src/dataset/load-longmemeval.js';
+import {
+  resolveDatasetPath,
+  streamLongMemEval,
+} from '../packages/benchmark/src/benchmarks/longmemeval/load-longmemeval.js';
 import { createEmbedder, withDiskCache } from '../packages/search-core/src/embedding/index.js';
 
 const { values } = parseArgs({

@@ -25,21 +25,38 @@ export { type MergeOptions, type MergeResult, mergeRuns, writeMergedRun } from '
 export { type Run, readRun } from './analysis/read-run.js';
 export { renderComparison } from './analysis/render-comparison.js';
 export { renderComparisonTable } from './analysis/render-comparison-table.js';
-// Configuration.
-export { ConfigError, fromRegistry } from './config/config-error.js';
-export { ineffectiveKeyWarnings } from './config/ineffective-keys.js';
-export { parseRunConfig } from './config/parse-run-config.js';
-export { listPresets, loadPreset, type Preset } from './config/presets.js';
-export { type RunConfig, type RunConfigInput, runConfigSchema } from './config/run-config.js';
-export { configFromEnvironment, RUN_OPTIONS, type RunOptionDeclaration } from './config/run-options.js';
 // Datasets: LongMemEval (whole or streamed) and LoCoMo, mapped onto LongMemEval records.
 export {
   type DatasetFormat,
   detectDatasetFormat,
   type LoadedAnyDataset,
   loadAnyDataset,
-} from './dataset/load-dataset.js';
-export { type LoadedLocomo, type LocomoRecord, loadLocomo, locomoRecords } from './dataset/load-locomo.js';
+} from './benchmarks/load-dataset.js';
+export {
+  type LoadedLocomo,
+  type LocomoRecord,
+  loadLocomo,
+  locomoRecords,
+} from './benchmarks/locomo/load-locomo.js';
+// LoCoMo metrics: the official recall_acc and F1, their official aggregation, and the tables.
+export { scoreLocomoAnswer } from './benchmarks/locomo/locomo-answer-score.js';
+export { LOCOMO_CATEGORY_NAMES, locomoCategoryOf } from './benchmarks/locomo/locomo-categories.js';
+export {
+  aggregateLocomoOfficial,
+  type LocomoScoredQuestion,
+  locomoPerQuestionMeans,
+} from './benchmarks/locomo/locomo-official-aggregate.js';
+export { locomoQaMetrics } from './benchmarks/locomo/locomo-qa-metrics.js';
+export { locomoRecallAcc } from './benchmarks/locomo/locomo-recall-acc.js';
+export { locomoEvidence } from './benchmarks/locomo/locomo-record.js';
+export {
+  type LocomoSampleLike,
+  locomoScoredQuestions,
+  renderLocomoQaTables,
+  renderLocomoRetrievalTable,
+} from './benchmarks/locomo/locomo-report.js';
+export { locomoRetrievalMetrics } from './benchmarks/locomo/locomo-retrieval-metrics.js';
+export { summarizeLocomo } from './benchmarks/locomo/summarize-locomo.js';
 export {
   type LoadedDataset,
   type LoadOptions,
@@ -47,26 +64,15 @@ export {
   resolveDatasetPath,
   type StreamedDataset,
   streamLongMemEval,
-} from './dataset/load-longmemeval.js';
-export { LOCOMO_CATEGORY_NAMES, locomoCategoryOf } from './dataset/locomo-categories.js';
-export type { LongMemEvalRecord, QuestionType, Turn } from './dataset/longmemeval-record.js';
-// LoCoMo metrics: the official recall_acc and F1, their official aggregation, and the tables.
-export { scoreLocomoAnswer } from './metrics/locomo/locomo-answer-score.js';
-export {
-  aggregateLocomoOfficial,
-  type LocomoScoredQuestion,
-  locomoPerQuestionMeans,
-} from './metrics/locomo/locomo-official-aggregate.js';
-export { locomoQaMetrics } from './metrics/locomo/locomo-qa-metrics.js';
-export { locomoRecallAcc } from './metrics/locomo/locomo-recall-acc.js';
-export { locomoEvidence } from './metrics/locomo/locomo-record.js';
-export {
-  type LocomoSampleLike,
-  locomoScoredQuestions,
-  renderLocomoQaTables,
-  renderLocomoRetrievalTable,
-} from './metrics/locomo/locomo-report.js';
-export { locomoRetrievalMetrics } from './metrics/locomo/locomo-retrieval-metrics.js';
+} from './benchmarks/longmemeval/load-longmemeval.js';
+export type { LongMemEvalRecord, QuestionType, Turn } from './benchmarks/longmemeval-record.js';
+// Configuration.
+export { ConfigError, fromRegistry } from './config/config-error.js';
+export { ineffectiveKeyWarnings } from './config/ineffective-keys.js';
+export { parseRunConfig } from './config/parse-run-config.js';
+export { listPresets, loadPreset, type Preset } from './config/presets.js';
+export { type RunConfig, type RunConfigInput, runConfigSchema } from './config/run-config.js';
+export { configFromEnvironment, RUN_OPTIONS, type RunOptionDeclaration } from './config/run-options.js';
 export type { Provider, RetrievalOutcome } from './providers/provider.js';
 // Tables of one run.
 export { renderQaTable } from './qa/render-qa-table.js';
@@ -82,5 +88,4 @@ export {
   runBenchmark,
 } from './run/run-benchmark.js';
 export { summarize } from './run/summarize.js';
-export { summarizeLocomo } from './run/summarize-locomo.js';
 export { type RunningServer, type ServeOptions, serve } from './serve/serve.js';

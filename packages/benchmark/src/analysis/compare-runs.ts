@@ -1,5 +1,5 @@
+import { orderQuestionTypes } from '../benchmarks/benchmark-registry.js';
 import { suggestNames } from '../config/close-names.js';
-import { orderQuestionTypes } from '../dataset/longmemeval-record.js';
 import type { Sample } from '../results/sample.js';
 import type { Exclusion } from '../results/summary.js';
 import { counts, isQaMetric } from '../run/summarize.js';

@@ -1,5 +1,6 @@
+import { orderQuestionTypes } from '../benchmarks/benchmark-registry.js';
+import { QUESTION_TYPES } from '../benchmarks/longmemeval-record.js';
 import { suggestNames } from '../config/close-names.js';
-import { orderQuestionTypes, QUESTION_TYPES } from '../dataset/longmemeval-record.js';
 import type { MetricMeans, Summary } from '../results/summary.js';
 import { type FailedQuestions, failedQuestions } from './failed-questions.js';
 import { gateProblems } from './gate-problems.js';

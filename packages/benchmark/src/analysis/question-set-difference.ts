@@ -1,4 +1,4 @@
-import { orderQuestionTypes } from '../dataset/longmemeval-record.js';
+import { orderQuestionTypes } from '../benchmarks/benchmark-registry.js';
 import type { Summary } from '../results/summary.js';
 import type { Run } from './read-run.js';
 

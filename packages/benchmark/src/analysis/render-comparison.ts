@@ -1,4 +1,4 @@
-import { QUESTION_TYPES } from '../dataset/longmemeval-record.js';
+import { QUESTION_TYPES } from '../benchmarks/longmemeval-record.js';
 import { formatValue, renderMarkdownTable } from '../results/markdown-table.js';
 import { ABSTENTION_QA_LABEL, ABSTENTION_RETRIEVAL_LABEL } from '../run/render-table.js';
 import type {

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMITTED_SAMPLE } from '../benchmarks/longmemeval/load-longmemeval.js';
 import { loadDatasetSources } from '../dataset/dataset-sources.js';
-import { COMMITTED_SAMPLE } from '../dataset/load-longmemeval.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { startCli } from '../testing/run-cli-async.js';
 

@@ -1,5 +1,10 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
+import { datasetStatistics } from '../benchmarks/dataset-statistics.js';
+import { loadAnyDataset } from '../benchmarks/load-dataset.js';
+import { locomoCategoryOf } from '../benchmarks/locomo/load-locomo.js';
+import { COMMITTED_SAMPLE, resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';
+import { verifyDatasets } from '../benchmarks/longmemeval/verify-datasets.js';
 import { runOptionOf } from '../config/run-options.js';
 import {
   DATASET_SOURCES_PATH,
@@ -9,12 +14,7 @@ import {
   identifyDigest,
   loadDatasetSources,
 } from '../dataset/dataset-sources.js';
-import { datasetStatistics } from '../dataset/dataset-statistics.js';
 import { downloadDatasetFile } from '../dataset/download-dataset-file.js';
-import { loadAnyDataset } from '../dataset/load-dataset.js';
-import { locomoCategoryOf } from '../dataset/load-locomo.js';
-import { COMMITTED_SAMPLE, resolveDatasetPath } from '../dataset/load-longmemeval.js';
-import { verifyDatasets } from '../dataset/verify-datasets.js';
 import { renderMarkdownTable } from '../results/markdown-table.js';
 import { createProgress } from './progress.js';
 import { folderSetting, helpOf } from './run-option-flags.js';

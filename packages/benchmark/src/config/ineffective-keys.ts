@@ -1,5 +1,6 @@
 import type { RunConfig } from './run-config.js';
 import { flagOfKey } from './run-options.js';
+import { embeds, readsAndJudges, reranks, reranksOverHttp, summarizes, usesPipeline } from './run-shape.js';
 
 /**
  * When a key changes nothing in a resolved config: the condition under which it is used, and the
@@ -8,19 +9,12 @@ import { flagOfKey } from './run-options.js';
  */
 type Rule = { used: (config: RunConfig) => boolean; needs: string };
 
-const pipeline = (config: RunConfig) => config.provider === 'pipeline';
-const embeds = (config: RunConfig) =>
-  pipeline(config) && (config.retriever !== 'bm25' || config.dedup || config.mmr);
+const pipeline = usesPipeline;
 const fuses = (config: RunConfig) =>
   pipeline(config) && !config.multiRoute && (config.retriever === 'hybrid' || config.sessionAware);
 const sessionAware = (config: RunConfig) => pipeline(config) && config.sessionAware;
-const summarizes = (config: RunConfig) =>
-  (sessionAware(config) && config.sessionIndex !== 'text') ||
-  (pipeline(config) && config.contextual !== 'none');
-const reads = (config: RunConfig) => config.readerModel !== undefined;
+const reads = readsAndJudges;
 const http = (config: RunConfig) => config.provider === 'http';
-const reranks = (config: RunConfig) => pipeline(config) && config.reranker !== undefined;
-const reranksOverHttp = (config: RunConfig) => reranks(config) && config.reranker!.startsWith('http:');
 
 const RULES: Partial<Record<keyof RunConfig, Rule>> = {
   rerankDepth: { used: reranks, needs: '--reranker' },

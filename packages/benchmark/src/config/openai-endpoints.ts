@@ -22,6 +22,12 @@ const ROLE_ENDPOINTS = {
   pipeline: { key: undefined, flag: undefined, keyVariable: undefined },
 } as const satisfies Record<OpenAiRole, { key?: keyof RunConfig; flag?: string; keyVariable?: string }>;
 
+/** The environment variables that may hold a role's key, in the order they are read. */
+export function apiKeyVariables(role: OpenAiRole): string[] {
+  const own = ROLE_ENDPOINTS[role].keyVariable;
+  return own ? [own, 'OPENAI_API_KEY'] : ['OPENAI_API_KEY'];
+}
+
 /**
  * The one place the OpenAI settings are read from the environment. Endpoint: the role's flag
  * (`--reader-base-url`, `--judge-base-url`), else `--base-url`, else `OPENAI_BASE_URL`, else the
@@ -41,7 +47,9 @@ export function resolveOpenAiEndpoint(
     [environment.OPENAI_BASE_URL || undefined, 'OPENAI_BASE_URL'],
   ];
   const chosen = candidates.find(([value]) => value !== undefined);
-  const apiKey = (spec.keyVariable ? environment[spec.keyVariable] : undefined) || environment.OPENAI_API_KEY;
+  const apiKey = apiKeyVariables(role)
+    .map((name) => environment[name])
+    .find((value) => value);
   addSecret(apiKey);
   const endpoint: OpenAiEndpoint = { maxRetries: config.maxRetries, timeoutMs: config.timeoutMs };
   if (chosen) endpoint.baseURL = checkEndpointUrl(chosen[0]!, chosen[1]);

@@ -1,6 +1,6 @@
 import { type MemoryDocument, packContext, type RetrievalHit } from '@lme/search-core';
-import type { Convention, Corpus } from '../corpus/build-corpus.js';
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import type { Convention, Corpus } from '../benchmarks/build-corpus.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { countTokens } from './truncate-tokens.js';
 
 /** Ranked documents the context is packed from: the deepest cutoff of the retrieval metrics. */

@@ -1,8 +1,12 @@
-import { type Convention, type Corpus, type Granularity, officialSessionId } from '../corpus/build-corpus.js';
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import { benchmarkOfRecord } from '../benchmarks/benchmark-registry.js';
+import {
+  type Convention,
+  type Corpus,
+  type Granularity,
+  officialSessionId,
+} from '../benchmarks/build-corpus.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { type ContextGrade, gradeContext } from './context-recall.js';
-import { isLocomoRecord } from './locomo/locomo-record.js';
-import { locomoRetrievalMetrics } from './locomo/locomo-retrieval-metrics.js';
 import {
   type AtK,
   CUTOFFS,
@@ -101,20 +105,16 @@ export function evaluateQuestion(options: {
       ? undefined
       : gradeContext({ record, corpus, ranking, budgetTokens: options.contextBudget, convention });
   if (context) Object.assign(metrics, context.metrics);
-  // LoCoMo's own retrieval figure (official recall_acc, dialog and session level).
-  if (isLocomoRecord(record)) {
-    Object.assign(
-      metrics,
-      locomoRetrievalMetrics({
-        record,
-        corpus,
-        ranking,
-        ...(sessionRanking ? { sessionRanking } : {}),
-        granularity,
-        ...(context ? { packed: context.packed } : {}),
-      }),
-    );
-  }
+  // The benchmark's own retrieval figures (LoCoMo: official recall_acc, dialog and session level).
+  const ownMetrics = benchmarkOfRecord(record)?.retrievalMetrics?.({
+    record,
+    corpus,
+    ranking,
+    ...(sessionRanking ? { sessionRanking } : {}),
+    granularity,
+    ...(context ? { packed: context.packed } : {}),
+  });
+  if (ownMetrics) Object.assign(metrics, ownMetrics);
   return {
     metrics,
     noTarget: primary.gold.size === 0,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAnyDataset } from '../dataset/load-dataset.js';
+import { loadAnyDataset } from '../benchmarks/load-dataset.js';
 import { oracleSessions } from '../qa/reader-sessions.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { createContextProvider, evidenceSessions } from './context-providers.js';

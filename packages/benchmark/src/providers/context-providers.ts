@@ -1,5 +1,5 @@
-import { buildCorpus } from '../corpus/build-corpus.js';
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import { buildCorpus } from '../benchmarks/build-corpus.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { Provider } from './provider.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { RetrievalHit } from '@lme/search-core';
-import type { Corpus } from '../corpus/build-corpus.js';
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import type { Corpus } from '../benchmarks/build-corpus.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 
 /** What a memory system under test returns for one question. */
 export type RetrievalOutcome = {

@@ -1,4 +1,4 @@
-import { pythonJsonDumps } from './python-compat.js';
+import { pythonJsonDumps } from '../dataset/python-compat.js';
 
 export type HypothesisEntry = {
   questionId: string;

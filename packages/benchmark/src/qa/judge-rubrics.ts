@@ -1,6 +1,6 @@
-import type { JudgeRubricDefinition } from './judge-rubric.js';
-import { locomoLlmRubric, mem0JudgeGrades } from './locomo-judge.js';
-import { buildJudgePrompt, parseJudgeReply } from './longmemeval-rubric.js';
+import type { JudgeRubricDefinition } from '../benchmarks/judge-rubric.js';
+import { locomoLlmRubric, mem0JudgeGrades } from '../benchmarks/locomo/locomo-judge.js';
+import { buildJudgePrompt, parseJudgeReply } from '../benchmarks/longmemeval/longmemeval-rubric.js';
 
 /**
  * Judge rubrics by name. Adding one (another benchmark's judge) is one entry here.

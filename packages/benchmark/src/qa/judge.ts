@@ -1,11 +1,12 @@
 import type { ChatClient, ChatUsage } from '@lme/search-core';
+import { parseJudgeReply } from '../benchmarks/longmemeval/longmemeval-rubric.js';
+import { JUDGE_MAX_TOKENS, OFFICIAL_JUDGE_MODEL } from '../benchmarks/longmemeval/official-prompts.js';
 import { judgeRubricDefinition } from './judge-rubrics.js';
-import { parseJudgeReply } from './longmemeval-rubric.js';
-import { JUDGE_MAX_TOKENS, OFFICIAL_JUDGE_MODEL } from './official-prompts.js';
 
-export { buildJudgePrompt, type JudgeRecord, parseJudgeReply } from './longmemeval-rubric.js';
+export type { JudgeRecord } from '../benchmarks/judge-rubric.js';
+export { buildJudgePrompt, parseJudgeReply } from '../benchmarks/longmemeval/longmemeval-rubric.js';
 
-import type { JudgeRecord } from './longmemeval-rubric.js';
+import type { JudgeRecord } from '../benchmarks/judge-rubric.js';
 
 export type JudgeOptions = {
   client: ChatClient;

@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chatCompletionReply, type RecordedRequest, startOpenAiWireServer } from '@lme/search-core/testing';
 import { describe, expect, it } from 'vitest';
-import { scoreLocomoAnswer } from '../metrics/locomo/locomo-answer-score.js';
-import { renderLocomoQaTables } from '../metrics/locomo/locomo-report.js';
-import { pyRound3 } from '../metrics/locomo/python-number.js';
+import { scoreLocomoAnswer } from '../benchmarks/locomo/locomo-answer-score.js';
+import { MEM0_ACCURACY_PROMPT } from '../benchmarks/locomo/locomo-judge.js';
+import { LOCOMO_QA_PROMPT, LOCOMO_QA_PROMPT_CAT_5 } from '../benchmarks/locomo/locomo-prompts.js';
+import { renderLocomoQaTables } from '../benchmarks/locomo/locomo-report.js';
+import { pyRound3 } from '../benchmarks/locomo/python-number.js';
 import type { Sample } from '../results/sample.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { startCli } from '../testing/run-cli-async.js';
-import { MEM0_ACCURACY_PROMPT } from './locomo-judge.js';
-import { LOCOMO_QA_PROMPT, LOCOMO_QA_PROMPT_CAT_5 } from './locomo-prompts.js';
 
 const conversationFile = resolve(REPO_ROOT, '../shared/datasets/locomo/locomo10-conv26.json');
 const promptOf = (request: RecordedRequest) =>

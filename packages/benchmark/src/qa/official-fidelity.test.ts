@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadLongMemEval } from '../dataset/load-longmemeval.js';
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import { loadLongMemEval } from '../benchmarks/longmemeval/load-longmemeval.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import {
   compareJudgePrompts,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { ChatClient, ChatCompleteOptions } from '@lme/search-core';
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { createJudge } from './judge.js';
 import { createReader, type HistoryFormat, type ReaderSession } from './reader.js';
 import type { ReaderPromptStyle } from './reader-prompts.js';

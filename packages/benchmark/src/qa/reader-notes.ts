@@ -1,7 +1,12 @@
 import type { ChatClient, ChatUsage } from '@lme/search-core';
-import type { Turn } from '../dataset/longmemeval-record.js';
-import { CON_NOTE_MAX_TOKENS, CON_NOTE_TEMPLATE } from './official-prompts.js';
-import { type PythonJsonValue, pythonFormat, pythonJsonDumps, pythonStrip } from './python-compat.js';
+import { CON_NOTE_MAX_TOKENS, CON_NOTE_TEMPLATE } from '../benchmarks/longmemeval/official-prompts.js';
+import type { Turn } from '../benchmarks/longmemeval-record.js';
+import {
+  type PythonJsonValue,
+  pythonFormat,
+  pythonJsonDumps,
+  pythonStrip,
+} from '../dataset/python-compat.js';
 
 /** One history chunk (a session, or a round for turn context) as the reader's history holds it. */
 export type ReaderChunk = { date: string; turns: readonly Turn[] };

@@ -1,6 +1,9 @@
-import { type LocomoReaderBuildOptions, locomoReaderPromptDefinition } from './locomo-prompts.js';
-import { READER_TEMPLATE_COT, READER_TEMPLATE_DIRECT } from './official-prompts.js';
-import { pythonFormat } from './python-compat.js';
+import {
+  type LocomoReaderBuildOptions,
+  locomoReaderPromptDefinition,
+} from '../benchmarks/locomo/locomo-prompts.js';
+import { READER_TEMPLATE_COT, READER_TEMPLATE_DIRECT } from '../benchmarks/longmemeval/official-prompts.js';
+import { pythonFormat } from '../dataset/python-compat.js';
 
 /** What a reader prompt is filled with. */
 export type ReaderPromptParts = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import {
   fullContextSessions,
   haystackSessions,

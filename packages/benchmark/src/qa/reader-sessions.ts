@@ -1,5 +1,5 @@
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
-import { FULL_HISTORY_TOP_K } from './official-prompts.js';
+import { FULL_HISTORY_TOP_K } from '../benchmarks/longmemeval/official-prompts.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { ReaderSession } from './reader.js';
 
 type HaystackRecord = Pick<

@@ -1,6 +1,4 @@
 import type { ChatClient, ChatUsage } from '@lme/search-core';
-import type { LongMemEvalRecord, Turn } from '../dataset/longmemeval-record.js';
-import { truncateToTokens } from '../metrics/truncate-tokens.js';
 import {
   HISTORY_JSON_PREFIX,
   HISTORY_NL_TURN_TEMPLATE,
@@ -8,8 +6,10 @@ import {
   OFFICIAL_MODEL_MAX_LENGTH,
   OFFICIAL_READER_MAX_TOKENS,
   READER_PROMPT_RESERVE_TOKENS,
-} from './official-prompts.js';
-import { pythonFormat, pythonJsonDumps, pythonStrip } from './python-compat.js';
+} from '../benchmarks/longmemeval/official-prompts.js';
+import type { LongMemEvalRecord, Turn } from '../benchmarks/longmemeval-record.js';
+import { pythonFormat, pythonJsonDumps, pythonStrip } from '../dataset/python-compat.js';
+import { truncateToTokens } from '../metrics/truncate-tokens.js';
 import { extractNotes, turnAsDumped } from './reader-notes.js';
 import { type ReaderPromptStyle, readerPromptDefinition } from './reader-prompts.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadLongMemEval, resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
-import { loadLongMemEval, resolveDatasetPath } from '../dataset/load-longmemeval.js';
 import type { Sample } from '../results/sample.js';
 import { runBenchmark } from '../run/run-benchmark.js';
 import {

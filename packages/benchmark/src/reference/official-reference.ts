@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { buildCorpus, type Granularity } from '../corpus/build-corpus.js';
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import { buildCorpus, type Granularity } from '../benchmarks/build-corpus.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { evaluateQuestion } from '../metrics/question-metrics.js';
 import type { Sample } from '../results/sample.js';
 import type { Exclusion } from '../results/summary.js';

@@ -39,7 +39,7 @@ export type Summary = {
    * (no judge).
    */
   qa?: QaProvenance;
-  /** LoCoMo runs: the official aggregation and per-category figures (run/summarize-locomo.ts). */
+  /** LoCoMo runs: the official aggregation and per-category figures (benchmarks/locomo/summarize-locomo.ts). */
   locomo?: LocomoSummary;
 };
 

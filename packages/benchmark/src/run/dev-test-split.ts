@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 
 /**
  * The dev/test protocol (issue 19). Every default and preset setting is chosen on `dev`; README

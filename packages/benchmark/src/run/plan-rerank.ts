@@ -1,7 +1,7 @@
 import { parseRerankerId, RERANK_PASSAGE_CHARS } from '@lme/search-core';
+import { buildCorpus } from '../benchmarks/build-corpus.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { RunConfig } from '../config/run-config.js';
-import { buildCorpus } from '../corpus/build-corpus.js';
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
 
 /** Prompt tokens of one call around the candidates (instructions, the question twice). */
 const LISTWISE_OVERHEAD_TOKENS = 160;

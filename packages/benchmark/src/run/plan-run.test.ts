@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadLocomo } from '../benchmarks/locomo/load-locomo.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
-import { loadLocomo } from '../dataset/load-locomo.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { planRun, renderPlan } from './plan-run.js';
 
@@ -36,6 +36,27 @@ describe('planRun', () => {
     const without = await planRun(config(false), records);
     expect(without.llm.map((role) => role.role)).toEqual(['reader', 'judge']);
     expect(plan.costUsd!).toBeGreaterThan(without.costUsd!);
+  });
+
+  it('counts the session summaries and the per-document contexts of --contextual llm', async () => {
+    const { records } = await loadLocomo(fixture);
+    const config = parseRunConfig({
+      dataset: fixture,
+      convention: 'evidence',
+      contextual: 'llm',
+      summarizer: 'llm',
+      summarizerModel: 'gpt-4o-mini',
+      contextualModel: 'gpt-4o-mini',
+    });
+    const plan = await planRun(config, records);
+    const sessions = new Set(records.flatMap((record) => record.haystack_session_ids)).size;
+    expect(plan.llm.find((role) => role.role === 'summarizer')).toMatchObject({ calls: sessions });
+    expect(plan.llm.find((role) => role.role === 'contextual')).toMatchObject({
+      model: 'gpt-4o-mini',
+      calls: plan.documents,
+      completionTokens: plan.documents * 150,
+    });
+    expect(plan.costUsd!).toBeGreaterThan(0);
   });
 
   it("plans the configured judge: Mem0's LoCoMo judge grades categories 1-4 only, max_tokens 512", async () => {

@@ -1,16 +1,17 @@
 import { type CachedEmbedder, estimateCost, loadPriceTable } from '@lme/search-core';
+import { buildCorpus } from '../benchmarks/build-corpus.js';
+import { CON_NOTE_MAX_TOKENS, CON_NOTE_TEMPLATE } from '../benchmarks/longmemeval/official-prompts.js';
+import { isAbstention, type LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { RunConfig } from '../config/run-config.js';
-import { buildCorpus } from '../corpus/build-corpus.js';
-import { isAbstention, type LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import { contextualizesWithLlm, embeds, summarizesWithLlm } from '../config/run-shape.js';
 import { countTokens } from '../metrics/truncate-tokens.js';
-import { createConfiguredEmbedder, pipelineEmbeds } from '../providers/pipeline/configured-embedder.js';
+import { createConfiguredEmbedder } from '../providers/pipeline/configured-embedder.js';
 import { judgeRubricDefinition } from '../qa/judge-rubrics.js';
-import { CON_NOTE_MAX_TOKENS, CON_NOTE_TEMPLATE } from '../qa/official-prompts.js';
 import { officialContextLength } from '../qa/reader.js';
 import { planRerank } from './plan-rerank.js';
 
 export type LlmPlan = {
-  role: 'reader' | 'reader-notes' | 'judge' | 'summarizer' | 'reranker';
+  role: 'reader' | 'reader-notes' | 'judge' | 'summarizer' | 'contextual' | 'reranker';
   model: string;
   calls: number;
   promptTokens: number;
@@ -39,9 +40,14 @@ export type RunPlan = {
 
 // Token estimates: exact o200k_base counts on a sample of texts, scaled by characters.
 const SAMPLE_QUESTIONS = 12;
-// Reader max_tokens: 800 for both official styles, as run_generation.py sends (qa/official-prompts.ts).
+// Reader max_tokens: 800 for both official styles, as run_generation.py sends (benchmarks/longmemeval/official-prompts.ts).
 const ANSWER_TOKENS = { direct: 800, cot: 800, locomo: 32 } as const;
 const SUMMARY_COMPLETION_TOKENS = 150;
+// --contextual llm: one call per document, the conversation around it cut at 8000 characters
+// (contextPrompt), the chunk and about 400 characters of instructions; max_tokens 150.
+const CONTEXT_CONVERSATION_CHARS = 8000;
+const CONTEXT_INSTRUCTION_CHARS = 400;
+const CONTEXT_COMPLETION_TOKENS = 150;
 const JUDGE_HYPOTHESIS_TOKENS = 120;
 
 /**
@@ -56,15 +62,17 @@ export async function planRun(config: RunConfig, records: readonly LongMemEvalRe
   const notes: string[] = [];
   let documents = 0;
   const texts = new Set<string>();
+  let contextPromptChars = 0;
   for (const record of records) {
     const corpus = buildCorpus(record, config);
     documents += corpus.documents.length;
     for (const document of corpus.documents)
       for (const part of document.parts ?? [document.text]) texts.add(part);
+    if (contextualizesWithLlm(config)) contextPromptChars += contextPromptCharacters(corpus.documents);
   }
 
   let embedding: RunPlan['embedding'];
-  if (config.provider === 'pipeline' && pipelineEmbeds(config)) {
+  if (embeds(config)) {
     const embedder: Partial<CachedEmbedder> & { close?(): Promise<void> } = createConfiguredEmbedder(config);
     const queries = records.map((record) => record.question);
     embedding = {
@@ -157,12 +165,7 @@ export async function planRun(config: RunConfig, records: readonly LongMemEvalRe
       notes.push('abstention questions are judged with the official abstention template.');
     }
   }
-  if (
-    config.provider === 'pipeline' &&
-    config.sessionAware &&
-    config.sessionIndex !== 'text' &&
-    config.summarizer === 'llm'
-  ) {
+  if (summarizesWithLlm(config)) {
     const sessions = new Map<string, number>();
     for (const record of records) {
       record.haystack_session_ids.forEach((id, index) => {
@@ -186,6 +189,20 @@ export async function planRun(config: RunConfig, records: readonly LongMemEvalRe
       }),
     );
     notes.push('summaries already in the cache are not requested again; the plan counts every session.');
+  }
+  if (contextualizesWithLlm(config)) {
+    llm.push(
+      priced({
+        role: 'contextual',
+        model: config.contextualModel,
+        calls: documents,
+        promptTokens: Math.round(contextPromptChars * tokensPerChar),
+        completionTokens: documents * CONTEXT_COMPLETION_TOKENS,
+      }),
+    );
+    notes.push(
+      'contexts already in the completion cache are not requested again; the plan counts every document.',
+    );
   }
   const rerank = planRerank(config, records, tokensPerChar);
   if (rerank) {
@@ -276,4 +293,22 @@ export function renderPlan(plan: RunPlan): string {
   }
   for (const note of plan.notes) lines.push(`note: ${note}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** Characters of the `--contextual llm` prompts of one haystack's documents (see contextPrompt). */
+function contextPromptCharacters(documents: readonly { text: string; sessionId: string }[]): number {
+  const sessionChars = new Map<string, number>();
+  for (const document of documents)
+    sessionChars.set(
+      document.sessionId,
+      (sessionChars.get(document.sessionId) ?? 0) + document.text.length + 1,
+    );
+  return documents.reduce(
+    (sum, document) =>
+      sum +
+      Math.min(sessionChars.get(document.sessionId)!, CONTEXT_CONVERSATION_CHARS) +
+      document.text.length +
+      CONTEXT_INSTRUCTION_CHARS,
+    0,
+  );
 }

@@ -1,8 +1,8 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { estimateCost, loadPriceTable } from '@lme/search-core';
-import { type OpenAiRole, resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
+import { apiKeyVariables, type OpenAiRole, resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
 import type { RunConfig } from '../config/run-config.js';
-import { pipelineEmbeds } from '../providers/pipeline/configured-embedder.js';
+import { contextualizesWithLlm, embeds, summarizesWithLlm, usesPipeline } from '../config/run-shape.js';
 import { ensureDirectory } from './ensure-directory.js';
 import { checkReaderSettings } from './qa-stage.js';
 
@@ -33,26 +33,25 @@ export type LlmRole = {
 /** The models a config calls at OpenAI-compatible endpoints, as the QA stage and pipeline build them. */
 export function llmRoles(config: RunConfig): LlmRole[] {
   const roles: LlmRole[] = [];
-  const pipelineKey = ['OPENAI_API_KEY'];
+  const pipelineKey = apiKeyVariables('pipeline');
   if (config.readerModel) {
     roles.push({
       role: 'reader',
       model: config.readerModel,
       endpoint: 'reader',
-      keyVariables: ['LME_READER_API_KEY', 'OPENAI_API_KEY'],
+      keyVariables: apiKeyVariables('reader'),
       counted: true,
     });
     roles.push({
       role: 'judge',
       model: config.judgeModel,
       endpoint: 'judge',
-      keyVariables: ['LME_JUDGE_API_KEY', 'OPENAI_API_KEY'],
+      keyVariables: apiKeyVariables('judge'),
       counted: true,
     });
   }
-  if (config.provider === 'pipeline') {
-    const summaries = (config.sessionAware && config.sessionIndex !== 'text') || config.contextual !== 'none';
-    if (config.summarizer === 'llm' && summaries) {
+  if (usesPipeline(config)) {
+    if (summarizesWithLlm(config)) {
       roles.push({
         role: 'summarizer',
         model: config.summarizerModel,
@@ -61,7 +60,7 @@ export function llmRoles(config: RunConfig): LlmRole[] {
         counted: false,
       });
     }
-    if (config.contextual === 'llm') {
+    if (contextualizesWithLlm(config)) {
       roles.push({
         role: 'contextual',
         model: config.contextualModel,
@@ -70,7 +69,7 @@ export function llmRoles(config: RunConfig): LlmRole[] {
         counted: false,
       });
     }
-    if (config.embedder.startsWith('openai:') && pipelineEmbeds(config)) {
+    if (config.embedder.startsWith('openai:') && embeds(config)) {
       roles.push({
         role: 'embedder',
         model: config.embedder,

@@ -7,10 +7,10 @@ import {
   type WireReply,
 } from '@lme/search-core/testing';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadLongMemEval } from '../benchmarks/longmemeval/load-longmemeval.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import type { RunConfigInput } from '../config/run-config.js';
-import { loadLongMemEval } from '../dataset/load-longmemeval.js';
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
 import type { Sample } from '../results/sample.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { checkReaderSettings, createQaStage } from './qa-stage.js';

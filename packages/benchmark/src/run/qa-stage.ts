@@ -1,8 +1,8 @@
 import { createChatClient, estimateCost, loadPriceTable, type PriceTable } from '@lme/search-core';
+import { benchmarkOfRecord } from '../benchmarks/benchmark-registry.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
 import type { RunConfig } from '../config/run-config.js';
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
-import { locomoQaMetrics } from '../metrics/locomo/locomo-qa-metrics.js';
 import { createJudge, type Judge } from '../qa/judge.js';
 import { qaSampleMetrics } from '../qa/qa-metrics.js';
 import { createReader, type Reader } from '../qa/reader.js';
@@ -97,7 +97,7 @@ export async function createQaStage(
       // a LoCoMo question gets its official per-question F1 (qa.locomo_f1) whatever the judge.
       const metrics = {
         ...(grade.excluded ? {} : qaSampleMetrics(grade.label)),
-        ...locomoQaMetrics(record, answer.hypothesis),
+        ...benchmarkOfRecord(record)?.answerMetrics?.(record, answer.hypothesis),
       };
       return {
         hypothesis: answer.hypothesis,

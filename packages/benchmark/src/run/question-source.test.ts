@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { COMMITTED_SAMPLE } from '../benchmarks/longmemeval/load-longmemeval.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
-import { COMMITTED_SAMPLE } from '../dataset/load-longmemeval.js';
 import { tinyRecord } from '../testing/tiny-record.js';
 import { openQuestionSource } from './question-source.js';
 

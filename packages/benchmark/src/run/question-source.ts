@@ -1,11 +1,11 @@
 import { statSync } from 'node:fs';
+import { detectDatasetFormat, loadAnyDataset } from '../benchmarks/load-dataset.js';
+import { resolveDatasetPath, streamLongMemEval } from '../benchmarks/longmemeval/load-longmemeval.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
+import { validateDataset } from '../benchmarks/validate-dataset.js';
 import { suggestNames } from '../config/close-names.js';
 import type { RunConfig } from '../config/run-config.js';
-import { detectDatasetFormat, loadAnyDataset } from '../dataset/load-dataset.js';
-import { resolveDatasetPath, streamLongMemEval } from '../dataset/load-longmemeval.js';
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
-import { validateDataset } from '../dataset/validate-dataset.js';
-import { pipelineEmbeds } from '../providers/pipeline/configured-embedder.js';
+import { embeds } from '../config/run-shape.js';
 import {
   acceptsRecord,
   chosenPositions,
@@ -50,11 +50,7 @@ export function selectionOf(config: RunConfig): Selection {
  * saved (`--resume` continues after the file is fixed).
  */
 export function validatesFirst(config: RunConfig): boolean {
-  return (
-    config.readerModel !== undefined ||
-    config.provider === 'http' ||
-    (config.provider === 'pipeline' && pipelineEmbeds(config))
-  );
+  return config.readerModel !== undefined || config.provider === 'http' || embeds(config);
 }
 
 /**

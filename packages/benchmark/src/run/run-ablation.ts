@@ -1,13 +1,13 @@
 import { join, resolve } from 'node:path';
+import { loadAnyDataset } from '../benchmarks/load-dataset.js';
+import { resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import { loadPreset } from '../config/presets.js';
 import type { RunConfig, RunConfigInput } from '../config/run-config.js';
-import { loadAnyDataset } from '../dataset/load-dataset.js';
-import { resolveDatasetPath } from '../dataset/load-longmemeval.js';
+import { pipelineEmbeds } from '../config/run-shape.js';
 import {
   createConfiguredEmbedder,
   type PipelineResources,
-  pipelineEmbeds,
 } from '../providers/pipeline/configured-embedder.js';
 import type { Summary } from '../results/summary.js';
 import { expandGrid, type GridAxis, type Variant, variantFolder } from './ablation-grid.js';

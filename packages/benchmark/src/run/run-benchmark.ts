@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
+import { resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { RunConfig } from '../config/run-config.js';
-import { resolveDatasetPath } from '../dataset/load-longmemeval.js';
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
 import type { PipelineResources } from '../providers/pipeline/configured-embedder.js';
 import type { Provider } from '../providers/provider.js';
 import type { Sample } from '../results/sample.js';

@@ -1,6 +1,6 @@
+import { isAbstention, type LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { RunConfig } from '../config/run-config.js';
 import { redact } from '../config/secrets.js';
-import { isAbstention, type LongMemEvalRecord } from '../dataset/longmemeval-record.js';
 import { contextTrace } from '../metrics/context-recall.js';
 import { evaluateQuestion } from '../metrics/question-metrics.js';
 import type { Provider } from '../providers/provider.js';

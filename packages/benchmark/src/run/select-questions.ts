@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { devQuestionIds, inSplit, type SplitName } from './dev-test-split.js';
 
 export type Shard = { index: number; count: number };

@@ -1,8 +1,7 @@
-import { orderQuestionTypes } from '../dataset/longmemeval-record.js';
+import { BENCHMARKS, orderQuestionTypes } from '../benchmarks/benchmark-registry.js';
 import { addQaTaskAverages } from '../qa/qa-metrics.js';
 import type { Sample } from '../results/sample.js';
 import type { Exclusion, MetricMeans, QaProvenance, Summary } from '../results/summary.js';
-import { summarizeLocomo } from './summarize-locomo.js';
 
 /**
  * Whether a question counts in the means. Convention A (the official print_retrieval_metrics)
@@ -112,7 +111,7 @@ export function summarize(options: {
     (sample) => sample.hypothesis !== null || Object.keys(sample.metrics).some(isQaMetric),
   );
   const qa = qaRan && options.qa ? options.qa : undefined;
-  const locomo = summarizeLocomo(samples, qa);
+  const ownBlocks = Object.values(BENCHMARKS).map((benchmark) => benchmark.summarize?.(samples, qa));
   return {
     run_id: options.runId,
     dataset: options.dataset,
@@ -124,6 +123,6 @@ export function summarize(options: {
     ...(failed ? { first_error: { question_id: failed.question_id, message: failed.error! } } : {}),
     metrics: { overall, by_type: byType, abstention },
     ...(qa ? { qa } : {}),
-    ...(locomo ? { locomo } : {}),
+    ...Object.assign({}, ...ownBlocks),
   };
 }

@@ -1,4 +1,4 @@
-import { renderLocomoQaTables, renderLocomoRetrievalTable } from '../metrics/locomo/locomo-report.js';
+import { BENCHMARKS } from '../benchmarks/benchmark-registry.js';
 import { formatHypothesisLine } from '../qa/hypotheses.js';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
@@ -43,7 +43,11 @@ export function writeRunOutputs(
       reader_prompt: config.readerPrompt,
     },
   });
-  const table = renderSummaryTable(summary) + locomoTables(summary, samples);
+  const table =
+    renderSummaryTable(summary) +
+    Object.values(BENCHMARKS)
+      .map((benchmark) => benchmark.tables?.(summary, samples) ?? '')
+      .join('');
   folder.writeJson('summary.json', summary);
   folder.writeText('summary.csv', summaryCsv(summary));
   folder.writeText('samples.csv', samplesCsv(samples, config.label));
@@ -61,21 +65,4 @@ export function writeRunOutputs(
     );
   }
   return { dir: folder.dir, summary, table };
-}
-
-/** The LoCoMo retrieval table and, when QA ran, the official F1 and judge tables; '' otherwise. */
-function locomoTables(summary: Summary, samples: readonly Sample[]): string {
-  if (!summary.locomo) return '';
-  const finished = samples.filter((sample) => sample.error === null);
-  const parts: string[] = [];
-  if (Object.keys(summary.locomo.retrieval.overall.metrics).length > 0) {
-    parts.push(
-      'LoCoMo retrieval (official recall_acc; "printed" = as evaluation_stats.py prints it, "per-QA" = the per-question mean)',
-      renderLocomoRetrievalTable(finished),
-    );
-  }
-  if (summary.locomo.official_f1 && summary.qa) {
-    parts.push(renderLocomoQaTables(finished, { judge: `${summary.qa.judge} (${summary.qa.judge_model})` }));
-  }
-  return parts.length === 0 ? '' : `\n${parts.join('\n\n')}\n`;
 }

@@ -1,4 +1,4 @@
-import type { Granularity } from '../corpus/build-corpus.js';
+import type { Granularity } from '../benchmarks/build-corpus.js';
 import type { ProtocolSession } from '../providers/http/protocol.js';
 import { httpError } from './http-exchange.js';
 import { sessionsBytes } from './namespace-size.js';

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MemoryDocument, Retriever } from '@lme/search-core';
+import { buildCorpus, type Granularity } from '../benchmarks/build-corpus.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { RunConfig } from '../config/run-config.js';
-import { buildCorpus, type Granularity } from '../corpus/build-corpus.js';
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
 import { ingestRequestSchema, resetRequestSchema, searchRequestSchema } from '../providers/http/protocol.js';
 import { createPipeline } from '../providers/pipeline/configured-pipeline.js';
 import {

@@ -1,4 +1,4 @@
-import type { LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 
 /** The smallest valid LongMemEval record: question `q<index>`, one session with one evidence turn. */
 export function tinyRecord(index: number, fields: Partial<LongMemEvalRecord> = {}): LongMemEvalRecord {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { redactSecrets } from '@lme/search-core';
+import { buildCorpus, type Granularity, type IndexRoles } from '../../benchmarks/build-corpus.js';
+import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { addSecret, checkEndpointUrl, redact as redactRegistered } from '../../config/secrets.js';
-import { buildCorpus, type Granularity, type IndexRoles } from '../../corpus/build-corpus.js';
-import type { LongMemEvalRecord } from '../../dataset/longmemeval-record.js';
 import type { Provider, RetrievalOutcome } from '../provider.js';
 import { createJsonClient, type JsonClientOptions } from './json-client.js';
 import { mapHits } from './map-hits.js';

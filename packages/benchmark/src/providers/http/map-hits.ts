@@ -1,5 +1,5 @@
 import type { RetrievalHit } from '@lme/search-core';
-import type { Corpus, Granularity } from '../../corpus/build-corpus.js';
+import type { Corpus, Granularity } from '../../benchmarks/build-corpus.js';
 import type { SearchHit } from './protocol.js';
 
 /** The route name hits of an external system carry. */

@@ -2,11 +2,6 @@ import { type CachedEmbedder, createEmbedder, type Embedder, withDiskCache } fro
 import { resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
 import type { RunConfig } from '../../config/run-config.js';
 
-/** Whether a config's pipeline embeds (a dense route, or stages that need document vectors). */
-export function pipelineEmbeds(config: RunConfig): boolean {
-  return config.retriever !== 'bm25' || config.dedup || config.mmr;
-}
-
 export type PipelineResources = {
   /** An embedder shared with other pipelines (ablation variants); this pipeline never closes it. */
   embedder?: Embedder & Partial<Pick<CachedEmbedder, 'stats'>>;

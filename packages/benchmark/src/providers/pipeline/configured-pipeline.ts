@@ -23,7 +23,8 @@ import {
 import { fromRegistry } from '../../config/config-error.js';
 import { resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
 import type { RunConfig } from '../../config/run-config.js';
-import { createConfiguredEmbedder, type PipelineResources, pipelineEmbeds } from './configured-embedder.js';
+import { pipelineEmbeds } from '../../config/run-shape.js';
+import { createConfiguredEmbedder, type PipelineResources } from './configured-embedder.js';
 import { createConfiguredMultiSource, withSourceTrace } from './configured-multi-source.js';
 import { createConfiguredReranker, newRerankHookState } from './configured-reranker.js';
 import { type ContextualizeCorpusResult, contextualizeCorpus } from './contextualize-corpus.js';

@@ -7,9 +7,9 @@ import {
   type RetrievalHit,
   type StagedSearchResult,
 } from '@lme/search-core';
+import type { Corpus } from '../../benchmarks/build-corpus.js';
+import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import type { RunConfig } from '../../config/run-config.js';
-import type { Corpus } from '../../corpus/build-corpus.js';
-import type { LongMemEvalRecord } from '../../dataset/longmemeval-record.js';
 import { goldTrace } from './gold-trace.js';
 
 /** Traces that are a fused score or a stage's output, not a retrieval source of their own. */

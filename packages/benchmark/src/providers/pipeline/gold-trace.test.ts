@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { createHashingEmbedder } from '@lme/search-core/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadAnyDataset } from '../../dataset/load-dataset.js';
-import type { LongMemEvalRecord } from '../../dataset/longmemeval-record.js';
+import { loadAnyDataset } from '../../benchmarks/load-dataset.js';
+import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { sampleConfig } from '../../testing/sample-run.js';
 import { type GoldItem, missCause } from './gold-trace.js';

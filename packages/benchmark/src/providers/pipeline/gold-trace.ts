@@ -1,6 +1,6 @@
 import type { RetrievalHit, RouteTrace } from '@lme/search-core';
-import type { Convention, Corpus, Granularity } from '../../corpus/build-corpus.js';
-import type { LongMemEvalRecord } from '../../dataset/longmemeval-record.js';
+import type { Convention, Corpus, Granularity } from '../../benchmarks/build-corpus.js';
+import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { stripTurnId } from '../../metrics/question-metrics.js';
 
 /** Routes that are a fusion or a stage's output rather than a retrieval source of their own. */

@@ -1,5 +1,5 @@
+import { buildCorpus } from '../../benchmarks/build-corpus.js';
 import type { RunConfig } from '../../config/run-config.js';
-import { buildCorpus } from '../../corpus/build-corpus.js';
 import type { Provider } from '../provider.js';
 import { createPipeline, type PipelineResources } from './configured-pipeline.js';
 import { rerankModelOf, rerankStats } from './configured-reranker.js';

@@ -6,10 +6,10 @@ import {
   startRerankServer,
 } from '@lme/search-core/testing';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadAnyDataset } from '../../benchmarks/load-dataset.js';
+import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { parseRunConfig } from '../../config/parse-run-config.js';
 import type { RunConfigInput } from '../../config/run-config.js';
-import { loadAnyDataset } from '../../dataset/load-dataset.js';
-import type { LongMemEvalRecord } from '../../dataset/longmemeval-record.js';
 import { planRerank } from '../../run/plan-rerank.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { sampleConfig } from '../../testing/sample-run.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { detectDatasetFormat, loadAnyDataset } from '../../dataset/load-dataset.js';
-import { streamLongMemEval } from '../../dataset/load-longmemeval.js';
-import type { LongMemEvalRecord } from '../../dataset/longmemeval-record.js';
+import { detectDatasetFormat, loadAnyDataset } from '../../benchmarks/load-dataset.js';
+import { streamLongMemEval } from '../../benchmarks/longmemeval/load-longmemeval.js';
+import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 
 /** What a question page shows from the dataset itself. */
 export type QuestionDetails = {

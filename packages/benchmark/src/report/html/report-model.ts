@@ -1,5 +1,5 @@
 import { type Run, runExclusion } from '../../analysis/read-run.js';
-import { orderQuestionTypes } from '../../dataset/longmemeval-record.js';
+import { orderQuestionTypes } from '../../benchmarks/benchmark-registry.js';
 import { missCause } from '../../providers/pipeline/gold-trace.js';
 import type { Sample } from '../../results/sample.js';
 import type { Summary } from '../../results/summary.js';

@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { loadAnyDataset } from './load-dataset.js';
-import { COMMITTED_SAMPLE } from './load-longmemeval.js';
+import { COMMITTED_SAMPLE } from './longmemeval/load-longmemeval.js';
 import { validateDataset } from './validate-dataset.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lme-validate-'));

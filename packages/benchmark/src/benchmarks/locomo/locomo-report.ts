@@ -1,4 +1,6 @@
-import { LOCOMO_CATEGORY_NAMES, type LocomoCategoryId } from '../../dataset/locomo-categories.js';
+import type { Sample } from '../../results/sample.js';
+import type { Summary } from '../../results/summary.js';
+import { LOCOMO_CATEGORY_NAMES, type LocomoCategoryId } from './locomo-categories.js';
 import {
   aggregateLocomoOfficial,
   LOCOMO_PRINT_ORDER,
@@ -144,4 +146,21 @@ export function renderLocomoQaTables(
     ...judgeRows,
     `| overall (1-4) | ${graded.length} | ${cell(mean(graded, 'qa.accuracy_strict'))} |`,
   ].join('\n');
+}
+
+/** The LoCoMo retrieval table and, when QA ran, the official F1 and judge tables; '' otherwise. */
+export function renderLocomoTables(summary: Summary, samples: readonly Sample[]): string {
+  if (!summary.locomo) return '';
+  const finished = samples.filter((sample) => sample.error === null);
+  const parts: string[] = [];
+  if (Object.keys(summary.locomo.retrieval.overall.metrics).length > 0) {
+    parts.push(
+      'LoCoMo retrieval (official recall_acc; "printed" = as evaluation_stats.py prints it, "per-QA" = the per-question mean)',
+      renderLocomoRetrievalTable(finished),
+    );
+  }
+  if (summary.locomo.official_f1 && summary.qa) {
+    parts.push(renderLocomoQaTables(finished, { judge: `${summary.qa.judge} (${summary.qa.judge_model})` }));
+  }
+  return parts.length === 0 ? '' : `\n${parts.join('\n\n')}\n`;
 }

@@ -1,5 +1,5 @@
 import type { MemoryDocument } from '@lme/search-core';
-import type { LongMemEvalRecord, Turn } from '../dataset/longmemeval-record.js';
+import type { LongMemEvalRecord, Turn } from './longmemeval-record.js';
 
 export type Granularity = 'session' | 'turn';
 export type IndexRoles = 'user' | 'all';

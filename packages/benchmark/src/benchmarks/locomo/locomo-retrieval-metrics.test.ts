@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildCorpus } from '../../corpus/build-corpus.js';
-import { locomoRecords } from '../../dataset/load-locomo.js';
-import { evaluateQuestion } from '../question-metrics.js';
+import { evaluateQuestion } from '../../metrics/question-metrics.js';
+import { buildCorpus } from '../build-corpus.js';
+import { locomoRecords } from './load-locomo.js';
 import { locomoEvidence } from './locomo-record.js';
 
 const turn = (speaker: string, dia_id: string, text: string) => ({ speaker, dia_id, text });

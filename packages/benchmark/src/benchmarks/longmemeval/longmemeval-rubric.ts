@@ -1,4 +1,6 @@
-import { isAbstention, type LongMemEvalRecord } from '../dataset/longmemeval-record.js';
+import { pythonFormat, pythonStrip } from '../../dataset/python-compat.js';
+import type { JudgeRecord } from '../judge-rubric.js';
+import { isAbstention } from '../longmemeval-record.js';
 import {
   JUDGE_TEMPLATE_ABSTENTION,
   JUDGE_TEMPLATE_DEFAULT,
@@ -6,9 +8,6 @@ import {
   JUDGE_TEMPLATE_SINGLE_SESSION_PREFERENCE,
   JUDGE_TEMPLATE_TEMPORAL_REASONING,
 } from './official-prompts.js';
-import { pythonFormat, pythonStrip } from './python-compat.js';
-
-export type JudgeRecord = Pick<LongMemEvalRecord, 'question_id' | 'question_type' | 'question' | 'answer'>;
 
 /**
  * The official `get_anscheck_prompt(task, question, answer, response, abstention='_abs' in id)`:

@@ -1,4 +1,5 @@
-import { isAbstention, type LongMemEvalRecord, orderQuestionTypes } from './longmemeval-record.js';
+import { orderQuestionTypes } from './benchmark-registry.js';
+import { isAbstention, type LongMemEvalRecord } from './longmemeval-record.js';
 
 export type StatisticsRow = {
   label: string;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { type DatasetSources, loadDatasetSources } from './dataset-sources.js';
+import { type DatasetSources, loadDatasetSources } from '../../dataset/dataset-sources.js';
 import { COMMITTED_SAMPLE } from './load-longmemeval.js';
 import { sha256OfDatasetJson, verifyDatasets } from './verify-datasets.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { LongMemEvalRecord, Turn } from '../dataset/longmemeval-record.js';
-import { locomoCategory } from '../metrics/locomo/locomo-record.js';
-import { pythonFormat, pythonStrip } from './python-compat.js';
+import { pythonFormat, pythonStrip } from '../../dataset/python-compat.js';
+import type { LongMemEvalRecord, Turn } from '../longmemeval-record.js';
+import { locomoCategory } from './locomo-record.js';
 
 /*
  * The official LoCoMo QA prompts, byte for byte from snap-research/locomo `task_eval/gpt_utils.py`

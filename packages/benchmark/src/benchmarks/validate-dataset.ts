@@ -1,6 +1,6 @@
 import { type DatasetFormat, detectDatasetFormat } from './load-dataset.js';
-import { loadLocomo } from './load-locomo.js';
-import { type DuplicateSessionPolicy, streamLongMemEval } from './load-longmemeval.js';
+import { loadLocomo } from './locomo/load-locomo.js';
+import { type DuplicateSessionPolicy, streamLongMemEval } from './longmemeval/load-longmemeval.js';
 
 export type ValidateDatasetOptions = {
   duplicateSessions?: DuplicateSessionPolicy;

@@ -1,4 +1,4 @@
-import type { Corpus, Granularity } from '../../corpus/build-corpus.js';
+import type { Corpus, Granularity } from '../build-corpus.js';
 import { locomoRecallAcc } from './locomo-recall-acc.js';
 import {
   type LocomoAwareRecord,

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { locomoRecords } from '../dataset/load-locomo.js';
-import { REPO_ROOT } from '../testing/run-cli.js';
+import { REPO_ROOT } from '../../testing/run-cli.js';
+import { locomoRecords } from './load-locomo.js';
 import {
   buildLocomoReaderPrompt,
   locomoAdversarialReply,

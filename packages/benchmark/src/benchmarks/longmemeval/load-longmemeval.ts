@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { checkDatasetFile } from './check-dataset-file.js';
-import { readJsonArrayObjects } from './json-array-records.js';
-import type { LongMemEvalRecord } from './longmemeval-record.js';
+import { checkDatasetFile } from '../../dataset/check-dataset-file.js';
+import { readJsonArrayObjects } from '../../dataset/json-array-records.js';
+import type { LongMemEvalRecord } from '../longmemeval-record.js';
 import { validateRecord } from './validate-record.js';
 
 /**
@@ -35,7 +35,7 @@ export type LoadedDataset = {
  */
 export const COMMITTED_SAMPLE = resolve(
   import.meta.dirname,
-  '../../../../datasets/sample/longmemeval_s_sample.json.gz',
+  '../../../../../datasets/sample/longmemeval_s_sample.json.gz',
 );
 
 /**

@@ -1,5 +1,5 @@
-import { locomoCategoryOf } from '../../dataset/locomo-categories.js';
-import type { LongMemEvalRecord } from '../../dataset/longmemeval-record.js';
+import type { LongMemEvalRecord } from '../longmemeval-record.js';
+import { locomoCategoryOf } from './locomo-categories.js';
 
 /**
  * A LoCoMo QA mapped onto a LongMemEval record may carry its `evidence` list verbatim (the loader's

@@ -3,10 +3,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { LongMemEvalRecord } from '../longmemeval-record.js';
 import { loadLongMemEval, resolveDatasetPath } from './load-longmemeval.js';
-import type { LongMemEvalRecord } from './longmemeval-record.js';
 
-const samplePath = resolve(import.meta.dirname, '../../../../datasets/sample/longmemeval_s_sample.json.gz');
+const samplePath = resolve(
+  import.meta.dirname,
+  '../../../../../datasets/sample/longmemeval_s_sample.json.gz',
+);
 let sample: LongMemEvalRecord[];
 let dir: string;
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
-import { checkDatasetFile } from './check-dataset-file.js';
-import { type DatasetSources, datasetSource, identifyDigest } from './dataset-sources.js';
+import { checkDatasetFile } from '../../dataset/check-dataset-file.js';
+import { type DatasetSources, datasetSource, identifyDigest } from '../../dataset/dataset-sources.js';
 import { resolveDatasetPath } from './load-longmemeval.js';
 
 /**

@@ -1,26 +1,24 @@
 import { open, readFile } from 'node:fs/promises';
 import { createGunzip, gunzipSync } from 'node:zlib';
-import { checkDatasetFile } from './check-dataset-file.js';
-import { readJsonArrayObjects } from './json-array-records.js';
-import { isLocomoShaped, loadLocomo } from './load-locomo.js';
-import { type LoadOptions, loadLongMemEval } from './load-longmemeval.js';
-import type { LongMemEvalRecord } from './longmemeval-record.js';
+import { checkDatasetFile } from '../dataset/check-dataset-file.js';
+import { readJsonArrayObjects } from '../dataset/json-array-records.js';
+import type { BenchmarkLoadOptions, LoadedBenchmarkFile } from './benchmark.js';
+import {
+  BENCHMARKS,
+  type BenchmarkName,
+  DEFAULT_BENCHMARK,
+  recognizeBenchmark,
+} from './benchmark-registry.js';
 
-export type DatasetFormat = 'longmemeval' | 'locomo';
+/** Which benchmark a dataset file holds: a key of `BENCHMARKS`. */
+export type DatasetFormat = BenchmarkName;
 
-export type LoadedAnyDataset = {
-  format: DatasetFormat;
-  path: string;
-  /** SHA-256 of the uncompressed JSON. */
-  sha256: string;
-  records: LongMemEvalRecord[];
-  /** Problems that did not stop the load (LoCoMo evidence naming no turn). */
-  warnings: string[];
-};
+export type LoadedAnyDataset = LoadedBenchmarkFile & { format: DatasetFormat };
 
 /**
- * Which benchmark a dataset file holds, from its first record: LoCoMo samples have `conversation`
- * and `qa`; anything else is taken for LongMemEval (whose loader then validates it). A file that
+ * Which benchmark a dataset file holds, from its first record (`Benchmark.recognizes`: LoCoMo
+ * samples have `conversation` and `qa`); anything else is taken for LongMemEval (whose loader then
+ * validates it). A file that
  * is one JSON object rather than an array is accepted only when it is a single LoCoMo sample.
  * Every error starts with the path.
  */
@@ -30,7 +28,8 @@ export async function detectDatasetFormat(path: string): Promise<DatasetFormat> 
   if (opening === '') throw new Error(`${path}: the file holds only whitespace`);
   if (opening === '{') {
     const value = await readJsonValue(path);
-    if (isLocomoShaped(value)) return 'locomo';
+    const format = recognizeBenchmark(value);
+    if (format !== DEFAULT_BENCHMARK) return format;
     const keys = Object.keys(value as object).slice(0, 5);
     throw new Error(
       `${path}: the file is one JSON object (keys: ${keys.join(', ') || 'none'}), but lme reads a JSON array of LongMemEval question records, or a LoCoMo file (an array of samples, or one sample with "conversation" and "qa")`,
@@ -42,14 +41,14 @@ export async function detectDatasetFormat(path: string): Promise<DatasetFormat> 
       try {
         first = JSON.parse(text);
       } catch {
-        return 'longmemeval'; // the LongMemEval loader reports the bad record
+        return DEFAULT_BENCHMARK; // the LongMemEval loader reports the bad record
       }
-      return isLocomoShaped([first]) ? 'locomo' : 'longmemeval';
+      return recognizeBenchmark([first]);
     }
   } catch (error) {
     throw new Error(`${path}: ${(error as Error).message}`);
   }
-  return 'longmemeval';
+  return DEFAULT_BENCHMARK;
 }
 
 /** Parses a whole (small) JSON file, `.gz` or not; errors start with the path. */
@@ -68,16 +67,12 @@ async function readJsonValue(path: string): Promise<unknown> {
  * as `locomoRecords` describes). Reads the whole file; large LongMemEval runs stream with
  * `streamLongMemEval` instead.
  */
-export async function loadAnyDataset(path: string, options: LoadOptions = {}): Promise<LoadedAnyDataset> {
+export async function loadAnyDataset(
+  path: string,
+  options: BenchmarkLoadOptions = {},
+): Promise<LoadedAnyDataset> {
   const format = await detectDatasetFormat(path);
-  if (format === 'locomo') {
-    const loaded = await loadLocomo(path);
-    for (const warning of loaded.warnings) options.onWarning?.(`${path}: ${warning}`);
-    for (const [position, record] of loaded.records.entries()) options.onRecord?.(record, position);
-    return { format, ...loaded };
-  }
-  const loaded = await loadLongMemEval(path, options);
-  return { format, ...loaded, warnings: [] };
+  return { format, ...(await BENCHMARKS[format].load(path, options)) };
 }
 
 /** The first non-whitespace character of the (uncompressed) file, or '' for an empty file. */

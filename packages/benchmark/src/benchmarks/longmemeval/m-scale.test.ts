@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LongMemEvalRecord } from '../longmemeval-record.js';
 import { loadLongMemEval } from './load-longmemeval.js';
-import type { LongMemEvalRecord } from './longmemeval-record.js';
 import {
   collectDistractorPool,
   dateToMinutes,
@@ -14,7 +14,10 @@ import {
   writeMScaleDataset,
 } from './make-m-scale.js';
 
-const samplePath = resolve(import.meta.dirname, '../../../../datasets/sample/longmemeval_s_sample.json.gz');
+const samplePath = resolve(
+  import.meta.dirname,
+  '../../../../../datasets/sample/longmemeval_s_sample.json.gz',
+);
 const SESSIONS = 150;
 let sample: LongMemEvalRecord[];
 let dir: string;

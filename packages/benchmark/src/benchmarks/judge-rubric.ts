@@ -1,4 +1,7 @@
-import type { JudgeRecord } from './longmemeval-rubric.js';
+import type { LongMemEvalRecord } from './longmemeval-record.js';
+
+/** What a judge reads of a question. */
+export type JudgeRecord = Pick<LongMemEvalRecord, 'question_id' | 'question_type' | 'question' | 'answer'>;
 
 /** One judge rubric: the prompt for a question and answer, and how a reply is read. */
 export type JudgeRubricDefinition = {

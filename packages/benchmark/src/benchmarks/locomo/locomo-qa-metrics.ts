@@ -1,4 +1,4 @@
-import type { LongMemEvalRecord } from '../../dataset/longmemeval-record.js';
+import type { LongMemEvalRecord } from '../longmemeval-record.js';
 import { scoreLocomoAnswer } from './locomo-answer-score.js';
 import { locomoCategory } from './locomo-record.js';
 import { pyRound3 } from './python-number.js';

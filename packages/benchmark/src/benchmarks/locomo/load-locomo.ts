@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
-import { checkDatasetFile } from './check-dataset-file.js';
+import { checkDatasetFile } from '../../dataset/check-dataset-file.js';
+import type { LongMemEvalRecord, Turn } from '../longmemeval-record.js';
 import { LOCOMO_ADVERSARIAL, LOCOMO_CATEGORIES, type LocomoCategoryId } from './locomo-categories.js';
-import type { LongMemEvalRecord, Turn } from './longmemeval-record.js';
 
 export { LOCOMO_ADVERSARIAL, LOCOMO_CATEGORIES, locomoCategoryOf } from './locomo-categories.js';
 

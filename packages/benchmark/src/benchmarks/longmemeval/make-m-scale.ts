@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { createGzip } from 'node:zlib';
+import type { LongMemEvalRecord } from '../longmemeval-record.js';
 import { streamLongMemEval } from './load-longmemeval.js';
-import type { LongMemEvalRecord } from './longmemeval-record.js';
 
 /**
  * An M-scale LongMemEval file built from S: every question keeps its own haystack (evidence

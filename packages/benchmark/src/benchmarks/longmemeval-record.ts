@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { LOCOMO_CATEGORY_ORDER, locomoQuestionType } from './locomo-categories.js';
 
 export const QUESTION_TYPES = [
   'single-session-user',
@@ -76,17 +75,6 @@ export type LongMemEvalRecord = Omit<z.infer<typeof LongMemEvalRecordSchema>, 'q
 };
 
 export type QuestionType = (typeof QUESTION_TYPES)[number];
-
-/**
- * Question types in report order: LongMemEval's six first, then LoCoMo's categories in the
- * official order (4, 1, 2, 3, 5), then any others as first seen.
- */
-export function orderQuestionTypes(types: Iterable<string>): string[] {
-  const present = new Set(types);
-  const ordered = [...QUESTION_TYPES, ...LOCOMO_CATEGORY_ORDER.map(locomoQuestionType)] as string[];
-  const known = ordered.filter((type) => present.has(type));
-  return [...known, ...[...present].filter((type) => !ordered.includes(type))];
-}
 
 /** Abstention questions keep their parent type; their id contains `_abs` (the official scripts test the substring). */
 export function isAbstention(questionId: string): boolean {

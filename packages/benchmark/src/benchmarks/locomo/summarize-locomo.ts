@@ -1,9 +1,9 @@
-import { LOCOMO_CATEGORY_NAMES, type LocomoCategoryId } from '../dataset/locomo-categories.js';
-import { aggregateLocomoOfficial, LOCOMO_PRINT_ORDER } from '../metrics/locomo/locomo-official-aggregate.js';
-import { locomoCategory } from '../metrics/locomo/locomo-record.js';
-import { locomoScoredQuestions } from '../metrics/locomo/locomo-report.js';
-import type { LocomoOfficialAggregate, LocomoSummary } from '../results/locomo-summary.js';
-import type { Sample } from '../results/sample.js';
+import type { LocomoOfficialAggregate, LocomoSummary } from '../../results/locomo-summary.js';
+import type { Sample } from '../../results/sample.js';
+import { LOCOMO_CATEGORY_NAMES, type LocomoCategoryId } from './locomo-categories.js';
+import { aggregateLocomoOfficial, LOCOMO_PRINT_ORDER } from './locomo-official-aggregate.js';
+import { locomoCategory } from './locomo-record.js';
+import { locomoScoredQuestions } from './locomo-report.js';
 
 type Means = { n: number; metrics: Record<string, number> };
 

@@ -1,6 +1,5 @@
-import { locomoCategory } from '../metrics/locomo/locomo-record.js';
-import type { JudgeRubricDefinition } from './judge-rubric.js';
-import type { JudgeRecord } from './longmemeval-rubric.js';
+import type { JudgeRecord, JudgeRubricDefinition } from '../judge-rubric.js';
+import { locomoCategory } from './locomo-record.js';
 
 /**
  * The LLM judge memory projects report on LoCoMo: Mem0's `ACCURACY_PROMPT`, byte for byte from

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type LongMemEvalRecord, LongMemEvalRecordSchema } from './longmemeval-record.js';
+import { type LongMemEvalRecord, LongMemEvalRecordSchema } from '../longmemeval-record.js';
 
 /**
  * Checks one parsed record against `LongMemEvalRecordSchema` and returns it typed (the same
