@@ -80,3 +80,18 @@ export type QuestionType = (typeof QUESTION_TYPES)[number];
 export function isAbstention(questionId: string): boolean {
   return questionId.includes('_abs');
 }
+
+/** Haystack indices of the evidence sessions, in haystack order; an evidence id missing from the haystack is an error. */
+export function evidenceSessions(
+  record: Pick<LongMemEvalRecord, 'question_id' | 'haystack_session_ids' | 'answer_session_ids'>,
+): number[] {
+  const present = new Set(record.haystack_session_ids);
+  const missing = record.answer_session_ids.filter((id) => !present.has(id));
+  if (missing.length > 0) {
+    throw new Error(
+      `Question ${record.question_id} lists answer session ${missing.join(', ')} that is not in its haystack.`,
+    );
+  }
+  const evidence = new Set(record.answer_session_ids);
+  return record.haystack_session_ids.flatMap((id, index) => (evidence.has(id) ? [index] : []));
+}

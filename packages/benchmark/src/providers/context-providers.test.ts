@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadAnyDataset } from '../benchmarks/load-dataset.js';
+import { evidenceSessions } from '../benchmarks/longmemeval-record.js';
 import { oracleSessions } from '../qa/reader-sessions.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
-import { createContextProvider, evidenceSessions } from './context-providers.js';
+import { createContextProvider } from './context-providers.js';
 
 describe('context providers', () => {
   it('name the sessions the reader gets, so the QA stage needs no provider names', async () => {

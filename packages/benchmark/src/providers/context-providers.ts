@@ -1,5 +1,6 @@
 import { buildCorpus } from '../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
+import { evidenceSessions } from '../benchmarks/longmemeval-record.js';
 import type { Provider } from './provider.js';
 
 /**
@@ -23,19 +24,4 @@ export function createContextProvider(kind: 'full-context' | 'oracle'): Provider
       };
     },
   };
-}
-
-/** Haystack indices of the evidence sessions, in haystack order; an evidence id missing from the haystack is an error. */
-export function evidenceSessions(
-  record: Pick<LongMemEvalRecord, 'question_id' | 'haystack_session_ids' | 'answer_session_ids'>,
-): number[] {
-  const present = new Set(record.haystack_session_ids);
-  const missing = record.answer_session_ids.filter((id) => !present.has(id));
-  if (missing.length > 0) {
-    throw new Error(
-      `Question ${record.question_id} lists answer session ${missing.join(', ')} that is not in its haystack.`,
-    );
-  }
-  const evidence = new Set(record.answer_session_ids);
-  return record.haystack_session_ids.flatMap((id, index) => (evidence.has(id) ? [index] : []));
 }

@@ -1,5 +1,5 @@
 import { FULL_HISTORY_TOP_K } from '../benchmarks/longmemeval/official-prompts.js';
-import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
+import { evidenceSessions, type LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { ReaderSession } from './reader.js';
 
 type HaystackRecord = Pick<
@@ -45,17 +45,27 @@ export function oracleSessions(
   record: HaystackRecord,
   options: SessionSelectionOptions = {},
 ): ReaderSession[] {
-  const evidence = new Set(record.answer_session_ids);
+  return sessionsAt(record, evidenceSessions(record), options);
+}
+
+/**
+ * Reader input of a provider that names whole haystack sessions (`readerHaystackSessions`:
+ * full-context every one, oracle the evidence): those sessions in the order given, cut to the
+ * latest `topK` as the official full-history run does.
+ */
+export function sessionsAt(
+  record: HaystackRecord,
+  indices: readonly number[],
+  options: SessionSelectionOptions = {},
+): ReaderSession[] {
   const all = haystackSessions(record);
-  const present = new Set(all.map((session) => session.sessionId));
-  const missing = record.answer_session_ids.filter((id) => !present.has(id));
-  if (missing.length > 0) {
-    throw new Error(
-      `Question ${record.question_id} lists answer session ${missing.join(', ')} that is not in its haystack.`,
-    );
-  }
   return keepLatest(
-    all.filter((session) => evidence.has(session.sessionId)),
+    indices.map((index) => {
+      const session = all[index];
+      if (!session)
+        throw new Error(`Question ${record.question_id} has no haystack session at index ${index}.`);
+      return session;
+    }),
     topKOf(options),
   );
 }

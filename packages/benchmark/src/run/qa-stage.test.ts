@@ -8,7 +8,7 @@ import {
 } from '@lme/search-core/testing';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadLongMemEval } from '../benchmarks/longmemeval/load-longmemeval.js';
-import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
+import { evidenceSessions, type LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import type { RunConfigInput } from '../config/run-config.js';
 import type { Sample } from '../results/sample.js';
@@ -89,7 +89,11 @@ describe('the QA stage against an OpenAI-compatible loopback server', () => {
     const stage = (await createQaStage(config(server.baseUrl), ENVIRONMENT))!;
     const samples: Sample[] = [];
     for (const [position, record] of records.entries()) {
-      const result = await stage.answer({ record, providerId: 'oracle', rankedSessionIds: [] });
+      const result = await stage.answer({
+        record,
+        readerHaystackSessions: evidenceSessions(record),
+        rankedSessionIds: [],
+      });
       samples.push({ ...emptySample(record, position), ...result, metrics: result.metrics });
     }
     // Every reader request carries the official max_tokens, 800.
@@ -133,7 +137,9 @@ describe('the QA stage against an OpenAI-compatible loopback server', () => {
         '/chat/completions': (request) => (isJudge(request) ? judgeReply : chatCompletionReply('22 days')),
       });
       const stage = (await createQaStage(config(server.baseUrl), ENVIRONMENT))!;
-      await expect(stage.answer({ record, providerId: 'oracle', rankedSessionIds: [] })).rejects.toThrow(
+      await expect(
+        stage.answer({ record, readerHaystackSessions: evidenceSessions(record), rankedSessionIds: [] }),
+      ).rejects.toThrow(
         /^Chat completion for model "gpt-4o-2024-08-06" (failed with HTTP 500|returned no choice|returned a body that could not be read)/,
       );
       await server.close();
@@ -165,7 +171,6 @@ describe('the QA stage against an OpenAI-compatible loopback server', () => {
       ))!;
       await stage.answer({
         record: repeated,
-        providerId: 'pipeline',
         rankedSessionIds: [first!, first!, second!],
       });
     }

@@ -6,7 +6,7 @@ import type { RunConfig } from '../config/run-config.js';
 import { createJudge, type Judge } from '../qa/judge.js';
 import { qaSampleMetrics } from '../qa/qa-metrics.js';
 import { createReader, type Reader } from '../qa/reader.js';
-import { fullContextSessions, oracleSessions, rankedRounds, rankedSessions } from '../qa/reader-sessions.js';
+import { rankedRounds, rankedSessions, sessionsAt } from '../qa/reader-sessions.js';
 import type { Sample } from '../results/sample.js';
 
 export type QaResult = Pick<Sample, 'hypothesis' | 'judge' | 'usage'> & { metrics: Record<string, number> };
@@ -15,7 +15,8 @@ export type QaResult = Pick<Sample, 'hypothesis' | 'judge' | 'usage'> & { metric
 export type QaStage = {
   answer(options: {
     record: LongMemEvalRecord;
-    providerId: string;
+    /** The provider's whole haystack sessions for the reader (full-context, oracle), if it names them. */
+    readerHaystackSessions?: readonly number[];
     rankedSessionIds: readonly string[];
     /** The retrieved documents' ids in rank order (`<session>_<n>` for turns): the turn-level context. */
     rankedIds?: readonly string[];
@@ -74,23 +75,18 @@ export async function createQaStage(
 
   return {
     spentUsd: () => spent,
-    async answer({ record, providerId, rankedSessionIds, rankedIds, signal }) {
+    async answer({ record, readerHaystackSessions, rankedSessionIds, rankedIds, signal }) {
       const topK = config.readerTopK;
-      const sessions =
-        providerId === 'full-context'
-          ? fullContextSessions(record)
-          : providerId === 'oracle'
-            ? oracleSessions(record)
-            : config.readerContext === 'turn'
-              ? rankedRounds(record, rankedIds ?? [], { topK })
-              : rankedSessions(record, rankedSessionIds, {
-                  topK,
-                  // Official flat-session: a session id held twice in the haystack is read twice.
-                  duplicates:
-                    config.convention === 'official' && config.granularity === 'session'
-                      ? 'official'
-                      : 'once',
-                });
+      const sessions = readerHaystackSessions
+        ? sessionsAt(record, readerHaystackSessions)
+        : config.readerContext === 'turn'
+          ? rankedRounds(record, rankedIds ?? [], { topK })
+          : rankedSessions(record, rankedSessionIds, {
+              topK,
+              // Official flat-session: a session id held twice in the haystack is read twice.
+              duplicates:
+                config.convention === 'official' && config.granularity === 'session' ? 'official' : 'once',
+            });
       const answer = await reader.answer({ record, sessions, signal });
       const grade = await judge.grade({ record, hypothesis: answer.hypothesis, signal });
       // A question the rubric does not grade (locomo-llm: adversarial) gets no judge accuracy;

@@ -85,7 +85,7 @@ export async function runQuestion(options: RunQuestionOptions): Promise<Sample |
     if (qa) {
       const result = await qa.answer({
         record,
-        providerId: provider.id,
+        ...(outcome.readerHaystackSessions ? { readerHaystackSessions: outcome.readerHaystackSessions } : {}),
         rankedSessionIds: outcome.readerSessionIds ?? hits.map((hit) => hit.sessionId),
         rankedIds: hits.map((hit) => hit.id),
         signal,
