@@ -1,6 +1,7 @@
 import { orderQuestionTypes } from '../benchmarks/benchmark-registry.js';
 import { QUESTION_TYPES } from '../benchmarks/longmemeval-record.js';
 import { suggestNames } from '../config/close-names.js';
+import { formatValue } from '../results/markdown-table.js';
 import type { MetricMeans, Summary } from '../results/summary.js';
 import { type FailedQuestions, failedQuestions } from './failed-questions.js';
 import { gateProblems } from './gate-problems.js';
@@ -133,10 +134,6 @@ function allMetricNames(summary: Summary): Set<string> {
   );
 }
 
-export function format4(value: number): string {
-  return value.toFixed(4);
-}
-
 function signed(value: number): string {
   return `${value >= 0 ? '+' : ''}${value.toFixed(4)}`;
 }
@@ -162,7 +159,7 @@ function checkThreshold(
       metric: threshold.metric,
       observed: Number.NaN,
       passed: false,
-      condition: `${threshold.operator} ${format4(threshold.value)} (no finished ${threshold.scope} question)`,
+      condition: `${threshold.operator} ${formatValue(threshold.value)} (no finished ${threshold.scope} question)`,
     };
   }
   if (means === undefined || means.n === 0) {
@@ -182,7 +179,7 @@ function checkThreshold(
     metric: threshold.metric,
     observed,
     passed: holds(observed, threshold.operator, threshold.value),
-    condition: `${threshold.operator} ${format4(threshold.value)}`,
+    condition: `${threshold.operator} ${formatValue(threshold.value)}`,
   };
 }
 
@@ -225,7 +222,7 @@ function checkDrop(
     metric,
     observed,
     passed: before - observed <= maxDrop + DROP_TOLERANCE,
-    condition: `baseline ${format4(before)}, change ${signed(observed - before)}, may drop ${format4(maxDrop)}`,
+    condition: `baseline ${formatValue(before)}, change ${signed(observed - before)}, may drop ${formatValue(maxDrop)}`,
   };
 }
 

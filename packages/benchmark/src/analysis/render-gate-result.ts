@@ -1,4 +1,5 @@
-import { format4, type GateResult } from './gate.js';
+import { formatValue } from '../results/markdown-table.js';
+import type { GateResult } from './gate.js';
 
 /** One line per check (`PASS  overall  session.recall_all@5  0.8934  >= 0.8500`) and a verdict. */
 export function renderGateResult(result: GateResult): string {
@@ -6,7 +7,7 @@ export function renderGateResult(result: GateResult): string {
     check.passed ? 'PASS' : 'FAIL',
     check.scope,
     check.metric,
-    Number.isNaN(check.observed) ? '-' : format4(check.observed),
+    formatValue(check.observed),
     check.condition,
   ]);
   const widths = [0, 1, 2, 3].map((column) => Math.max(0, ...rows.map((cells) => cells[column]!.length)));

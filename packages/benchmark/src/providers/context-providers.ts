@@ -1,5 +1,4 @@
 import { buildCorpus } from '../benchmarks/build-corpus.js';
-import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { evidenceSessions } from '../benchmarks/longmemeval-record.js';
 import type { Provider } from './provider.js';
 

@@ -1,3 +1,4 @@
+import type { BenchmarkRetrievalOptions } from '../benchmark.js';
 import type { Corpus, Granularity } from '../build-corpus.js';
 import { locomoRecallAcc } from './locomo-recall-acc.js';
 import {
@@ -25,16 +26,9 @@ export const LOCOMO_CUTOFFS = [1, 3, 5, 10, 20] as const;
  *   per-question mean, the corrected figure.
  * At session granularity only the session-mode metrics exist (a session names no dialog).
  */
-export function locomoRetrievalMetrics(options: {
-  record: LocomoAwareRecord;
-  corpus: Corpus;
-  ranking: readonly number[];
-  /** Haystack session indices in rank order, when the retriever ranks sessions itself. */
-  sessionRanking?: readonly number[];
-  granularity: Granularity;
-  /** Ids of the documents packed under the context budget (ContextGrade.packed). */
-  packed?: readonly string[];
-}): Record<string, number> {
+export function locomoRetrievalMetrics(
+  options: BenchmarkRetrievalOptions & { record: LocomoAwareRecord },
+): Record<string, number> {
   const { record, corpus, ranking, granularity } = options;
   const evidence = locomoEvidence(record);
   const metrics: Record<string, number> = {};
