@@ -5,13 +5,13 @@
  *   - `lme`: the embedder as a run makes it (search-core's createEmbedder), texts given in calls of
  *     256 (about one question's user turns);
  *   - `ort`: for hf: models, onnxruntime-node driven directly on the same batches (the same
- *     tokenizer and truncation, sorted by length, batches of the same size), no pooling: the floor;
+ *     tokenizer, truncation and batches), no pooling: the floor;
  *   - `transformers.js`: for hf: models, the `@huggingface/transformers` feature-extraction pipeline
  *     on the same sorted batches, with the model's pooling and normalisation.
  *
  *   pnpm tsx --conditions=source scripts/bench-embedders.ts [--texts 3000] [--repeats 2]
  *       [--embedders local:use-lite,hf:Xenova/all-MiniLM-L6-v2,hf:Xenova/bge-small-en-v1.5,hf:Xenova/e5-small-v2]
- *       [--paths lme,ort,transformers.js] [--threads N] [--batch-size N] [--cache-dir .lme-cache]
+ *       [--paths lme,ort,transformers.js] [--threads N] [--batch-size 32] [--batch-tokens 512] [--cache-dir .lme-cache]
  *
  * Runs alternate (every embedder and path once, then again), and the table shows the median texts/s
  * and the largest peak RSS. Models come from the store below --cache-dir (`lme models fetch`).
@@ -27,6 +27,7 @@ import { gunzipSync } from 'node:zlib';
 import { chooseModel, loadModelCatalog } from '../packages/benchmark/src/models/model-catalog.js';
 import { onnxModelResolver, openModelStore } from '../packages/benchmark/src/models/onnx-model-resolver.js';
 import { createEmbedder } from '../packages/search-core/src/embedding/index.js';
+import { packBatches } from '../packages/search-core/src/embedding/onnx/onnx-embedder.js';
 import { createTokenEncoder } from '../packages/search-core/src/embedding/onnx/token-encoder.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -40,7 +41,8 @@ const { values } = parseArgs({
     },
     paths: { type: 'string', default: 'lme,ort,transformers.js' },
     threads: { type: 'string', default: '2' },
-    'batch-size': { type: 'string' },
+    'batch-size': { type: 'string', default: '32' },
+    'batch-tokens': { type: 'string', default: '512' },
     'cache-dir': { type: 'string', default: process.env.LME_CACHE_DIR ?? '.lme-cache' },
     // Internal: one measurement, in this process, on the texts of this JSON file.
     child: { type: 'string' },
@@ -50,6 +52,9 @@ const { values } = parseArgs({
 
 const CALL_SIZE = 256;
 const threads = Number(values.threads);
+// hf: embedders' batching (the embedder's defaults); USE-lite keeps its own batches of 16.
+const batchSize = Number(values['batch-size']);
+const batchTokens = Number(values['batch-tokens']);
 const cacheDir = resolve(values['cache-dir']);
 
 function readUserTurns(limit: number): string[] {
@@ -80,25 +85,22 @@ type Measurement = {
   truncated?: number;
 };
 
-/** The sorted batches the ONNX embedder makes, as token id lists (for the ort and transformers.js paths). */
-function sortedBatches(texts: string[], batchSize: number, encode: (text: string) => number[]) {
+/** The batches the ONNX embedder makes (sorted longest first, packed by count and padded tokens), as text indices. */
+function embedderBatches(texts: string[], encode: (text: string) => number[]) {
   const encoded = texts.map(encode);
   const order = encoded.map((_, index) => index).sort((a, b) => encoded[b]!.length - encoded[a]!.length);
-  const batches: number[][] = [];
-  for (let start = 0; start < order.length; start += batchSize)
-    batches.push(order.slice(start, start + batchSize));
+  const batches = packBatches(
+    order.map((index) => encoded[index]!.length),
+    batchSize,
+    batchTokens,
+  ).map((positions) => positions.map((position) => order[position]!));
   return { encoded, batches };
 }
 
 async function measure(embedderName: string, path: string, texts: string[]): Promise<Measurement> {
-  const batchSize = values['batch-size'] ? Number(values['batch-size']) : 16;
   const resolveOnnxModel = onnxModelResolver({ cacheDir, modelDir: process.env['LME_MODEL_DIR'] });
   if (path === 'lme') {
-    const embedder = createEmbedder(embedderName, {
-      threads,
-      ...(values['batch-size'] ? { batchSize } : {}),
-      resolveOnnxModel,
-    });
+    const embedder = createEmbedder(embedderName, { threads, batchSize, batchTokens, resolveOnnxModel });
     await embedder.embedDocuments({ texts: ['warm up the model'] });
     const started = performance.now();
     for (let start = 0; start < texts.length; start += CALL_SIZE) {
@@ -137,9 +139,8 @@ async function measure(embedderName: string, path: string, texts: string[]): Pro
     const started = performance.now();
     // Tokenization is timed too: the embedder's figure includes it.
     for (let start = 0; start < prefixed.length; start += CALL_SIZE) {
-      const { encoded, batches } = sortedBatches(
+      const { encoded, batches } = embedderBatches(
         prefixed.slice(start, start + CALL_SIZE),
-        batchSize,
         (text) => encoder.encode(text).ids,
       );
       for (const batch of batches) {
@@ -195,7 +196,7 @@ async function measure(embedderName: string, path: string, texts: string[]): Pro
   const started = performance.now();
   for (let start = 0; start < prefixed.length; start += CALL_SIZE) {
     const call = prefixed.slice(start, start + CALL_SIZE);
-    const { batches } = sortedBatches(call, batchSize, (text) => encoder.encode(text).ids);
+    const { batches } = embedderBatches(call, (text) => encoder.encode(text).ids);
     for (const batch of batches) {
       await extractor(
         batch.map((index) => call[index]!),

@@ -84,10 +84,11 @@ for (const [repository, expected] of Object.entries(reference.models)) {
       expect(single.truncated()).toBe(truncatedPerKind);
     });
 
-    it('embeds the same documents in one batch to the reference batch, cosine >= 0.9999', async () => {
+    it('embeds the four short documents in one batch to the reference batch, cosine >= 0.9999', async () => {
       // An int8 model quantizes its activations per call, so a batch moves each vector a little
       // (cosine 0.97-0.999 here); padding and batching must still match Python's on the same batch.
-      const vectors = await embedder.embedDocuments({ texts: reference.sentences });
+      const vectors = await embedder.embedDocuments({ texts: reference.sentences.slice(0, 4) });
+      expect(vectors).toHaveLength(4);
       vectors.forEach((vector, index) => {
         expect(cosine(vector, expected.batched[index]!)).toBeGreaterThanOrEqual(0.9999);
       });

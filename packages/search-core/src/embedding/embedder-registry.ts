@@ -9,11 +9,13 @@ export type CreateEmbedderOptions = {
   threads?: number;
   /** Texts per model call (local, hf) or per request (openai). */
   batchSize?: number;
+  /** hf: padded tokens per model call (see OnnxEmbedderOptions). */
+  batchTokens?: number;
   /**
    * hf: what `hf:<model>` means (its files, pooling, prefixes, cache identity); the caller owns the
    * model catalog and store. Throws for a model it does not know.
    */
-  resolveOnnxModel?: (model: string) => Omit<OnnxEmbedderOptions, 'threads' | 'batchSize'>;
+  resolveOnnxModel?: (model: string) => Omit<OnnxEmbedderOptions, 'threads' | 'batchSize' | 'batchTokens'>;
   /** openai: endpoint, default `OPENAI_BASE_URL`. */
   baseURL?: string;
   /** openai: key, default `OPENAI_API_KEY`. */
@@ -54,6 +56,7 @@ const embedderProviders = {
         ...options.resolveOnnxModel(model),
         threads: options.threads,
         batchSize: options.batchSize,
+        batchTokens: options.batchTokens,
       });
     },
   },

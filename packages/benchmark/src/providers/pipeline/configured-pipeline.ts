@@ -40,6 +40,8 @@ export type PipelineStats = {
   cacheLegacy?: number;
   /** Texts an ONNX embedder cut at its model's token limit. */
   truncated?: number;
+  /** What the embedding cache keys vectors by: the embedder id, plus an ONNX model's file checksum and settings. */
+  embedderIdentity?: string;
   embedSeconds: number;
   /** Index-time cost of session summaries. */
   summaries: SummaryStats;
@@ -289,6 +291,7 @@ export function createPipeline(
       cacheCorrupt: embedder?.stats?.().corrupt ?? 0,
       cacheLegacy: embedder?.stats?.().legacy ?? 0,
       truncated: embedder?.stats?.().truncated ?? 0,
+      ...(embedder ? { embedderIdentity: embedder.cacheIdentity ?? embedder.id } : {}),
       embedSeconds,
       summaries: summaries.stats(),
       ...(config.contextual === 'none' ? {} : { contextual: { ...contextual } }),
