@@ -17,7 +17,7 @@ const LAYERS = {
   benchmark: [
     ['config', 'results'],
     ['dataset'],
-    ['benchmarks'],
+    ['benchmarks', 'models'],
     ['metrics'],
     ['providers', 'qa'],
     ['run', 'serve'],
