@@ -209,8 +209,15 @@ async function measure(embedderName: string, path: string, texts: string[]): Pro
   return { embedder: embedderName, path, texts: texts.length, seconds, peakRssMiB: peakRss() };
 }
 
+/**
+ * This process's peak resident memory in MiB (VmHWM). Not `resourceUsage().maxRSS`: Linux carries
+ * that over from the parent across fork and exec, so every child would report the parent's S file.
+ */
 function peakRss(): number {
-  return process.resourceUsage().maxRSS / 1024;
+  const line = readFileSync('/proc/self/status', 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('VmHWM:'));
+  return line ? Number(line.split(/\s+/)[1]) / 1024 : process.resourceUsage().maxRSS / 1024;
 }
 
 if (values.child) {

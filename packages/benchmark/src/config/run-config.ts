@@ -54,6 +54,8 @@ export const runConfigSchema = z
     embedder: z.string().min(1).default('local:use-lite'),
     /** `hf:` embedders: a folder of model files the user put there (air-gapped machines). */
     modelDir: z.string().min(1).optional(),
+    /** Threads of an in-process embedder (hf: ONNX Runtime's; local:use-lite: worker threads); unset: the cores, at most 4. */
+    embedThreads: z.number().int().min(1).max(64).optional(),
     vectorStore: z.enum(['memory', 'qdrant']).default('memory'),
     fusion: z.enum(['rrf', 'weighted', 'combmnz']).default('weighted'),
     /** Score normalisation of the weighted and CombMNZ fusions (search-core score-normalization.ts); unset: min-max. */
@@ -234,6 +236,7 @@ export type RunConfig = z.infer<typeof runConfigSchema>;
 export const NON_RESULT_KEYS = [
   'dataDir',
   'modelDir',
+  'embedThreads',
   'cache',
   'cacheDir',
   'saveHits',

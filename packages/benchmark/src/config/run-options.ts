@@ -70,6 +70,11 @@ export const RUN_OPTIONS = [
     help: 'hf:<owner>/<model>[@q8] (an ONNX model of configs/models.json, see `lme models list`), local:use-lite or openai:<model>',
   },
   {
+    flags: '--embed-threads <n>',
+    key: 'embedThreads',
+    help: 'threads of an in-process embedder (hf: ONNX Runtime; local:use-lite: worker threads); default: the cores, at most 4',
+  },
+  {
     flags: '--model-dir <dir>',
     key: 'modelDir',
     help: 'folder holding ONNX model files fetched by hand (checked against configs/models.json before use)',
