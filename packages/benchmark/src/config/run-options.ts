@@ -64,6 +64,17 @@ export const RUN_OPTIONS = [
     key: 'duplicateSessions',
     help: 'a session id twice in one haystack: keep both (official) or the first',
   },
+  {
+    flags: '--errata <name>',
+    key: 'errata',
+    help: 'correct known label errors (configs/errata/<name>.json: longmemeval-s, longmemeval-oracle, locomo10-conv26) or exclude the questions; default: official labels',
+    defaultHelp: 'none',
+  },
+  {
+    flags: '--errata-any-checksum',
+    key: 'errataAnyChecksum',
+    help: 'apply --errata to a dataset file whose SHA-256 the errata do not name (a warning instead of an error)',
+  },
   { flags: '--embedder <name>', key: 'embedder', help: 'local:use-lite or openai:<model>' },
   { flags: '--vector-store <name>', key: 'vectorStore', help: 'vector index backend' },
   {
