@@ -1,10 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { compareRuns } from '../analysis/compare-runs.js';
+import { readRun } from '../analysis/read-run.js';
+import { renderComparison } from '../analysis/render-comparison.js';
 import { loadAnyDataset } from '../dataset/load-dataset.js';
 import { resolveDatasetPath } from '../dataset/load-longmemeval.js';
 import { datasetTextSha256 } from '../errata/check-errata-dataset.js';
 import type { LoadedErrata } from '../errata/load-errata.js';
+import { buildReportModel } from '../report/html/report-model.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { sampleConfig, samplesOf } from '../testing/sample-run.js';
 import { runBenchmark } from './run-benchmark.js';
@@ -83,6 +87,32 @@ describe('--errata in a run', () => {
     const samplesCsv = readFileSync(join(corrected.dir, 'samples.csv'), 'utf8');
     expect(samplesCsv).toContain(',excluded: gold-answer');
     expect(samplesCsv).toContain(',corrected: gold-answer');
+
+    // lme compare names the errata of each run, and pairs only the questions both runs count.
+    const comparison = compareRuns([readRun(plain.dir), readRun(corrected.dir)]);
+    const rendered = renderComparison(comparison);
+    expect(rendered).toContain(
+      "- errata: base none (official labels), other sample-errata@3 (2 questions touched, 1 excluded); questions either excluded are in the other's means only",
+    );
+    expect(
+      comparison.comparisons[0]!.categories.find((category) => category.category === 'overall'),
+    ).toMatchObject({
+      nBase: 18,
+      nOther: 17,
+      nPaired: 17,
+    });
+
+    // The HTML report names the errata of each run and marks the touched questions.
+    const model = buildReportModel({ runs: [readRun(plain.dir), readRun(corrected.dir)] });
+    expect(model.runs.map((run) => run.errata)).toEqual([
+      'none (official labels)',
+      'sample-errata@3 (2 questions touched, 1 excluded)',
+    ]);
+    const marked = model.questions.filter((question) => question.runs[1]?.errata !== undefined);
+    expect(marked.map((question) => [question.runs[0]?.errata, question.runs[1]?.errata])).toEqual([
+      [undefined, 'corrected: gold-answer (sample-errata@3)'],
+      [undefined, 'excluded: gold-answer (sample-errata@3)'],
+    ]);
   });
 
   it('refuses errata written for another dataset file in one sentence, and warns with --errata-any-checksum', async () => {
