@@ -105,14 +105,14 @@ const DESCRIPTIONS: Record<ProbeKind, string> = {
   vague: 'vague but on topic',
   wrong: 'specific but wrong',
   verbose: 'right but verbose',
-  correct: 'right and short (control)',
+  correct: 'right and short: the control',
 };
 
 /** The acceptance table as `lme judge-probe` prints it. */
 export function renderJudgeProbe(result: JudgeProbeResult): string {
   const rows = result.kinds.map((kind) => {
     const rate = kind.acceptance === null ? '-' : `${(kind.acceptance * 100).toFixed(1)}%`;
-    return `| ${`${kind.kind} (${DESCRIPTIONS[kind.kind]})`.padEnd(38)} | ${String(kind.probes).padStart(6)} | ${String(kind.accepted).padStart(8)} | ${String(kind.errors).padStart(12)} | ${rate.padStart(10)} | ${kind.sound.padStart(12)} |`;
+    return `| ${`${kind.kind} (${DESCRIPTIONS[kind.kind]})`.padEnd(38)} | ${String(kind.probes).padStart(6)} | ${String(kind.accepted).padStart(8)} | ${String(kind.errors).padStart(12)} | ${rate.padStart(10)} | ${kind.sound.padStart(11)} |`;
   });
   const lenient = result.kinds.filter((kind) => kind.sound === 'reject' && (kind.acceptance ?? 0) > 0);
   const strict = result.kinds.filter(
