@@ -12,6 +12,7 @@ import { explainCommand } from './explain-command.js';
 import { gateCommand } from './gate-command.js';
 import { judgeProbeCommand } from './judge-probe-command.js';
 import { mergeCommand } from './merge-command.js';
+import { modelsCommand } from './models-command.js';
 import { reportCommand } from './report-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
@@ -41,6 +42,7 @@ const program = new Command('lme')
   .exitOverride()
   .addCommand(runCommand())
   .addCommand(datasetsCommand())
+  .addCommand(modelsCommand())
   .addCommand(ablateCommand())
   .addCommand(cacheCommand())
   .addCommand(compareCommand())

@@ -59,6 +59,8 @@ export const runConfigSchema = z
     /** Apply `errata` to a dataset file whose checksum is not the errata's (the entries that fit). */
     errataAnyChecksum: z.boolean().optional(),
     embedder: z.string().min(1).default('local:use-lite'),
+    /** `hf:` embedders: a folder of model files the user put there (air-gapped machines). */
+    modelDir: z.string().min(1).optional(),
     vectorStore: z.enum(['memory', 'qdrant']).default('memory'),
     fusion: z.enum(['rrf', 'weighted', 'combmnz']).default('weighted'),
     /** Score normalisation of the weighted and CombMNZ fusions (search-core score-normalization.ts); unset: min-max. */
@@ -238,6 +240,7 @@ export type RunConfig = z.infer<typeof runConfigSchema>;
  */
 export const NON_RESULT_KEYS = [
   'dataDir',
+  'modelDir',
   'cache',
   'cacheDir',
   'saveHits',

@@ -75,7 +75,17 @@ export const RUN_OPTIONS = [
     key: 'errataAnyChecksum',
     help: 'apply --errata to a dataset file whose SHA-256 the errata do not name (a warning instead of an error)',
   },
-  { flags: '--embedder <name>', key: 'embedder', help: 'local:use-lite or openai:<model>' },
+  {
+    flags: '--embedder <name>',
+    key: 'embedder',
+    help: 'hf:<owner>/<model>[@q8] (an ONNX model of configs/models.json, see `lme models list`), local:use-lite or openai:<model>',
+  },
+  {
+    flags: '--model-dir <dir>',
+    key: 'modelDir',
+    help: 'folder holding ONNX model files fetched by hand (checked against configs/models.json before use)',
+    env: 'LME_MODEL_DIR',
+  },
   { flags: '--vector-store <name>', key: 'vectorStore', help: 'vector index backend' },
   {
     flags: '--fusion <name>',
