@@ -1,6 +1,6 @@
 import { orderQuestionTypes } from '../dataset/longmemeval-record.js';
 import type { Sample } from '../run/sample.js';
-import { counts, type Exclusion, isQaMetric } from '../run/summarize.js';
+import { counts, type Exclusion, inMeans, isQaMetric } from '../run/summarize.js';
 import { suggestNames } from './close-names.js';
 import {
   type CategoryComparison,
@@ -36,7 +36,7 @@ function members(group: Group, metric: string): Sample[] {
 function categorize(run: Run, types: readonly string[]): Map<string, Group> {
   const exclusion: Exclusion = runExclusion(run.config);
   const samples = inDatasetOrder(run.samples);
-  const finished = samples.filter((sample) => sample.error === null);
+  const finished = samples.filter(inMeans);
   const counted = samples.filter((sample) => counts(sample, exclusion));
   const groups = new Map<string, Group>();
   for (const type of types) {

@@ -51,6 +51,13 @@ export const runConfigSchema = z
     /** Which questions the official means skip: A = `_abs`; B = also those with no user-side gold. */
     exclusion: z.enum(['A', 'B']).default('A'),
     duplicateSessions: z.enum(['keep', 'first']).default('keep'),
+    /**
+     * Known label errors to correct (configs/errata/<name>.json, or a path to such a file): corrected
+     * values replace the published ones, excluded questions leave every mean. Unset: official labels.
+     */
+    errata: z.string().min(1).optional(),
+    /** Apply `errata` to a dataset file whose checksum is not the errata's (the entries that fit). */
+    errataAnyChecksum: z.boolean().optional(),
     embedder: z.string().min(1).default('local:use-lite'),
     /** `hf:` embedders: a folder of model files the user put there (air-gapped machines). */
     modelDir: z.string().min(1).optional(),

@@ -65,6 +65,17 @@ export const RUN_OPTIONS = [
     help: 'a session id twice in one haystack: keep both (official) or the first',
   },
   {
+    flags: '--errata <name>',
+    key: 'errata',
+    help: 'correct known label errors (configs/errata/<name>.json: longmemeval-s, longmemeval-oracle, locomo10-conv26) or exclude the questions; default: official labels',
+    defaultHelp: 'none',
+  },
+  {
+    flags: '--errata-any-checksum',
+    key: 'errataAnyChecksum',
+    help: 'apply --errata to a dataset file whose SHA-256 the errata do not name (a warning instead of an error)',
+  },
+  {
     flags: '--embedder <name>',
     key: 'embedder',
     help: 'hf:<owner>/<model>[@q8] (an ONNX model of configs/models.json, see `lme models list`), local:use-lite or openai:<model>',

@@ -1,4 +1,5 @@
 import type { RouteTrace } from '@lme/search-core';
+import type { SampleErrata } from '../errata/apply-errata.js';
 
 /** One retrieved item as stored in samples.jsonl. */
 export type StoredHit = {
@@ -30,4 +31,6 @@ export type Sample = {
   >;
   latency_ms: { index: number; retrieve: number };
   error: string | null;
+  /** Set when `--errata` touched this question; `excluded` ones are in no mean. */
+  errata?: SampleErrata;
 };

@@ -1,6 +1,8 @@
 import { orderQuestionTypes } from '../dataset/longmemeval-record.js';
+import type { LoadedErrata } from '../errata/load-errata.js';
 import { addQaTaskAverages } from '../qa/qa-metrics.js';
 import type { Sample } from './sample.js';
+import { type ErrataSummary, summarizeErrata } from './summarize-errata.js';
 import { type LocomoSummary, summarizeLocomo } from './summarize-locomo.js';
 
 export type Exclusion = 'A' | 'B';
@@ -44,6 +46,8 @@ export type Summary = {
   qa?: QaProvenance;
   /** LoCoMo runs: the official aggregation and per-category figures (run/summarize-locomo.ts). */
   locomo?: LocomoSummary;
+  /** The dataset's errata: applied (`--errata`) or only known, with the ceiling (run/summarize-errata.ts). */
+  errata?: ErrataSummary;
 };
 
 export type QaProvenance = {
@@ -59,8 +63,13 @@ export type QaProvenance = {
  * user-side gold. The evidence convention skips `_abs` questions. Failed questions never count.
  */
 export function counts(sample: Sample, exclusion: Exclusion): boolean {
-  if (sample.error !== null || sample.abstention) return false;
+  if (!inMeans(sample) || sample.abstention) return false;
   return exclusion === 'A' || !sample.no_target;
+}
+
+/** Whether a question is in the means at all: finished, and not set aside by applied errata. */
+export function inMeans(sample: Sample): boolean {
+  return sample.error === null && sample.errata?.excluded !== true;
 }
 
 /** QA metrics count `_abs` questions in their type and overall, as the official print_qa_metrics. */
@@ -94,10 +103,7 @@ export function meanMetrics(
 /** Retrieval means over the questions `retrieval` keeps, QA means over every finished question. */
 function groupMeans(group: readonly Sample[], retrieval: (sample: Sample) => boolean): MetricMeans {
   const retrievalMeans = meanMetrics(group.filter(retrieval), (name) => !isQaMetric(name));
-  const qaMeans = meanMetrics(
-    group.filter((sample) => sample.error === null),
-    isQaMetric,
-  );
+  const qaMeans = meanMetrics(group.filter(inMeans), isQaMetric);
   const latencies = group
     .filter((sample) => sample.error === null && sample.hits.length > 0)
     .map((sample) => sample.latency_ms.retrieve);
@@ -139,8 +145,12 @@ export function summarize(options: {
   label?: string;
   /** The judge and reader of the run (from its config); recorded when QA ran. */
   qa?: QaProvenance;
+  /** The dataset's errata, and whether the run applied them (its samples then carry the marks). */
+  errata?: { file: LoadedErrata; applied: boolean };
 }): Summary {
-  const { samples, exclusion } = options;
+  const { exclusion } = options;
+  // Questions set aside by applied errata are in no table row; summary.errata counts them.
+  const samples = options.samples.filter((sample) => sample.errata?.excluded !== true);
   const counted = (sample: Sample) => counts(sample, exclusion);
   const byType: Record<string, MetricMeans> = {};
   for (const type of orderQuestionTypes(samples.map((sample) => sample.question_type))) {
@@ -154,7 +164,7 @@ export function summarize(options: {
   addQaTaskAverages(overall, byType);
   const abstention = groupMeans(
     samples.filter((sample) => sample.abstention),
-    (sample) => sample.error === null,
+    inMeans,
   );
   const failed = samples.find((sample) => sample.error !== null);
   const qaRan = samples.some(
@@ -174,5 +184,8 @@ export function summarize(options: {
     metrics: { overall, by_type: byType, abstention },
     ...(qa ? { qa } : {}),
     ...(locomo ? { locomo } : {}),
+    ...(options.errata
+      ? { errata: summarizeErrata(options.errata.file, options.errata.applied, options.samples) }
+      : {}),
   };
 }

@@ -1,10 +1,12 @@
+import { findErrataFor, type LoadedErrata, loadErrata } from '../errata/load-errata.js';
 import { renderLocomoQaTables, renderLocomoRetrievalTable } from '../metrics/locomo/locomo-report.js';
 import { formatHypothesisLine } from '../qa/hypotheses.js';
 import { renderSummaryTable } from '../report/render-table.js';
 import { samplesCsv, summaryCsv } from '../report/write-csv.js';
 import type { RunManifest } from './run-manifest.js';
 import type { Sample } from './sample.js';
-import { type Summary, summarize } from './summarize.js';
+import { inMeans, type Summary, summarize } from './summarize.js';
+import { renderErrataLine } from './summarize-errata.js';
 
 export type RunResult = {
   dir: string;
@@ -41,8 +43,12 @@ export function writeRunOutputs(
       ...(config.readerModel === undefined ? {} : { reader_model: config.readerModel }),
       reader_prompt: config.readerPrompt,
     },
+    errata: runErrata(manifest),
   });
-  const table = renderSummaryTable(summary) + locomoTables(summary, samples);
+  const table =
+    renderSummaryTable(summary) +
+    locomoTables(summary, samples) +
+    (summary.errata ? `\n${renderErrataLine(summary.errata)}\n` : '');
   folder.writeJson('summary.json', summary);
   folder.writeText('summary.csv', summaryCsv(summary));
   folder.writeText('samples.csv', samplesCsv(samples, config.label));
@@ -62,10 +68,26 @@ export function writeRunOutputs(
   return { dir: folder.dir, summary, table };
 }
 
+/**
+ * The errata a run's summary reports: those it applied (config.json's `errata`), else those
+ * written for its dataset file (found by checksum), which only state the ceiling. An errata file
+ * that no longer reads is left out of a report, never fatal.
+ */
+function runErrata(manifest: RunManifest): { file: LoadedErrata; applied: boolean } | undefined {
+  try {
+    const applied = manifest.errata?.path ?? manifest.config.errata;
+    if (applied !== undefined) return { file: loadErrata(applied), applied: true };
+    const known = findErrataFor([manifest.dataset.sha256, manifest.dataset.file_sha256]);
+    return known ? { file: known, applied: false } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The LoCoMo retrieval table and, when QA ran, the official F1 and judge tables; '' otherwise. */
 function locomoTables(summary: Summary, samples: readonly Sample[]): string {
   if (!summary.locomo) return '';
-  const finished = samples.filter((sample) => sample.error === null);
+  const finished = samples.filter(inMeans);
   const parts: string[] = [];
   if (Object.keys(summary.locomo.retrieval.overall.metrics).length > 0) {
     parts.push(
@@ -75,6 +97,14 @@ function locomoTables(summary: Summary, samples: readonly Sample[]): string {
   }
   if (summary.locomo.official_f1 && summary.qa) {
     parts.push(renderLocomoQaTables(finished, { judge: `${summary.qa.judge} (${summary.qa.judge_model})` }));
+    const ceiling = summary.errata?.ceiling?.locomo_judge_accuracy;
+    const judged = summary.locomo.judge_accuracy?.overall.metrics['qa.accuracy_strict'];
+    if (ceiling && ceiling.wrong_labels > 0 && judged !== undefined) {
+      parts.push(
+        `Judge accuracy (categories 1-4) ${judged.toFixed(4)}, ceiling ${ceiling.value.toFixed(4)} under the published answers ` +
+          `(${ceiling.wrong_labels} of ${ceiling.n} known wrong, errata ${summary.errata!.errata}).`,
+      );
+    }
   }
   return parts.length === 0 ? '' : `\n${parts.join('\n\n')}\n`;
 }

@@ -3,6 +3,7 @@ import { orderQuestionTypes } from '../../dataset/longmemeval-record.js';
 import { missCause } from '../../providers/pipeline/gold-trace.js';
 import type { Sample } from '../../run/sample.js';
 import { type Summary, summarize } from '../../run/summarize.js';
+import { sampleErrataCell } from '../write-csv.js';
 import type { QuestionDetails } from './question-details.js';
 import { describeRun, type RunProvenance } from './run-provenance.js';
 
@@ -68,6 +69,8 @@ export type QuestionRun = {
   hypothesis?: string | null;
   judge?: boolean | null;
   error?: string | null;
+  /** Set when the run's errata touched the question: `excluded: gold-answer (longmemeval-s@1)`. */
+  errata?: string;
 };
 
 export type QuestionRow = {
@@ -181,6 +184,7 @@ function questionRun(
     ...(sample.hypothesis !== null ? { hypothesis: sample.hypothesis } : {}),
     ...(sample.judge ? { judge: sample.judge.label } : {}),
     ...(sample.error ? { error: sample.error } : {}),
+    ...(sample.errata ? { errata: `${sampleErrataCell(sample)} (${sample.errata.errata})` } : {}),
   };
 }
 
