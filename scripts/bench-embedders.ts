@@ -27,7 +27,7 @@ import { gunzipSync } from 'node:zlib';
 import { chooseModel, loadModelCatalog } from '../packages/benchmark/src/models/model-catalog.js';
 import { onnxModelResolver, openModelStore } from '../packages/benchmark/src/models/onnx-model-resolver.js';
 import { createEmbedder } from '../packages/search-core/src/embedding/index.js';
-import { packBatches } from '../packages/search-core/src/embedding/onnx/onnx-embedder.js';
+import { planBatches } from '../packages/search-core/src/embedding/onnx/onnx-embedder.js';
 import { createTokenEncoder } from '../packages/search-core/src/embedding/onnx/token-encoder.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -85,15 +85,14 @@ type Measurement = {
   truncated?: number;
 };
 
-/** The batches the ONNX embedder makes (sorted longest first, packed by count and padded tokens), as text indices. */
+/** The batches the ONNX embedder makes, as text indices. */
 function embedderBatches(texts: string[], encode: (text: string) => number[]) {
   const encoded = texts.map(encode);
-  const order = encoded.map((_, index) => index).sort((a, b) => encoded[b]!.length - encoded[a]!.length);
-  const batches = packBatches(
-    order.map((index) => encoded[index]!.length),
+  const batches = planBatches(
+    encoded.map((ids) => ids.length),
     batchSize,
     batchTokens,
-  ).map((positions) => positions.map((position) => order[position]!));
+  );
   return { encoded, batches };
 }
 
