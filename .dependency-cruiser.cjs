@@ -18,7 +18,7 @@ const LAYERS = {
     ['config', 'results'],
     ['dataset'],
     ['benchmarks', 'models'],
-    ['metrics'],
+    ['metrics', 'errata'],
     ['providers', 'qa'],
     ['run', 'serve'],
     ['analysis', 'reference'],

@@ -27,7 +27,7 @@ import { gunzipSync } from 'node:zlib';
 import { chooseModel, loadModelCatalog } from '../packages/benchmark/src/models/model-catalog.js';
 import { onnxModelResolver, openModelStore } from '../packages/benchmark/src/models/onnx-model-resolver.js';
 import { createEmbedder } from '../packages/search-core/src/embedding/index.js';
-import { packBatches } from '../packages/search-core/src/embedding/onnx/onnx-embedder.js';
+import { planBatches } from '../packages/search-core/src/embedding/onnx/onnx-embedder.js';
 import { createTokenEncoder } from '../packages/search-core/src/embedding/onnx/token-encoder.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -85,15 +85,14 @@ type Measurement = {
   truncated?: number;
 };
 
-/** The batches the ONNX embedder makes (sorted longest first, packed by count and padded tokens), as text indices. */
+/** The batches the ONNX embedder makes, as text indices. */
 function embedderBatches(texts: string[], encode: (text: string) => number[]) {
   const encoded = texts.map(encode);
-  const order = encoded.map((_, index) => index).sort((a, b) => encoded[b]!.length - encoded[a]!.length);
-  const batches = packBatches(
-    order.map((index) => encoded[index]!.length),
+  const batches = planBatches(
+    encoded.map((ids) => ids.length),
     batchSize,
     batchTokens,
-  ).map((positions) => positions.map((position) => order[position]!));
+  );
   return { encoded, batches };
 }
 
@@ -209,8 +208,15 @@ async function measure(embedderName: string, path: string, texts: string[]): Pro
   return { embedder: embedderName, path, texts: texts.length, seconds, peakRssMiB: peakRss() };
 }
 
+/**
+ * This process's peak resident memory in MiB (VmHWM). Not `resourceUsage().maxRSS`: Linux carries
+ * that over from the parent across fork and exec, so every child would report the parent's S file.
+ */
 function peakRss(): number {
-  return process.resourceUsage().maxRSS / 1024;
+  const line = readFileSync('/proc/self/status', 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('VmHWM:'));
+  return line ? Number(line.split(/\s+/)[1]) / 1024 : process.resourceUsage().maxRSS / 1024;
 }
 
 if (values.child) {

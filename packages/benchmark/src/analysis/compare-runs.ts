@@ -1,6 +1,7 @@
 import { orderQuestionTypes } from '../benchmarks/benchmark-registry.js';
 import { suggestNames } from '../config/close-names.js';
 import type { Sample } from '../results/sample.js';
+import { inMeans } from '../results/sample.js';
 import type { Exclusion } from '../results/summary.js';
 import { counts, isQaMetric } from '../run/summarize.js';
 import {
@@ -37,7 +38,7 @@ function members(group: Group, metric: string): Sample[] {
 function categorize(run: Run, types: readonly string[]): Map<string, Group> {
   const exclusion: Exclusion = runExclusion(run.config);
   const samples = inDatasetOrder(run.samples);
-  const finished = samples.filter((sample) => sample.error === null);
+  const finished = samples.filter(inMeans);
   const counted = samples.filter((sample) => counts(sample, exclusion));
   const groups = new Map<string, Group>();
   for (const type of types) {

@@ -4,6 +4,7 @@ import type { ComparisonResult, RunComparison, RunLabel } from './compare-runs.j
 import { formatConfigValue } from './config-differences.js';
 import { holmAdjust } from './holm.js';
 import { formatDelta } from './render-comparison.js';
+import { describeErrata } from './run-label.js';
 
 /** Family-wise significance levels, after Holm's correction, and their marks. */
 const LEVELS = [
@@ -130,7 +131,7 @@ export function renderComparisonTable(result: ComparisonResult): string {
             ({ key: name, values }) => `${name} ${values.map(formatConfigValue).join(' → ')}`,
           ).join(', ');
     const id = run.label === undefined ? '' : ` run ${run.runId},`;
-    return `- ${names[index]}:${id} ${run.dir}${index === 0 ? ' (base)' : `; config differences: ${differences === '' ? 'none' : differences}`}`;
+    return `- ${names[index]}:${id} ${run.dir}${index === 0 ? ' (base)' : `; config differences: ${differences === '' ? 'none' : differences}`}; errata ${describeErrata(run)}`;
   });
   const warnings = [...new Set(comparisons.flatMap((comparison) => comparison.warnings))].map(
     (warning) => `> warning: ${warning}`,

@@ -9,6 +9,7 @@ import type {
   RunComparison,
 } from './compare-runs.js';
 import { formatConfigValue } from './config-differences.js';
+import { describeErrata } from './run-label.js';
 
 const SIGNIFICANT = 0.05;
 
@@ -68,6 +69,11 @@ function renderOne(comparison: RunComparison, result: ComparisonResult): string 
   const failed = (errors: number) =>
     errors === 0 ? '' : ` (${errors} failed ${errors === 1 ? 'question' : 'questions'}, in no mean)`;
   lines.push(`- base: ${base.dir}${failed(base.errors)}`, `- other: ${other.dir}${failed(other.errors)}`);
+  lines.push(
+    base.errata?.name === other.errata?.name
+      ? `- errata: ${describeErrata(base)}${base.errata ? ` in base, ${describeErrata(other)} in other` : ', both'}`
+      : `- errata: base ${describeErrata(base)}, other ${describeErrata(other)}; questions either excluded are in the other's means only`,
+  );
   const differences = comparison.configDifferences
     .map(({ key, values }) => `${key} ${values.map(formatConfigValue).join(' → ')}`)
     .join(', ');

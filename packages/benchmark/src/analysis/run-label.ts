@@ -7,6 +7,8 @@ export type RunLabel = {
   label?: string;
   /** Failed questions (`sample.error` set): they are in no mean and no test. */
   errors: number;
+  /** The errata the run applied (`--errata`): name@version, questions touched and excluded. */
+  errata?: { name: string; touched: number; excluded: number };
 };
 
 /** The run as compare names it: its run id, folder, label when it has one, and failed questions. */
@@ -20,5 +22,27 @@ export function runLabel(run: Run): RunLabel {
     dir: run.dir,
     ...(label === undefined || label === '' ? {} : { label }),
     errors: run.samples.filter((sample) => sample.error !== null).length,
+    ...appliedErrata(run),
   };
+}
+
+function appliedErrata(run: Run): Pick<RunLabel, 'errata'> {
+  const touched = run.samples.filter((sample) => sample.errata !== undefined);
+  const recorded = run.config.errata;
+  const name = recorded ? `${recorded.name}@${recorded.version}` : touched[0]?.errata?.errata;
+  if (name === undefined) return {};
+  return {
+    errata: {
+      name,
+      touched: touched.length,
+      excluded: touched.filter((sample) => sample.errata?.excluded).length,
+    },
+  };
+}
+
+/** How compare and the report name a run's errata: `longmemeval-s@1 (17 questions touched, 2 excluded)` or `none (official labels)`. */
+export function describeErrata(label: Pick<RunLabel, 'errata'>): string {
+  if (!label.errata) return 'none (official labels)';
+  const { name, touched, excluded } = label.errata;
+  return `${name} (${touched} question${touched === 1 ? '' : 's'} touched, ${excluded} excluded)`;
 }

@@ -39,9 +39,9 @@ describe('lme run', () => {
     expect(config.dataset.sha256).toBe('ad8e14163af76bbcaa92dc4593fe2e774e117ebb62209b76f99c5559fa7fbf08');
     expect(config.provenance.argv).toContain('--tokenizer');
     const csv = readFileSync(join(dir, 'summary.csv'), 'utf8').split('\n');
-    expect(csv[0]).toBe('run_id,variant,question_type,metric,value,n,label');
+    expect(csv[0]).toBe('run_id,variant,question_type,metric,value,n,label,errata');
     expect(csv).toContainEqual(
-      expect.stringMatching(/^bm25,default,overall,session\.recall_all@5,[\d.]+,18,$/),
+      expect.stringMatching(/^bm25,default,overall,session\.recall_all@5,[\d.]+,18,,$/),
     );
   });
 

@@ -10,6 +10,7 @@ import { EXIT } from './exit-codes.js';
 import { exitOnBrokenPipe } from './exit-on-broken-pipe.js';
 import { explainCommand } from './explain-command.js';
 import { gateCommand } from './gate-command.js';
+import { judgeProbeCommand } from './judge-probe-command.js';
 import { mergeCommand } from './merge-command.js';
 import { modelsCommand } from './models-command.js';
 import { reportCommand } from './report-command.js';
@@ -49,7 +50,8 @@ const program = new Command('lme')
   .addCommand(mergeCommand())
   .addCommand(reportCommand())
   .addCommand(explainCommand())
-  .addCommand(serveCommand());
+  .addCommand(serveCommand())
+  .addCommand(judgeProbeCommand());
 
 try {
   await program.parseAsync(process.argv);

@@ -22,6 +22,10 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
   rerankKeyEnv: { used: reranksOverHttp, needs: '--reranker http:<url>' },
   sourceWeights: { used: (config) => pipeline(config) && config.multiSource, needs: '--multi-source' },
   retriever: { used: pipeline, needs: '--provider pipeline' },
+  embedThreads: {
+    used: (config) => embeds(config) && !config.embedder.startsWith('openai:'),
+    needs: '--embedder hf:<model> or local:use-lite in a pipeline that embeds',
+  },
   modelDir: {
     used: (config) => embeds(config) && config.embedder.startsWith('hf:'),
     needs: '--embedder hf:<model> in a pipeline that embeds',

@@ -49,9 +49,18 @@ export const runConfigSchema = z
     /** Which questions the official means skip: A = `_abs`; B = also those with no user-side gold. */
     exclusion: z.enum(['A', 'B']).default('A'),
     duplicateSessions: z.enum(['keep', 'first']).default('keep'),
+    /**
+     * Known label errors to correct (configs/errata/<name>.json, or a path to such a file): corrected
+     * values replace the published ones, excluded questions leave every mean. Unset: official labels.
+     */
+    errata: z.string().min(1).optional(),
+    /** Apply `errata` to a dataset file whose checksum is not the errata's (the entries that fit). */
+    errataAnyChecksum: z.boolean().optional(),
     embedder: z.string().min(1).default('local:use-lite'),
     /** `hf:` embedders: a folder of model files the user put there (air-gapped machines). */
     modelDir: z.string().min(1).optional(),
+    /** Threads of an in-process embedder (hf: ONNX Runtime's; local:use-lite: worker threads); unset: the cores, at most 4. */
+    embedThreads: z.number().int().min(1).max(64).optional(),
     vectorStore: z.enum(['memory', 'qdrant']).default('memory'),
     fusion: z.enum(['rrf', 'weighted', 'combmnz']).default('weighted'),
     /** Score normalisation of the weighted and CombMNZ fusions (search-core score-normalization.ts); unset: min-max. */
@@ -232,6 +241,7 @@ export type RunConfig = z.infer<typeof runConfigSchema>;
 export const NON_RESULT_KEYS = [
   'dataDir',
   'modelDir',
+  'embedThreads',
   'cache',
   'cacheDir',
   'saveHits',

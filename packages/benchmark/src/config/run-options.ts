@@ -65,9 +65,25 @@ export const RUN_OPTIONS = [
     help: 'a session id twice in one haystack: keep both (official) or the first',
   },
   {
+    flags: '--errata <name>',
+    key: 'errata',
+    help: 'correct known label errors (configs/errata/<name>.json: longmemeval-s, longmemeval-oracle, locomo10-conv26) or exclude the questions; default: official labels',
+    defaultHelp: 'none',
+  },
+  {
+    flags: '--errata-any-checksum',
+    key: 'errataAnyChecksum',
+    help: 'apply --errata to a dataset file whose SHA-256 the errata do not name (a warning instead of an error)',
+  },
+  {
     flags: '--embedder <name>',
     key: 'embedder',
     help: 'hf:<owner>/<model>[@q8] (an ONNX model of configs/models.json, see `lme models list`), local:use-lite or openai:<model>',
+  },
+  {
+    flags: '--embed-threads <n>',
+    key: 'embedThreads',
+    help: 'threads of an in-process embedder (hf: ONNX Runtime; local:use-lite: worker threads); default: the cores, at most 4',
   },
   {
     flags: '--model-dir <dir>',

@@ -176,7 +176,7 @@ export function createModelStore(options: ModelStoreOptions): ModelStore {
           if (fetched) return { ...fetched, source };
           failures.push(`${source}: the files fetched do not verify`);
         } catch (error) {
-          failures.push(`${source}: ${(error as Error).message}`);
+          failures.push(`${source}: ${(error as Error).message.replace(/\.$/, '')}`);
           say(`${source}: ${(error as Error).message}`);
         }
       }

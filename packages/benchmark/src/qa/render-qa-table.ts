@@ -47,6 +47,17 @@ export function renderQaTable(summary: Summary): string | undefined {
     `Question answering (official figures first: a judge error counts as wrong, as in print_qa_metrics.py)\n\n` +
     `${renderMarkdownTable(header, body)}\n\n` +
     `Task-averaged accuracy (official): ${taskAverage} over ${overall.counts[QA_TASK_AVERAGE] ?? 0} types; ` +
-    `lme's own, judge errors left out: ${lenientAverage}.\n`
+    `lme's own, judge errors left out: ${lenientAverage}.\n` +
+    ceilingLine(summary)
+  );
+}
+
+/** The best overall accuracy reachable under the published answers, when errata know some are wrong. */
+function ceilingLine(summary: Summary): string {
+  const ceiling = summary.errata?.ceiling?.qa_accuracy;
+  if (!ceiling || ceiling.wrong_labels === 0) return '';
+  return (
+    `Overall accuracy ${formatValue(summary.metrics.overall.metrics[QA_ACCURACY_STRICT])}, ceiling ${formatValue(ceiling.value)} ` +
+    `under the published answers (${ceiling.wrong_labels} of ${ceiling.n} known wrong, errata ${summary.errata!.errata}).\n`
   );
 }

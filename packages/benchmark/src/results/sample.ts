@@ -1,4 +1,5 @@
 import type { RouteTrace } from '@lme/search-core';
+import type { SampleErrata } from './errata-summary.js';
 
 /** One retrieved item as stored in samples.jsonl. */
 export type StoredHit = {
@@ -30,4 +31,11 @@ export type Sample = {
   >;
   latency_ms: { index: number; retrieve: number };
   error: string | null;
+  /** Set when `--errata` touched this question; `excluded` ones are in no mean. */
+  errata?: SampleErrata;
 };
+
+/** Whether a question is in the means at all: finished, and not set aside by applied errata. */
+export function inMeans(sample: Sample): boolean {
+  return sample.error === null && sample.errata?.excluded !== true;
+}

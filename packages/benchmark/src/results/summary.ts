@@ -1,3 +1,4 @@
+import type { ErrataSummary } from './errata-summary.js';
 import type { LocomoSummary } from './locomo-summary.js';
 
 export type Exclusion = 'A' | 'B';
@@ -41,6 +42,8 @@ export type Summary = {
   qa?: QaProvenance;
   /** LoCoMo runs: the official aggregation and per-category figures (benchmarks/locomo/summarize-locomo.ts). */
   locomo?: LocomoSummary;
+  /** The dataset's errata: applied (`--errata`) or only known, with the ceiling (run/summarize-errata.ts). */
+  errata?: ErrataSummary;
 };
 
 export type QaProvenance = {

@@ -82,6 +82,9 @@ export function renderSummaryTable(summary: Summary): string {
   const title =
     `${summary.run_id}${summary.label ? ` (${summary.label})` : ''} · dataset ${summary.dataset} · convention ${summary.convention}` +
     (summary.convention === 'official' ? ` (exclusion ${summary.exclusion})` : '') +
+    (summary.errata?.applied
+      ? ` · errata ${summary.errata.errata} (${summary.errata.questions_touched} questions touched, ${summary.errata.excluded} excluded)`
+      : '') +
     (summary.errors > 0 ? ` · ${summary.errors} of ${summary.n} questions failed` : '');
   if (summary.n > 0 && summary.errors === summary.n) {
     const first = summary.first_error;

@@ -3,6 +3,9 @@ import pLimit from 'p-limit';
 import { resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { RunConfig } from '../config/run-config.js';
+import { createErrataApplier, type ErrataApplication } from '../errata/apply-errata.js';
+import { checkErrataDataset } from '../errata/check-errata-dataset.js';
+import { loadErrata } from '../errata/load-errata.js';
 import type { PipelineResources } from '../providers/pipeline/configured-embedder.js';
 import type { Provider } from '../providers/provider.js';
 import type { Sample } from '../results/sample.js';
@@ -95,6 +98,14 @@ export async function runBenchmark(
     datasetInMemory: dependencies.dataset !== undefined,
   });
   await checkDataset(datasetPath, config, dependencies.dataset?.records);
+  // --errata: the file must parse and be written for this dataset, before anything starts.
+  const errata = config.errata === undefined ? undefined : loadErrata(config.errata);
+  const errataCheck = errata
+    ? await checkErrataDataset(errata, datasetPath, config.errataAnyChecksum === true)
+    : undefined;
+  const applyErrata = errata
+    ? createErrataApplier(errata, { skipMismatches: errataCheck?.warning !== undefined })
+    : (record: LongMemEvalRecord): ErrataApplication => ({ record });
 
   const resume = dependencies.resume
     ? await prepareResume({ ...dependencies.resume, config, datasetPath, argv })
@@ -108,6 +119,17 @@ export async function runBenchmark(
     provenance: collectProvenance(argv),
     dataset: { path: datasetPath, sha256: null, file_sha256: await datasetFileSha256(datasetPath) },
   };
+  if (errata && errataCheck) {
+    manifest.errata = {
+      name: errata.name,
+      version: errata.version,
+      path: errata.path,
+      file_sha256: errata.file_sha256,
+      dataset_sha256: errataCheck.sha256,
+      entries: errata.entries.length,
+      ...(errataCheck.warning ? { checksum_override: true } : {}),
+    };
+  }
   const previous = resume?.previous ?? [];
 
   // Everything that can fail at start happens before the folder is claimed.
@@ -126,6 +148,7 @@ export async function runBenchmark(
         droppedTornLine: resume.droppedTornLine,
         retrying: resume.retrying,
       });
+    if (errataCheck?.warning) hooks.onNotice?.(errataCheck.warning);
     if (!qa) {
       hooks.onNotice?.(
         config.provider === 'pipeline' || config.provider === 'http'
@@ -155,7 +178,14 @@ export async function runBenchmark(
         if (spend.usd >= config.maxCost) return `estimated spend $${spend.usd.toFixed(4)} reached --max-cost`;
         return undefined;
       };
-      const runOne = async ({ record, position }: { record: LongMemEvalRecord; position: number }) => {
+      const runOne = async ({
+        record: published,
+        position,
+      }: {
+        record: LongMemEvalRecord;
+        position: number;
+      }) => {
+        const { record, mark } = applyErrata(published);
         const sample = await runQuestion({
           record,
           position,
@@ -171,6 +201,7 @@ export async function runBenchmark(
           interrupted = true;
           return;
         }
+        if (mark) sample.errata = mark;
         folder.appendSample(sample);
         written++;
         samples.push(sample);

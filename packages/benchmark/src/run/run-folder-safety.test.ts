@@ -78,11 +78,11 @@ describe('run folders', () => {
     const { dir } = await runBenchmark(config({ runId: 'labelled', label: 'nightly, main' }), { argv: [] });
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).config.label).toBe('nightly, main');
     const summaryCsv = readFileSync(join(dir, 'summary.csv'), 'utf8').split('\n');
-    expect(summaryCsv[0]).toBe('run_id,variant,question_type,metric,value,n,label');
-    expect(summaryCsv[1]).toMatch(/,"nightly, main"$/);
+    expect(summaryCsv[0]).toBe('run_id,variant,question_type,metric,value,n,label,errata');
+    expect(summaryCsv[1]).toMatch(/,"nightly, main",$/);
     const samplesCsv = readFileSync(join(dir, 'samples.csv'), 'utf8').split('\n');
-    expect(samplesCsv[0]).toMatch(/,error,label$/);
-    expect(samplesCsv[1]).toMatch(/,"nightly, main"$/);
+    expect(samplesCsv[0]).toMatch(/,error,label,errata$/);
+    expect(samplesCsv[1]).toMatch(/,"nightly, main",$/);
     expect(readFileSync(join(dir, 'report.md'), 'utf8').split('\n')[0]).toContain('labelled (nightly, main)');
   });
 });

@@ -20,6 +20,17 @@ export type RunManifest = {
   /** The provider's run-level figures (embedding and summary cost), written when the run ends. */
   provider_stats?: Record<string, unknown>;
   finished_at?: string;
+  /** The errata the run applied (`--errata`), as checked against the dataset when it started. */
+  errata?: {
+    name: string;
+    version: number;
+    path: string;
+    file_sha256: string;
+    dataset_sha256: string;
+    entries: number;
+    /** The dataset's checksum was not the errata's (`--errata-any-checksum`). */
+    checksum_override?: boolean;
+  };
 };
 
 export function readManifest(dir: string): RunManifest {

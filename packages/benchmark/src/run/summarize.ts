@@ -1,7 +1,10 @@
 import { BENCHMARKS, orderQuestionTypes } from '../benchmarks/benchmark-registry.js';
+import type { LoadedErrata } from '../errata/load-errata.js';
 import { addQaTaskAverages } from '../qa/qa-metrics.js';
 import type { Sample } from '../results/sample.js';
+import { inMeans } from '../results/sample.js';
 import type { Exclusion, MetricMeans, QaProvenance, Summary } from '../results/summary.js';
+import { summarizeErrata } from './summarize-errata.js';
 
 /**
  * Whether a question counts in the means. Convention A (the official print_retrieval_metrics)
@@ -9,7 +12,7 @@ import type { Exclusion, MetricMeans, QaProvenance, Summary } from '../results/s
  * user-side gold. The evidence convention skips `_abs` questions. Failed questions never count.
  */
 export function counts(sample: Sample, exclusion: Exclusion): boolean {
-  if (sample.error !== null || sample.abstention) return false;
+  if (!inMeans(sample) || sample.abstention) return false;
   return exclusion === 'A' || !sample.no_target;
 }
 
@@ -44,10 +47,7 @@ export function meanMetrics(
 /** Retrieval means over the questions `retrieval` keeps, QA means over every finished question. */
 function groupMeans(group: readonly Sample[], retrieval: (sample: Sample) => boolean): MetricMeans {
   const retrievalMeans = meanMetrics(group.filter(retrieval), (name) => !isQaMetric(name));
-  const qaMeans = meanMetrics(
-    group.filter((sample) => sample.error === null),
-    isQaMetric,
-  );
+  const qaMeans = meanMetrics(group.filter(inMeans), isQaMetric);
   const latencies = group
     .filter((sample) => sample.error === null && sample.hits.length > 0)
     .map((sample) => sample.latency_ms.retrieve);
@@ -89,8 +89,12 @@ export function summarize(options: {
   label?: string;
   /** The judge and reader of the run (from its config); recorded when QA ran. */
   qa?: QaProvenance;
+  /** The dataset's errata, and whether the run applied them (its samples then carry the marks). */
+  errata?: { file: LoadedErrata; applied: boolean };
 }): Summary {
-  const { samples, exclusion } = options;
+  const { exclusion } = options;
+  // Questions set aside by applied errata are in no table row; summary.errata counts them.
+  const samples = options.samples.filter((sample) => sample.errata?.excluded !== true);
   const counted = (sample: Sample) => counts(sample, exclusion);
   const byType: Record<string, MetricMeans> = {};
   for (const type of orderQuestionTypes(samples.map((sample) => sample.question_type))) {
@@ -104,7 +108,7 @@ export function summarize(options: {
   addQaTaskAverages(overall, byType);
   const abstention = groupMeans(
     samples.filter((sample) => sample.abstention),
-    (sample) => sample.error === null,
+    inMeans,
   );
   const failed = samples.find((sample) => sample.error !== null);
   const qaRan = samples.some(
@@ -124,5 +128,8 @@ export function summarize(options: {
     metrics: { overall, by_type: byType, abstention },
     ...(qa ? { qa } : {}),
     ...Object.assign({}, ...ownBlocks),
+    ...(options.errata
+      ? { errata: summarizeErrata(options.errata.file, options.errata.applied, options.samples) }
+      : {}),
   };
 }

@@ -17,13 +17,25 @@ export function summaryCsv(summary: Summary, variant = 'default'): string {
         value,
         row.means.counts[metric] ?? row.means.n,
         summary.label ?? '',
+        appliedErrata(summary),
       ]);
     }
   }
   return stringify(records, {
     header: true,
-    columns: ['run_id', 'variant', 'question_type', 'metric', 'value', 'n', 'label'],
+    columns: ['run_id', 'variant', 'question_type', 'metric', 'value', 'n', 'label', 'errata'],
   });
+}
+
+/** The `errata` column: `name@version` when the run applied errata (corrected figures), else empty. */
+function appliedErrata(summary: Summary): string {
+  return summary.errata?.applied ? summary.errata.errata : '';
+}
+
+/** A question's `errata` cell: `excluded: gold-answer` or `corrected: evidence`, empty when untouched. */
+export function sampleErrataCell(sample: Sample): string {
+  if (!sample.errata) return '';
+  return `${sample.errata.excluded ? 'excluded' : 'corrected'}: ${sample.errata.kinds.join('+')}`;
 }
 
 /** samples.csv: one row per question, metrics flattened into columns; `label` is the run's --label. */
@@ -41,6 +53,7 @@ export function samplesCsv(samples: readonly Sample[], label?: string): string {
     'retrieve_ms',
     'error',
     'label',
+    'errata',
   ];
   const records = samples.map((sample) => [
     sample.question_id,
@@ -54,6 +67,7 @@ export function samplesCsv(samples: readonly Sample[], label?: string): string {
     sample.latency_ms.retrieve,
     sample.error ?? '',
     label ?? '',
+    sampleErrataCell(sample),
   ]);
   return stringify(records, {
     header: true,

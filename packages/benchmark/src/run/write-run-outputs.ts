@@ -1,10 +1,12 @@
 import { BENCHMARKS } from '../benchmarks/benchmark-registry.js';
+import { findErrataFor, type LoadedErrata, loadErrata } from '../errata/load-errata.js';
 import { formatHypothesisLine } from '../qa/hypotheses.js';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
 import { renderSummaryTable } from './render-table.js';
 import type { RunManifest } from './run-manifest.js';
 import { summarize } from './summarize.js';
+import { renderErrataLine } from './summarize-errata.js';
 import { samplesCsv, summaryCsv } from './write-csv.js';
 
 export type RunResult = {
@@ -42,12 +44,14 @@ export function writeRunOutputs(
       ...(config.readerModel === undefined ? {} : { reader_model: config.readerModel }),
       reader_prompt: config.readerPrompt,
     },
+    errata: runErrata(manifest),
   });
   const table =
     renderSummaryTable(summary) +
     Object.values(BENCHMARKS)
       .map((benchmark) => benchmark.tables?.(summary, samples) ?? '')
-      .join('');
+      .join('') +
+    (summary.errata ? `\n${renderErrataLine(summary.errata)}\n` : '');
   folder.writeJson('summary.json', summary);
   folder.writeText('summary.csv', summaryCsv(summary));
   folder.writeText('samples.csv', samplesCsv(samples, config.label));
@@ -65,4 +69,20 @@ export function writeRunOutputs(
     );
   }
   return { dir: folder.dir, summary, table };
+}
+
+/**
+ * The errata a run's summary reports: those it applied (config.json's `errata`), else those
+ * written for its dataset file (found by checksum), which only state the ceiling. An errata file
+ * that no longer reads is left out of a report, never fatal.
+ */
+function runErrata(manifest: RunManifest): { file: LoadedErrata; applied: boolean } | undefined {
+  try {
+    const applied = manifest.errata?.path ?? manifest.config.errata;
+    if (applied !== undefined) return { file: loadErrata(applied), applied: true };
+    const known = findErrataFor([manifest.dataset.sha256, manifest.dataset.file_sha256]);
+    return known ? { file: known, applied: false } : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,4 +1,4 @@
-import type { Sample } from '../../results/sample.js';
+import { inMeans, type Sample } from '../../results/sample.js';
 import type { Summary } from '../../results/summary.js';
 import { LOCOMO_CATEGORY_NAMES, type LocomoCategoryId } from './locomo-categories.js';
 import {
@@ -151,7 +151,7 @@ export function renderLocomoQaTables(
 /** The LoCoMo retrieval table and, when QA ran, the official F1 and judge tables; '' otherwise. */
 export function renderLocomoTables(summary: Summary, samples: readonly Sample[]): string {
   if (!summary.locomo) return '';
-  const finished = samples.filter((sample) => sample.error === null);
+  const finished = samples.filter(inMeans);
   const parts: string[] = [];
   if (Object.keys(summary.locomo.retrieval.overall.metrics).length > 0) {
     parts.push(
@@ -161,6 +161,14 @@ export function renderLocomoTables(summary: Summary, samples: readonly Sample[])
   }
   if (summary.locomo.official_f1 && summary.qa) {
     parts.push(renderLocomoQaTables(finished, { judge: `${summary.qa.judge} (${summary.qa.judge_model})` }));
+    const ceiling = summary.errata?.ceiling?.locomo_judge_accuracy;
+    const judged = summary.locomo.judge_accuracy?.overall.metrics['qa.accuracy_strict'];
+    if (ceiling && ceiling.wrong_labels > 0 && judged !== undefined) {
+      parts.push(
+        `Judge accuracy (categories 1-4) ${judged.toFixed(4)}, ceiling ${ceiling.value.toFixed(4)} under the published answers ` +
+          `(${ceiling.wrong_labels} of ${ceiling.n} known wrong, errata ${summary.errata!.errata}).`,
+      );
+    }
   }
   return parts.length === 0 ? '' : `\n${parts.join('\n\n')}\n`;
 }

@@ -20,6 +20,7 @@ export function createConfiguredEmbedder(
       ? resolveOpenAiEndpoint(config, 'pipeline', environment)
       : {
           maxRetries: config.maxRetries,
+          threads: config.embedThreads,
           // hf: models come from --model-dir, the model store, or are fetched on first use.
           resolveOnnxModel: onnxModelResolver({
             cacheDir: config.cacheDir,

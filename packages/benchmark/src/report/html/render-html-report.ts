@@ -38,7 +38,7 @@ function provenanceRow(run: ReportRun): string {
     `<tr><td><span class="swatch" style="background:${run.colour}"></span><b>${escapeHtml(run.label)}</b>`,
     run.label !== run.run_id ? `<br><small>${escapeHtml(run.run_id)}</small>` : '',
     '</td>',
-    `<td>${escapeHtml(run.dataset)}<br><small title="${escapeHtml(run.dataset_path)}">sha256 ${sha}</small></td>`,
+    `<td>${escapeHtml(run.dataset)}<br><small title="${escapeHtml(run.dataset_path)}">sha256 ${sha}</small><br><small>errata ${escapeHtml(run.errata)}</small></td>`,
     cell(`${run.convention}${run.exclusion ? ` (exclusion ${run.exclusion})` : ''}, ${run.granularity}`),
     cell(`${run.retriever}${run.stages.length > 0 ? ` + ${run.stages.join(' + ')}` : ''}`),
     cell(run.embedder),

@@ -85,7 +85,7 @@ export const REPORT_CLIENT = String.raw`
         '</td><td>' + esc(q.type) + (q.abstention ? ' <small>(abs)</small>' : '') + '</td>';
       q.runs.forEach(function (run) {
         var value = metricAt(run);
-        cells += '<td class="num ' + (typeof value === 'number' ? (value < 1 ? 'miss' : 'hit') : '') + '">' + fmt(value) + '</td><td>' + goldCell(run) + '</td>';
+        cells += '<td class="num ' + (typeof value === 'number' ? (value < 1 ? 'miss' : 'hit') : '') + '">' + fmt(value) + (run && run.errata ? ' <small class="errata" title="' + esc(run.errata) + '">errata</small>' : '') + '</td><td>' + goldCell(run) + '</td>';
       });
       return '<tr data-question="' + esc(q.id) + '">' + cells + '</tr>';
     }).join('');
@@ -160,6 +160,7 @@ export const REPORT_CLIENT = String.raw`
         html += '<section class="run-card" style="border-left-color:' + info.colour + '"><h3>' + swatch(info) + esc(info.label) + '</h3>';
         if (!run) { html += '<p class="muted">not in this run</p></section>'; return; }
         if (run.error) html += '<p class="miss">error: ' + esc(run.error) + '</p>';
+        if (run.errata) html += '<p class="errata"><b>errata</b>: ' + esc(run.errata) + '</p>';
         if (run.hypothesis !== undefined) html += '<p><b>hypothesis</b>: ' + esc(run.hypothesis) + (run.judge !== undefined ? ' · judge: <b class="' + (run.judge ? 'hit' : 'miss') + '">' + (run.judge === null ? 'no label' : run.judge ? 'correct' : 'wrong') + '</b>' : '') + '</p>';
         html += '<p class="metrics">' + Object.keys(run.metrics).filter(function (m) { return model.metrics.indexOf(m) >= 0 || m === model.miss_metric + '@' + state.k; }).map(function (m) { return esc(m) + ' ' + fmt(run.metrics[m]); }).join(' · ') + '</p>';
         html += '<table class="hits"><tr><th>rank</th><th>hit</th><th>session date</th><th>score</th><th>routes</th></tr>' + run.hits.map(function (h) {

@@ -4,6 +4,7 @@ import { missCause } from '../../providers/pipeline/gold-trace.js';
 import type { Sample } from '../../results/sample.js';
 import type { Summary } from '../../results/summary.js';
 import { summarize } from '../../run/summarize.js';
+import { sampleErrataCell } from '../../run/write-csv.js';
 import type { QuestionDetails } from './question-details.js';
 import { describeRun, type RunProvenance } from './run-provenance.js';
 
@@ -69,6 +70,8 @@ export type QuestionRun = {
   hypothesis?: string | null;
   judge?: boolean | null;
   error?: string | null;
+  /** Set when the run's errata touched the question: `excluded: gold-answer (longmemeval-s@1)`. */
+  errata?: string;
 };
 
 export type QuestionRow = {
@@ -182,6 +185,7 @@ function questionRun(
     ...(sample.hypothesis !== null ? { hypothesis: sample.hypothesis } : {}),
     ...(sample.judge ? { judge: sample.judge.label } : {}),
     ...(sample.error ? { error: sample.error } : {}),
+    ...(sample.errata ? { errata: `${sampleErrataCell(sample)} (${sample.errata.errata})` } : {}),
   };
 }
 

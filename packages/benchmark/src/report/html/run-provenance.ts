@@ -1,4 +1,5 @@
 import type { Run } from '../../analysis/read-run.js';
+import { describeErrata, runLabel } from '../../analysis/run-label.js';
 import type { Summary } from '../../results/summary.js';
 
 /** Where a run came from, as the report's header shows it. */
@@ -23,6 +24,8 @@ export type RunProvenance = {
   cost_usd: number | null;
   n: number;
   errors: number;
+  /** The errata the run applied, or `none (official labels)`. */
+  errata: string;
 };
 
 /** The stages a run's config turns on, in pipeline order. */
@@ -88,5 +91,6 @@ export function describeRun(run: Run, summary: Summary): RunProvenance {
     cost_usd: cost === null ? null : Math.round(cost * 10000) / 10000,
     n: summary.n,
     errors: summary.errors,
+    errata: describeErrata(runLabel(run)),
   };
 }

@@ -123,13 +123,11 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
       if (result.truncated) truncated += 1;
       return result.ids;
     });
-    // Longest first: similar lengths share a batch, and the costliest batch fails first if memory is short.
-    const order = encoded.map((_, index) => index).sort((a, b) => encoded[b]!.length - encoded[a]!.length);
-    const batches = packBatches(
-      order.map((index) => encoded[index]!.length),
+    const batches = planBatches(
+      encoded.map((ids) => ids.length),
       batchSize,
       batchTokens,
-    ).map((positions) => positions.map((position) => order[position]!));
+    );
     const vectors = new Array<Float32Array>(texts.length);
     let done = 0;
     // Two batches in flight: the second is tokenized into tensors while the first runs.
@@ -176,21 +174,23 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
 }
 
 /**
- * Cuts token counts sorted longest first into consecutive batches of at most `maxTexts` texts and
- * `maxTokens` padded tokens (texts x the first, longest, text's tokens); a text longer than the
- * budget runs alone. Returns positions into `lengths`.
+ * The model calls for texts of these token counts: longest first (similar lengths share a batch,
+ * and the costliest batch fails first if memory is short), cut into consecutive batches of at most
+ * `maxTexts` texts and `maxTokens` padded tokens (texts x the batch's longest text); a text longer
+ * than the budget runs alone. Returns batches of indices into `lengths`.
  */
-export function packBatches(lengths: readonly number[], maxTexts: number, maxTokens: number): number[][] {
+export function planBatches(lengths: readonly number[], maxTexts: number, maxTokens: number): number[][] {
+  const order = lengths.map((_, index) => index).sort((a, b) => lengths[b]! - lengths[a]!);
   const batches: number[][] = [];
   let current: number[] = [];
-  lengths.forEach((length, position) => {
-    const width = current.length > 0 ? lengths[current[0]!]! : length;
+  for (const index of order) {
+    const width = current.length > 0 ? lengths[current[0]!]! : lengths[index]!;
     if (current.length > 0 && (current.length >= maxTexts || (current.length + 1) * width > maxTokens)) {
       batches.push(current);
       current = [];
     }
-    current.push(position);
-  });
+    current.push(index);
+  }
   if (current.length > 0) batches.push(current);
   return batches;
 }

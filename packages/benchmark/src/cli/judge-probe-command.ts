@@ -1,0 +1,63 @@
+import { createChatClient } from '@lme/search-core';
+import { Command } from 'commander';
+import { resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
+import { parseRunConfig } from '../config/parse-run-config.js';
+import { configFromEnvironment } from '../config/run-options.js';
+import { createJudge } from '../qa/judge.js';
+import { renderJudgeProbe, runJudgeProbe } from '../qa/judge-probe.js';
+import { EXIT } from './exit-codes.js';
+import { addRunOptions, configFromFlags } from './run-option-flags.js';
+
+/** The run options `lme judge-probe` takes: the judge and its endpoint, as `lme run` declares them. */
+const JUDGE_PROBE_KEYS = [
+  'judge',
+  'judgeModel',
+  'judgeSamples',
+  'baseUrl',
+  'judgeBaseUrl',
+  'maxRetries',
+  'timeoutMs',
+  'cache',
+  'cacheDir',
+] as const;
+
+/**
+ * `lme judge-probe`: the built-in probe answers (vague but on topic, specific but wrong, right but
+ * verbose, and right as a control) for a few real questions, graded by the configured judge,
+ * with the acceptance rate of each kind. Exit 1 when no probe could be graded.
+ */
+export function judgeProbeCommand(): Command {
+  return addRunOptions(
+    new Command('judge-probe').description(
+      'measure how lenient the configured judge is: acceptance of vague, wrong, verbose and right probe answers',
+    ),
+    JUDGE_PROBE_KEYS,
+  )
+    .option('--json', 'print the result as JSON (every probe answer and its label)')
+    .addHelpText(
+      'after',
+      '\nExample:\n' +
+        '  OPENAI_BASE_URL=http://127.0.0.1:8000/v1 lme judge-probe --judge-model my-judge\n' +
+        '  lme judge-probe --judge locomo-llm --judge-model gpt-4o-mini',
+    )
+    .action(async (flags: { json?: boolean }, command: Command) => {
+      const config = parseRunConfig({ ...configFromEnvironment(process.env), ...configFromFlags(command) });
+      const client = createChatClient({
+        ...resolveOpenAiEndpoint(config, 'judge'),
+        ...(config.cache ? { cacheDir: config.cacheDir } : {}),
+      });
+      const judge = createJudge({
+        client,
+        model: config.judgeModel,
+        samples: config.judgeSamples,
+        rubric: config.judge,
+      });
+      const result = await runJudgeProbe({ judge, rubric: config.judge });
+      process.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : renderJudgeProbe(result));
+      if (result.kinds.every((kind) => kind.acceptance === null)) {
+        const first = result.grades.find((grade) => grade.error)?.error ?? 'no reply';
+        process.stderr.write(`lme judge-probe: no probe answer could be graded (first: ${first}).\n`);
+        process.exitCode = EXIT.error;
+      }
+    });
+}

@@ -1,0 +1,162 @@
+import { locomoCategoryOf } from '../benchmarks/locomo/locomo-categories.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
+import type { SampleErrata } from '../results/errata-summary.js';
+import { type Erratum, excludes } from './errata-schema.js';
+import type { LoadedErrata } from './load-errata.js';
+
+/** How errata touched one question, as its sample records it (`sample.errata`). */
+
+export type ErrataApplication = { record: LongMemEvalRecord; mark?: SampleErrata };
+
+/** `longmemeval-s@1`: how tables and samples name an errata file. */
+export function errataLabel(errata: Pick<LoadedErrata, 'name' | 'version'>): string {
+  return `${errata.name}@${errata.version}`;
+}
+
+/**
+ * A function that applies the entries of `errata` to a record: corrected values replace the
+ * published ones (on a copy), and the returned mark says what changed and whether the question is
+ * excluded. A published value that is not the record's means the errata were written for another
+ * file: an error naming the question, unless `skipMismatches` (then the entry is left out).
+ */
+export function createErrataApplier(
+  errata: LoadedErrata,
+  options: { skipMismatches?: boolean } = {},
+): (record: LongMemEvalRecord) => ErrataApplication {
+  const byQuestion = new Map<string, Erratum[]>();
+  for (const entry of errata.entries) {
+    byQuestion.set(entry.question_id, [...(byQuestion.get(entry.question_id) ?? []), entry]);
+  }
+  const label = errataLabel(errata);
+  return (original) => {
+    const entries = byQuestion.get(original.question_id);
+    if (!entries) return { record: original };
+    let record: LongMemEvalRecord = { ...original };
+    const applied: Erratum[] = [];
+    for (const entry of entries) {
+      const mismatch = publishedMismatch(record, entry);
+      if (mismatch !== undefined) {
+        if (options.skipMismatches) continue;
+        throw new Error(
+          `Errata ${label} do not fit this dataset: question ${record.question_id} ${mismatch} (${errata.path}); pass the errata written for this file.`,
+        );
+      }
+      applied.push(entry);
+      if (!excludes(entry)) record = corrected(record, entry);
+    }
+    if (applied.length === 0) return { record: original };
+    return {
+      record,
+      mark: {
+        errata: label,
+        kinds: [...new Set(applied.map((entry) => entry.kind))],
+        fields: [...new Set(applied.map((entry) => entry.field))],
+        excluded: applied.some(excludes),
+      },
+    };
+  };
+}
+
+const same = (left: unknown, right: unknown) => JSON.stringify(left) === JSON.stringify(right);
+
+/** Why the record does not hold the entry's published value, or undefined when it does. */
+function publishedMismatch(record: LongMemEvalRecord, entry: Erratum): string | undefined {
+  switch (entry.field) {
+    case 'answer':
+      return String(record.answer) === String(entry.published)
+        ? undefined
+        : `has answer ${JSON.stringify(record.answer)}, not the published ${JSON.stringify(entry.published)}`;
+    case 'answer_session_ids':
+      return same(record.answer_session_ids, entry.published)
+        ? undefined
+        : `has answer_session_ids ${JSON.stringify(record.answer_session_ids)}, not ${JSON.stringify(entry.published)}`;
+    case 'evidence': {
+      const evidence = (record as { locomo_evidence?: unknown }).locomo_evidence;
+      return same(evidence, entry.published)
+        ? undefined
+        : `has evidence ${JSON.stringify(evidence ?? null)}, not ${JSON.stringify(entry.published)}`;
+    }
+    case 'category': {
+      const category = locomoCategoryOf(record.question_type)?.id;
+      return category === entry.published
+        ? undefined
+        : `is of type ${record.question_type}, not category ${entry.published}`;
+    }
+    case 'haystack_session_ids': {
+      const { session_id: sessionId, positions } = entry.published;
+      const wrong = positions.filter((position) => record.haystack_session_ids[position] !== sessionId);
+      return wrong.length === 0
+        ? undefined
+        : `does not hold session ${sessionId} at position ${wrong.join(', ')}`;
+    }
+  }
+}
+
+/** The record with one entry's corrected value in place (never the `exclude` entries). */
+function corrected(record: LongMemEvalRecord, entry: Erratum): LongMemEvalRecord {
+  switch (entry.field) {
+    case 'answer':
+      return entry.corrected === 'exclude' ? record : { ...record, answer: entry.corrected };
+    case 'answer_session_ids': {
+      if (entry.corrected === 'exclude') return record;
+      const kept = new Set(entry.corrected);
+      // Sessions that are no longer evidence lose their has_answer marks (turn-level gold).
+      const sessions = record.haystack_sessions.map((turns, index) =>
+        kept.has(record.haystack_session_ids[index]!) || !turns.some((turn) => turn.has_answer)
+          ? turns
+          : turns.map(({ has_answer: _dropped, ...turn }) => turn),
+      );
+      return { ...record, answer_session_ids: [...entry.corrected], haystack_sessions: sessions };
+    }
+    case 'evidence':
+      return entry.corrected === 'exclude' ? record : locomoEvidenceCorrected(record, entry.corrected);
+    case 'category':
+      return record;
+    case 'haystack_session_ids': {
+      const drop = new Set(entry.published.positions.filter((position) => position !== entry.corrected.keep));
+      const keep = (_: unknown, index: number) => !drop.has(index);
+      return {
+        ...record,
+        haystack_session_ids: record.haystack_session_ids.filter(keep),
+        haystack_dates: record.haystack_dates.filter(keep),
+        haystack_sessions: record.haystack_sessions.filter(keep),
+      };
+    }
+  }
+}
+
+/**
+ * A LoCoMo record with new evidence dialog ids: has_answer moves to the named turns (`D3:7` is
+ * turn 7 of the session whose id ends in `_s3`), answer_session_ids and locomo_evidence follow.
+ */
+function locomoEvidenceCorrected(record: LongMemEvalRecord, evidence: readonly string[]): LongMemEvalRecord {
+  const marked = new Map<number, Set<number>>();
+  for (const id of evidence) {
+    const [, session, turn] = /^D(\d+):(\d+)$/.exec(id)!;
+    const sessionIndex = record.haystack_session_ids.findIndex((sessionId) =>
+      sessionId.endsWith(`_s${session}`),
+    );
+    const turnIndex = Number(turn) - 1;
+    if (sessionIndex === -1 || record.haystack_sessions[sessionIndex]![turnIndex] === undefined) {
+      throw new Error(
+        `Errata evidence ${id} of question ${record.question_id} names no turn of its conversation.`,
+      );
+    }
+    marked.set(sessionIndex, (marked.get(sessionIndex) ?? new Set()).add(turnIndex));
+  }
+  const sessions = record.haystack_sessions.map((turns, sessionIndex) => {
+    const turnsMarked = marked.get(sessionIndex);
+    if (!turnsMarked && !turns.some((turn) => turn.has_answer)) return turns;
+    return turns.map(({ has_answer: _previous, ...turn }, turnIndex) =>
+      turnsMarked?.has(turnIndex) ? { ...turn, has_answer: true } : turn,
+    );
+  });
+  return {
+    ...record,
+    haystack_sessions: sessions,
+    answer_session_ids: [...marked.keys()]
+      .sort((left, right) => left - right)
+      .map((index) => record.haystack_session_ids[index]!),
+    locomo_evidence: [...evidence],
+  } as LongMemEvalRecord;
+}

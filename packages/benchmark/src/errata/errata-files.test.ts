@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { errataFileSchema } from './errata-schema.js';
+import { ERRATA_DIR, listErrata, loadErrata } from './load-errata.js';
+
+describe('the committed errata files', () => {
+  it('all parse under the schema, each entry with a source and how it was verified', () => {
+    const names = listErrata();
+    expect(names).toEqual(['locomo10-conv26', 'longmemeval-oracle', 'longmemeval-s']);
+    for (const name of names) {
+      const errata = loadErrata(name);
+      expect(errata.name).toBe(name);
+      expect(errata.entries.length).toBeGreaterThan(0);
+      for (const entry of errata.entries) {
+        expect(entry.source.length).toBeGreaterThan(10);
+        expect(entry.verified.length).toBeGreaterThan(20);
+      }
+    }
+  });
+
+  it('count the entries per kind the closing note reports', () => {
+    const kinds = (name: string) => {
+      const counts: Record<string, number> = {};
+      for (const entry of loadErrata(name).entries) counts[entry.kind] = (counts[entry.kind] ?? 0) + 1;
+      return counts;
+    };
+    expect(kinds('longmemeval-s')).toEqual({ duplicate: 13, evidence: 1, 'gold-answer': 3 });
+    expect(kinds('longmemeval-oracle')).toEqual({ evidence: 1, 'gold-answer': 3 });
+    expect(kinds('locomo10-conv26')).toEqual({ 'gold-answer': 4, category: 3, evidence: 13 });
+  });
+
+  it('refuse an entry whose kind does not go with its field, naming the entry', () => {
+    const errata = loadErrata('longmemeval-s');
+    const broken = {
+      ...errata,
+      entries: [{ ...errata.entries.at(-1)!, kind: 'duplicate' }],
+    };
+    const { path: _path, file_sha256: _sha, ...content } = broken;
+    const parsed = errataFileSchema.safeParse(content);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.path.slice(0, 2)).toEqual(['entries', 0]);
+  });
+
+  it('name the known errata when asked for an unknown one', () => {
+    expect(() => loadErrata('nope')).toThrow(
+      `Unknown errata "nope" (--errata); known: locomo10-conv26, longmemeval-oracle, longmemeval-s.`,
+    );
+    expect(ERRATA_DIR.endsWith('configs/errata')).toBe(true);
+  });
+});
