@@ -3,7 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { RunConfig } from '../config/run-config.js';
 import { collectProvenance } from '../run/provenance.js';
 import { openRunFolder } from '../run/run-folder.js';
-import type { RunManifest } from '../run/run-manifest.js';
+import { partialReason, type RunManifest } from '../run/run-manifest.js';
 import type { Sample } from '../run/sample.js';
 import { type RunResult, writeRunOutputs } from '../run/write-run-outputs.js';
 import { checkShards } from './check-shards.js';
@@ -37,6 +37,8 @@ export type MergeResult = {
   /** The union of the runs' samples, in dataset order. */
   samples: Sample[];
   warnings: string[];
+  /** Set when a merged run did not finish: the merged summary is partial too. */
+  partial?: string;
 };
 
 /** Sample fields that vary between two runs of the same question without changing its result. */
@@ -90,10 +92,9 @@ export function mergeRuns(runs: readonly Run[], options: MergeOptions): MergeRes
     throw new Error(`Cannot merge runs whose configs differ in result-affecting keys: ${listed}.`);
   }
   warnings.push(...checkShards(runs, { allowPartial: options.allowPartial ?? false }));
-  for (const run of runs) {
-    if (run.config.finished_at === undefined) {
-      warnings.push(`Run ${label(run)} did not finish; only the questions it completed are merged.`);
-    }
+  const unfinished = runs.filter((run) => partialReason(run.config) !== undefined || run.summary?.partial);
+  for (const run of unfinished) {
+    warnings.push(`Run ${label(run)} did not finish; only the questions it completed are merged.`);
   }
 
   const byQuestion = new Map<string, { sample: Sample; run: Run }>();
@@ -156,7 +157,11 @@ export function mergeRuns(runs: readonly Run[], options: MergeOptions): MergeRes
     })),
     finished_at: new Date().toISOString(),
   };
-  return { dir, manifest, samples, warnings };
+  const partial =
+    unfinished.length === 0
+      ? undefined
+      : `${unfinished.length === 1 ? 'run' : 'runs'} ${unfinished.map(label).join(', ')} did not finish`;
+  return { dir, manifest, samples, warnings, ...(partial === undefined ? {} : { partial }) };
 }
 
 /**
@@ -171,7 +176,7 @@ export function writeMergedRun(merged: MergeResult): RunResult {
   const folder = openRunFolder(merged.dir);
   try {
     for (const sample of merged.samples) folder.appendSample(sample);
-    const result = writeRunOutputs(folder, merged.manifest, merged.samples);
+    const result = writeRunOutputs(folder, merged.manifest, merged.samples, merged.partial);
     folder.writeJson('config.json', merged.manifest);
     return result;
   } finally {

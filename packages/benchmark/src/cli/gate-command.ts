@@ -23,6 +23,7 @@ type GateFlags = {
   config?: string;
   allowErrors?: number;
   allowSubset?: boolean;
+  allowPartial?: boolean;
 };
 
 export function gateCommand(): Command {
@@ -57,6 +58,10 @@ export function gateCommand(): Command {
     .option(
       '--allow-subset',
       "pass although the run's questions differ from the baseline's (by id for run folders, else by count per type)",
+    )
+    .option(
+      '--allow-partial',
+      'pass a run that stopped before its last question (--max-cost, a signal, a full disk); by default a partial run fails the gate',
     )
     .option('--config <file.json>', 'gate file (configs/gates/<name>.json); flags override it')
     .addHelpText(
@@ -100,6 +105,7 @@ export function gateCommand(): Command {
         ...(spec.metrics === undefined ? {} : { metrics: spec.metrics }),
         ...(spec.allowErrors === undefined ? {} : { allowErrors: spec.allowErrors }),
         ...(spec.allowSubset === undefined ? {} : { allowSubset: spec.allowSubset }),
+        allowPartial: flags.allowPartial ?? false,
       });
       for (const warning of [...(run.run?.warnings ?? []), ...result.warnings]) {
         process.stderr.write(`lme: warning: ${warning}\n`);

@@ -5,6 +5,7 @@ import { inDatasetOrder, readRun } from '../analysis/read-run.js';
 import { buildHtmlReport, resolveReportInputs } from '../report/html/build-html-report.js';
 import { refuseOverwritingInput, writeFileNoFollow } from '../run/no-follow-file.js';
 import { openRunFolder, RUN_FILES } from '../run/run-folder.js';
+import { partialReason } from '../run/run-manifest.js';
 import { writeRunOutputs } from '../run/write-run-outputs.js';
 
 export function reportCommand(): Command {
@@ -45,7 +46,7 @@ export function reportCommand(): Command {
       const folder = openRunFolder(run.dir);
       let table: string;
       try {
-        ({ table } = writeRunOutputs(folder, run.config, samples));
+        ({ table } = writeRunOutputs(folder, run.config, samples, partialReason(run.config)));
       } finally {
         folder.close();
       }

@@ -109,6 +109,9 @@ export async function runBenchmark(
     dataset: { path: datasetPath, sha256: null, file_sha256: await datasetFileSha256(datasetPath) },
   };
   const previous = resume?.previous ?? [];
+  // A resumed run is partial again only if it stops again.
+  delete manifest.partial;
+  delete manifest.finished_at;
 
   // Everything that can fail at start happens before the folder is claimed.
   const provider = dependencies.provider ?? createProvider(config, runId, dependencies.resources);
@@ -197,7 +200,15 @@ export async function runBenchmark(
       } finally {
         await Promise.all(inFlight);
       }
-      if (!stopReason && (interrupted || signal?.aborted)) throw new RunInterruptedError(dir, samples.length);
+      const markPartial = (reason: string) =>
+        folder.writeJson('config.json', {
+          ...manifest,
+          partial: { reason, stopped_at: new Date().toISOString() },
+        });
+      if (!stopReason && (interrupted || signal?.aborted)) {
+        markPartial('interrupted by a signal (Ctrl-C or SIGTERM)');
+        throw new RunInterruptedError(dir, samples.length);
+      }
       if (selected === 0) throw new Error(noQuestionsMessage(datasetPath, config));
       if (!stopReason) {
         manifest.dataset.sha256 = source.sha256();
@@ -208,10 +219,14 @@ export async function runBenchmark(
         });
       }
       samples.sort((left, right) => left.position - right.position);
-      const result: BenchmarkResult = { ...writeRunOutputs(folder, manifest, samples), spend };
+      const result: BenchmarkResult = {
+        ...writeRunOutputs(folder, manifest, samples, stopReason),
+        spend,
+      };
       if (stopReason) {
         result.stoppedAtCost = spend.usd;
         result.stopReason = stopReason;
+        markPartial(stopReason);
       } else {
         const providerStats = provider.report?.();
         folder.writeJson('config.json', {

@@ -26,6 +26,8 @@ export function writeRunOutputs(
   },
   manifest: RunManifest,
   samples: readonly Sample[],
+  /** Why the run stopped early, when it did: recorded in summary.json and atop the table. */
+  partial?: string,
 ): RunResult {
   const { config } = manifest;
   const summary = summarize({
@@ -42,7 +44,13 @@ export function writeRunOutputs(
       reader_prompt: config.readerPrompt,
     },
   });
-  const table = renderSummaryTable(summary) + locomoTables(summary, samples);
+  if (partial !== undefined) summary.partial = { reason: partial };
+  const table =
+    (partial === undefined
+      ? ''
+      : `PARTIAL RUN: ${partial}; the table covers the finished questions only.\n\n`) +
+    renderSummaryTable(summary) +
+    locomoTables(summary, samples);
   folder.writeJson('summary.json', summary);
   folder.writeText('summary.csv', summaryCsv(summary));
   folder.writeText('samples.csv', samplesCsv(samples, config.label));
