@@ -1,13 +1,29 @@
-import { constants, lstatSync, openSync, realpathSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  lstatSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 
 /**
  * Writing inside a results folder, which is data that may come from anyone: lme never follows a
  * link there that it did not make. A file about to be replaced or appended to must be absent or a
  * regular file; a symbolic link (or a folder, a pipe, a device) is refused in one sentence naming
- * it. Whole files are written to a temporary name and renamed (write-file-atomic), so a crash or a
- * full disk leaves the old file or the new one, never a torn one.
+ * it. Whole files are written to a temporary name and renamed, so a crash or a full disk leaves the
+ * old file or the new one, never a torn one.
+ *
+ * Not write-file-atomic: its one write() call can write part of the text on a nearly full disk,
+ * with no error, and then renames the torn file into place. writeFileSync loops until every byte
+ * is written or throws ENOSPC.
  */
 export function refuseLink(path: string): void {
   let stats: ReturnType<typeof lstatSync>;
@@ -32,8 +48,54 @@ export function refuseLink(path: string): void {
 /** Replaces `path` atomically with `text`, refusing a link in its place. */
 export function writeFileNoFollow(path: string, text: string): void {
   refuseLink(path);
-  // write-file-atomic resolves links before writing; the check above leaves none to resolve.
-  writeFileAtomic.sync(path, text);
+  // Created exclusively (O_EXCL never follows a link) beside the target, so the rename is atomic.
+  const temporary = join(
+    dirname(path),
+    `.${basename(path)}.lme-tmp-${process.pid}-${randomBytes(4).toString('hex')}`,
+  );
+  const handle = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
+  try {
+    try {
+      writeFileSync(handle, text);
+      fsyncSync(handle);
+    } finally {
+      closeSync(handle);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw diskError(error, path);
+  }
+}
+
+/**
+ * Appends all of `text` at `handle` (looping over short writes), or throws naming `path` and cuts
+ * the file back to where it was, so a full disk leaves no torn line.
+ */
+export function appendAll(handle: number, text: string, path: string): void {
+  const before = fstatSync(handle).size;
+  try {
+    writeFileSync(handle, text);
+  } catch (error) {
+    try {
+      ftruncateSync(handle, before);
+    } catch {
+      // Readers drop a torn last line anyway.
+    }
+    throw diskError(error, path);
+  }
+}
+
+/** A full disk or quota as one sentence naming the file; other errors as they are. */
+export function diskError(error: unknown, path: string): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== 'ENOSPC' && code !== 'EDQUOT') return error;
+  return Object.assign(
+    new Error(
+      `No space left on the disk holding ${path} (${code}); free space, then continue the run with lme run --resume ${dirname(path)}.`,
+    ),
+    { code },
+  );
 }
 
 /** Opens `path` for appending (created if absent) without following a link in its place. */

@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ensureDirectory } from './ensure-directory.js';
-import { openAppendNoFollow, writeFileNoFollow } from './no-follow-file.js';
+import { appendAll, openAppendNoFollow, writeFileNoFollow } from './no-follow-file.js';
 
 /**
  * The files of one run. samples.jsonl is appended with a synchronous write per question, so a
@@ -52,12 +52,12 @@ export function openRunFolder(dir: string): RunFolder {
   return {
     dir,
     appendSample(line) {
-      writeSync(samples, `${JSON.stringify(line)}\n`);
+      appendAll(samples, `${JSON.stringify(line)}\n`, samplesPath);
     },
     appendText(name, text) {
       const handle = openAppendNoFollow(join(dir, name));
       try {
-        writeSync(handle, text);
+        appendAll(handle, text, join(dir, name));
       } finally {
         closeSync(handle);
       }
