@@ -2,6 +2,7 @@ import type { ChatClient, ChatCompleteOptions } from '../llm/chat-client.js';
 import { withCompletionCache } from '../llm/completion-cache.js';
 import { redactSecrets } from '../llm/redact-secrets.js';
 import { withSingleFlight } from '../llm/single-flight.js';
+import { tokenCount } from '../llm/token-count.js';
 import {
   addRerankUsage,
   type CandidateReranker,
@@ -189,7 +190,7 @@ function backoff(attempt: number): number {
 function tokensOf(json: unknown): number {
   const usage = (json as { usage?: { total_tokens?: unknown; prompt_tokens?: unknown } } | null)?.usage;
   const tokens = usage?.total_tokens ?? usage?.prompt_tokens;
-  return typeof tokens === 'number' ? tokens : 0;
+  return tokenCount(tokens);
 }
 
 function safeHost(url: string): string {
