@@ -92,6 +92,14 @@ export function gateCommand(): Command {
           '--per-type needs a --baseline: it checks drops from the baseline per question type.',
         );
       }
+      if (spec.thresholds.length === 0 && spec.baseline === undefined) {
+        // A gate that checks nothing fails as a gate (exit 3, as its help says), not as bad input.
+        process.stderr.write(
+          'lme: The gate has nothing to check: give --min, --max, --baseline or a --config file.\n',
+        );
+        process.exitCode = GATE_FAILED;
+        return;
+      }
       const run = readSummaryOrRun(runPath);
       const baseline = spec.baseline === undefined ? undefined : readSummaryOrRun(spec.baseline);
       const result = evaluateGate({
