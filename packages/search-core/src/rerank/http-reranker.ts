@@ -1,5 +1,6 @@
 import type { ChatClient, ChatCompleteOptions } from '../llm/chat-client.js';
 import { withCompletionCache } from '../llm/completion-cache.js';
+import { readCappedText } from '../llm/read-capped-text.js';
 import { redactSecrets } from '../llm/redact-secrets.js';
 import { withSingleFlight } from '../llm/single-flight.js';
 import { tokenCount } from '../llm/token-count.js';
@@ -91,9 +92,14 @@ export function createHttpReranker(options: HttpRerankerOptions): CandidateReran
           `Reranker ${options.model} at ${host} failed with HTTP ${response.status}${retryable ? ` after ${attempt + 1} attempts` : ''}${text ? `: ${text}` : ''}.`,
         );
       }
+      const text = await readCappedText(response, `Reranker ${options.model} at ${host}`).catch(
+        (error: Error) => {
+          throw fail(error.message);
+        },
+      );
       let json: unknown;
       try {
-        json = await response.json();
+        json = JSON.parse(text);
       } catch {
         throw fail(`Reranker ${options.model} at ${host} returned a body that is not JSON.`);
       }
