@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { RunConfig } from '../config/run-config.js';
 import { collectProvenance } from '../run/provenance.js';
@@ -165,19 +165,26 @@ export function mergeRuns(runs: readonly Run[], options: MergeOptions): MergeRes
 }
 
 /**
- * Writes a merged run as a results folder: config.json and samples.jsonl, then the summary, CSVs,
- * report (and hypotheses.jsonl) exactly as the runner writes them. Refuses a folder that already
- * holds samples.jsonl.
+ * Writes a merged run as a results folder: the summary, CSVs, report (and hypotheses.jsonl)
+ * exactly as the runner writes them, config.json, and samples.jsonl last, whole, so a merge killed
+ * on the way leaves no samples to block the next one (only a folder holding samples is refused)
+ * and the next merge removes the temporary files it left.
  */
 export function writeMergedRun(merged: MergeResult): RunResult {
-  if (existsSync(join(merged.dir, 'samples.jsonl'))) {
+  const samplesPath = join(merged.dir, 'samples.jsonl');
+  if (existsSync(samplesPath) && statSync(samplesPath).size > 0) {
     throw new Error(`Run folder ${merged.dir} already holds samples.jsonl; choose another --out.`);
+  }
+  if (existsSync(merged.dir)) {
+    for (const name of readdirSync(merged.dir)) {
+      if (/^\..+\.lme-tmp-\d+-[0-9a-f]+$/.test(name)) rmSync(join(merged.dir, name), { force: true });
+    }
   }
   const folder = openRunFolder(merged.dir);
   try {
-    for (const sample of merged.samples) folder.appendSample(sample);
     const result = writeRunOutputs(folder, merged.manifest, merged.samples, merged.partial);
     folder.writeJson('config.json', merged.manifest);
+    folder.rewriteSamples(merged.samples);
     return result;
   } finally {
     folder.close();
