@@ -38,7 +38,9 @@ type RerankReply = { results: { index: number; relevance_score: number }[] };
  * Retries follow the reader's policy (429/408/5xx, timeouts, connection errors; `retry-after`
  * honoured, else exponential back-off from 0.5 s). A reply that is not that shape, or that leaves
  * out a document, is an error and is never cached. Replies are cached like completions, keyed by
- * model, query and documents (the URL and key are not part of the key).
+ * the endpoint URL, model, query and documents (not the key): unlike a hosted chat model, whose name
+ * says what answers, a self-hosted rerank server answers under any model name, so a reply from one
+ * server never stands in for another's (docs/security.md, "Caches").
  */
 export function createHttpReranker(options: HttpRerankerOptions): CandidateReranker {
   const url = /\/rerank\/?$/.test(options.url) ? options.url : `${options.url.replace(/\/+$/, '')}/rerank`;
@@ -168,7 +170,7 @@ export function createHttpReranker(options: HttpRerankerOptions): CandidateReran
     async rerank({ query, candidates, signal }: RerankRequest): Promise<RerankResult> {
       const usage = emptyRerankUsage();
       const reply = await client.complete({
-        model: `rerank:${options.model}`,
+        model: `rerank:${options.model}@${url}`,
         messages: [
           {
             role: 'user',
