@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { resolveDatasetPath, streamLongMemEval } from '../packages/benchmark/src/dataset/load-longmemeval.js';
+import { onnxModelResolver } from '../packages/benchmark/src/models/onnx-model-resolver.js';
 import { createEmbedder, withDiskCache } from '../packages/search-core/src/embedding/index.js';
 
 const { values } = parseArgs({
@@ -19,7 +20,13 @@ const { values } = parseArgs({
     batch: { type: 'string', default: '2048' },
   },
 });
-const embedder = withDiskCache(createEmbedder(values.embedder), {
+// hf: models are found in the model store below the cache folder (or LME_MODEL_DIR), else fetched.
+const resolveOnnxModel = onnxModelResolver({
+  cacheDir: values['cache-dir'],
+  modelDir: process.env.LME_MODEL_DIR,
+  onMessage: (message) => console.error(`model: ${message}`),
+});
+const embedder = withDiskCache(createEmbedder(values.embedder, { resolveOnnxModel }), {
   dir: values['cache-dir'],
   onWarning: (message) => console.error(`warning: ${message}`),
 });

@@ -11,6 +11,7 @@ import { exitOnBrokenPipe } from './exit-on-broken-pipe.js';
 import { explainCommand } from './explain-command.js';
 import { gateCommand } from './gate-command.js';
 import { mergeCommand } from './merge-command.js';
+import { modelsCommand } from './models-command.js';
 import { reportCommand } from './report-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
@@ -40,6 +41,7 @@ const program = new Command('lme')
   .exitOverride()
   .addCommand(runCommand())
   .addCommand(datasetsCommand())
+  .addCommand(modelsCommand())
   .addCommand(ablateCommand())
   .addCommand(cacheCommand())
   .addCommand(compareCommand())

@@ -129,6 +129,17 @@ describe('warnings for flags with no effect', () => {
     expect(() => resolveRunConfig(parseRun(['--reranker', 'http://127.0.0.1:9']))).toThrow(/--reranker/);
   });
 
+  it('cover --model-dir, which only hf: embedders read', () => {
+    expect(resolveRunConfig(parseRun(['--retriever', 'hybrid', '--model-dir', '/models'])).warnings).toEqual([
+      '--model-dir has no effect without --embedder hf:<model> in a pipeline that embeds.',
+    ]);
+    expect(
+      resolveRunConfig(
+        parseRun(['--retriever', 'hybrid', '--embedder', 'hf:Xenova/e5-small-v2', '--model-dir', '/models']),
+      ).warnings,
+    ).toEqual([]);
+  });
+
   it('cover the reader, the http provider and the cache', () => {
     const config = parseRunConfig({ cache: false });
     expect(ineffectiveKeyWarnings(config, ['judgeSamples', 'providerUrl', 'cacheDir'])).toEqual([

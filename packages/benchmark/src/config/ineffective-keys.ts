@@ -28,6 +28,10 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
   rerankKeyEnv: { used: reranksOverHttp, needs: '--reranker http:<url>' },
   sourceWeights: { used: (config) => pipeline(config) && config.multiSource, needs: '--multi-source' },
   retriever: { used: pipeline, needs: '--provider pipeline' },
+  modelDir: {
+    used: (config) => embeds(config) && config.embedder.startsWith('hf:'),
+    needs: '--embedder hf:<model> in a pipeline that embeds',
+  },
   tokenizer: { used: pipeline, needs: '--provider pipeline' },
   sessionAware: { used: pipeline, needs: '--provider pipeline' },
   multiRoute: { used: pipeline, needs: '--provider pipeline' },

@@ -52,6 +52,8 @@ export const runConfigSchema = z
     exclusion: z.enum(['A', 'B']).default('A'),
     duplicateSessions: z.enum(['keep', 'first']).default('keep'),
     embedder: z.string().min(1).default('local:use-lite'),
+    /** `hf:` embedders: a folder of model files the user put there (air-gapped machines). */
+    modelDir: z.string().min(1).optional(),
     vectorStore: z.enum(['memory', 'qdrant']).default('memory'),
     fusion: z.enum(['rrf', 'weighted', 'combmnz']).default('weighted'),
     /** Score normalisation of the weighted and CombMNZ fusions (search-core score-normalization.ts); unset: min-max. */
@@ -231,6 +233,7 @@ export type RunConfig = z.infer<typeof runConfigSchema>;
  */
 export const NON_RESULT_KEYS = [
   'dataDir',
+  'modelDir',
   'cache',
   'cacheDir',
   'saveHits',

@@ -64,7 +64,17 @@ export const RUN_OPTIONS = [
     key: 'duplicateSessions',
     help: 'a session id twice in one haystack: keep both (official) or the first',
   },
-  { flags: '--embedder <name>', key: 'embedder', help: 'local:use-lite or openai:<model>' },
+  {
+    flags: '--embedder <name>',
+    key: 'embedder',
+    help: 'hf:<owner>/<model>[@q8] (an ONNX model of configs/models.json, see `lme models list`), local:use-lite or openai:<model>',
+  },
+  {
+    flags: '--model-dir <dir>',
+    key: 'modelDir',
+    help: 'folder holding ONNX model files fetched by hand (checked against configs/models.json before use)',
+    env: 'LME_MODEL_DIR',
+  },
   { flags: '--vector-store <name>', key: 'vectorStore', help: 'vector index backend' },
   {
     flags: '--fusion <name>',

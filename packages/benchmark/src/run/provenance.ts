@@ -35,6 +35,10 @@ export function collectProvenance(argv: readonly string[]): Provenance {
     versions: {
       '@lme/benchmark': packageVersion(new URL('../../package.json', import.meta.url)),
       '@lme/search-core': packageVersion(new URL('../../../search-core/package.json', import.meta.url)),
+      // The runtime of hf: embedders: its kernels decide the last digits of a vector.
+      'onnxruntime-node': packageVersion(
+        new URL('../../../search-core/node_modules/onnxruntime-node/package.json', import.meta.url),
+      ),
     },
     node: process.version,
     started_at: new Date().toISOString(),

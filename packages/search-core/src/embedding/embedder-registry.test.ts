@@ -26,16 +26,35 @@ describe('createEmbedder', () => {
     );
   });
 
+  it('creates an hf: embedder from what the resolver says, loading nothing until first use', () => {
+    const embedder = createEmbedder('hf:Owner/model', {
+      resolveOnnxModel: (model) => ({
+        id: `hf:${model}@q8`,
+        cacheIdentity: `hf:${model}@q8#sha256:abc`,
+        dimensions: 384,
+        pooling: 'mean',
+        maxTokens: 256,
+        files: () => Promise.reject(new Error('not loaded in this test')),
+      }),
+    });
+    expect(embedder).toMatchObject({
+      id: 'hf:Owner/model@q8',
+      cacheIdentity: 'hf:Owner/model@q8#sha256:abc',
+      dimensions: 384,
+    });
+    expect(() => createEmbedder('hf:Owner/model')).toThrow(/needs a model catalog/);
+  });
+
   it.each(['use-lite', 'local:minilm', 'openai:', 'cohere:embed-v3', 'toString:x', ''])(
     'rejects %j, listing the known forms',
     (name) => {
       expect(() => createEmbedder(name)).toThrow(
-        `Unknown embedder "${name}". Known: local:use-lite, openai:<model>`,
+        `Unknown embedder "${name}". Known: local:use-lite, hf:<owner>/<model>[@<dtype>], openai:<model>`,
       );
     },
   );
 
   it('lists its name forms', () => {
-    expect(embedderNameForms).toEqual(['local:use-lite', 'openai:<model>']);
+    expect(embedderNameForms).toEqual(['local:use-lite', 'hf:<owner>/<model>[@<dtype>]', 'openai:<model>']);
   });
 });

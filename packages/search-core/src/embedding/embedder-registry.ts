@@ -1,13 +1,21 @@
 import type { Embedder } from './embedder.js';
+import { createOnnxEmbedder, type OnnxEmbedderOptions } from './onnx/onnx-embedder.js';
 import { createOpenAiEmbedder } from './openai-embedder.js';
 import { createUseLiteEmbedder } from './use-lite-embedder.js';
 
 /** Options for any embedder; each takes the ones that apply to it. */
 export type CreateEmbedderOptions = {
-  /** local: worker threads. */
+  /** local: worker threads; hf: ONNX Runtime threads. */
   threads?: number;
-  /** Texts per model call (local) or per request (openai). */
+  /** Texts per model call (local, hf) or per request (openai). */
   batchSize?: number;
+  /** hf: padded tokens per model call (see OnnxEmbedderOptions). */
+  batchTokens?: number;
+  /**
+   * hf: what `hf:<model>` means (its files, pooling, prefixes, cache identity); the caller owns the
+   * model catalog and store. Throws for a model it does not know.
+   */
+  resolveOnnxModel?: (model: string) => Omit<OnnxEmbedderOptions, 'threads' | 'batchSize' | 'batchTokens'>;
   /** openai: endpoint, default `OPENAI_BASE_URL`. */
   baseURL?: string;
   /** openai: key, default `OPENAI_API_KEY`. */
@@ -36,6 +44,21 @@ const embedderProviders = {
       model === 'use-lite'
         ? createUseLiteEmbedder({ threads: options.threads, batchSize: options.batchSize })
         : undefined,
+  },
+  hf: {
+    form: 'hf:<owner>/<model>[@<dtype>]',
+    create: (model, options) => {
+      if (!model) return undefined;
+      if (!options.resolveOnnxModel) {
+        throw new Error(`Embedder "hf:${model}" needs a model catalog (resolveOnnxModel) to find its files.`);
+      }
+      return createOnnxEmbedder({
+        ...options.resolveOnnxModel(model),
+        threads: options.threads,
+        batchSize: options.batchSize,
+        batchTokens: options.batchTokens,
+      });
+    },
   },
   openai: {
     form: 'openai:<model>',
@@ -70,7 +93,8 @@ export const embedderNameForms: readonly string[] = Object.values(embedderProvid
 );
 
 /**
- * An embedder by name: `local:use-lite` or `openai:<model>` (e.g. `openai:text-embedding-3-small`).
+ * An embedder by name: `local:use-lite`, `hf:<owner>/<model>[@<dtype>]` (an ONNX model, e.g.
+ * `hf:Xenova/bge-small-en-v1.5`) or `openai:<model>` (e.g. `openai:text-embedding-3-small`).
  * An unknown name throws, listing the known forms.
  */
 export function createEmbedder(name: string, options: CreateEmbedderOptions = {}): Embedder {

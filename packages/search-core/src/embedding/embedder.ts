@@ -2,6 +2,11 @@
 export type Embedder = {
   /** Stable identifier, part of every cache key: `local:use-lite`, `openai:text-embedding-3-small`. */
   readonly id: string;
+  /**
+   * What the disk cache keys vectors by, when the id alone does not pin the model: an ONNX
+   * embedder's id plus its file checksum, pooling, token limit and prefixes. Default: the id.
+   */
+  readonly cacheIdentity?: string;
   readonly dimensions: number;
   embedDocuments(options: EmbedDocumentsOptions): Promise<Float32Array[]>;
   embedQuery(options: EmbedQueryOptions): Promise<Float32Array>;

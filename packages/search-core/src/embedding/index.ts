@@ -5,5 +5,6 @@ export * from './disk-cache/verify-embedding-cache.js';
 export * from './disk-cache/with-disk-cache.js';
 export * from './embedder.js';
 export * from './embedder-registry.js';
+export * from './onnx/onnx-embedder.js';
 export * from './openai-embedder.js';
 export * from './use-lite-embedder.js';

@@ -8,7 +8,7 @@ export type UseLiteEmbedderOptions = {
   threads?: number;
   /**
    * Texts per model call. Texts are sorted by length before batching, so a batch pads little;
-   * 16 was the fastest on real LongMemEval user turns (see scripts/bench-embeddings.ts).
+   * 16 was the fastest on real LongMemEval user turns (see scripts/bench-embedders.ts).
    */
   batchSize?: number;
 };

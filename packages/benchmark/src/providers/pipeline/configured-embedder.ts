@@ -1,6 +1,7 @@
 import { type CachedEmbedder, createEmbedder, type Embedder, withDiskCache } from '@lme/search-core';
 import { resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
 import type { RunConfig } from '../../config/run-config.js';
+import { onnxModelResolver } from '../../models/onnx-model-resolver.js';
 
 /** Whether a config's pipeline embeds (a dense route, or stages that need document vectors). */
 export function pipelineEmbeds(config: RunConfig): boolean {
@@ -22,7 +23,15 @@ export function createConfiguredEmbedder(
     config.embedder,
     config.embedder.startsWith('openai:')
       ? resolveOpenAiEndpoint(config, 'pipeline', environment)
-      : { maxRetries: config.maxRetries },
+      : {
+          maxRetries: config.maxRetries,
+          // hf: models come from --model-dir, the model store, or are fetched on first use.
+          resolveOnnxModel: onnxModelResolver({
+            cacheDir: config.cacheDir,
+            modelDir: config.modelDir,
+            onMessage: (message) => process.stderr.write(`lme: model: ${message}\n`),
+          }),
+        },
   );
   return config.cache ? withDiskCache(base, { dir: config.cacheDir }) : base;
 }

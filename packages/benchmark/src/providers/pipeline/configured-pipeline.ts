@@ -38,6 +38,10 @@ export type PipelineStats = {
   cacheCorrupt?: number;
   /** Legacy (unchecked) embedding-cache segments skipped until `lme cache upgrade`. */
   cacheLegacy?: number;
+  /** Texts an ONNX embedder cut at its model's token limit. */
+  truncated?: number;
+  /** What the embedding cache keys vectors by: the embedder id, plus an ONNX model's file checksum and settings. */
+  embedderIdentity?: string;
   embedSeconds: number;
   /** Index-time cost of session summaries. */
   summaries: SummaryStats;
@@ -286,6 +290,8 @@ export function createPipeline(
       cacheHits: embedder?.stats?.().hits ?? 0,
       cacheCorrupt: embedder?.stats?.().corrupt ?? 0,
       cacheLegacy: embedder?.stats?.().legacy ?? 0,
+      truncated: embedder?.stats?.().truncated ?? 0,
+      ...(embedder ? { embedderIdentity: embedder.cacheIdentity ?? embedder.id } : {}),
       embedSeconds,
       summaries: summaries.stats(),
       ...(config.contextual === 'none' ? {} : { contextual: { ...contextual } }),

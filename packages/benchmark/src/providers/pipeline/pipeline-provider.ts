@@ -83,12 +83,20 @@ export function createPipelineProvider(
       };
     },
     progress: () => {
-      const { embedded, cacheHits, embedSeconds, cacheCorrupt = 0, cacheLegacy = 0 } = pipeline.stats();
+      const {
+        embedded,
+        cacheHits,
+        embedSeconds,
+        cacheCorrupt = 0,
+        cacheLegacy = 0,
+        truncated = 0,
+      } = pipeline.stats();
       if (embedded + cacheHits === 0) return undefined;
       const rate = embedSeconds > 0 ? embedded / embedSeconds : 0;
       const hitRate = (100 * cacheHits) / (embedded + cacheHits);
       return (
         `embedded ${embedded} (${rate.toFixed(0)} texts/s), cache hits ${hitRate.toFixed(0)}%` +
+        (truncated > 0 ? `, ${truncated} cut at the model's token limit` : '') +
         (cacheCorrupt > 0 ? `, ${cacheCorrupt} corrupt cache segments set aside and re-embedded` : '') +
         (cacheLegacy > 0 ? `, ${cacheLegacy} legacy cache segments not read (run \`lme cache upgrade\`)` : '')
       );

@@ -86,6 +86,40 @@ describe('withDiskCache', () => {
     await reader.close();
   });
 
+  it('keys vectors by the cache identity: two models under one name never share, an id without one keeps its folder', async () => {
+    const modelA = {
+      ...createRecordingEmbedder({ id: 'hf:Owner/model@q8' }),
+      cacheIdentity: 'hf:Owner/model@q8#sha256:aaaa',
+    };
+    const first = withDiskCache(modelA, { dir });
+    expect(first.cacheIdentity).toBe('hf:Owner/model@q8#sha256:aaaa');
+    await first.embedDocuments({ texts: ['hello'] });
+    await first.close();
+
+    const modelB = {
+      ...createRecordingEmbedder({ id: 'hf:Owner/model@q8' }),
+      cacheIdentity: 'hf:Owner/model@q8#sha256:bbbb',
+    };
+    const second = withDiskCache(modelB, { dir });
+    await second.embedDocuments({ texts: ['hello'] });
+    expect(modelB.calls).toEqual([['hello']]); // another file's vectors are not this model's
+    await second.close();
+
+    const sameAsA = {
+      ...createRecordingEmbedder({ id: 'hf:Owner/model@q8' }),
+      cacheIdentity: 'hf:Owner/model@q8#sha256:aaaa',
+    };
+    const third = withDiskCache(sameAsA, { dir });
+    await third.embedDocuments({ texts: ['hello'] });
+    expect(sameAsA.calls).toEqual([]);
+    await third.close();
+    const stats = await readEmbeddingCacheStats({ dir });
+    expect(stats.embedders.map((entry) => entry.embedderId)).toEqual([
+      'hf:Owner/model@q8#sha256:aaaa',
+      'hf:Owner/model@q8#sha256:bbbb',
+    ]);
+  });
+
   it('keeps queries apart from documents of the same text', async () => {
     const inner = createRecordingEmbedder();
     const cached = withDiskCache(inner, { dir });

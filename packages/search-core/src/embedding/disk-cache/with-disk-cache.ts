@@ -35,6 +35,8 @@ export type EmbeddingCacheStats = {
   corrupt: number;
   /** Legacy (LMEVSEG1) segments skipped: not read until `lme cache upgrade` converts them. */
   legacy: number;
+  /** Texts the wrapped embedder cut at its model's token limit (ONNX embedders; 0 for others). */
+  truncated: number;
 };
 
 /** An embedder with the same id whose vectors persist in a disk cache. */
@@ -55,9 +57,11 @@ type Embed = (texts: string[], onProgress: ((done: number) => void) | undefined)
 
 export function withDiskCache(embedder: Embedder, options: DiskCacheOptions): CachedEmbedder {
   if (endianness() !== 'LE') throw new Error('The embedding cache supports little-endian machines only.');
+  // Vectors are stored under the model's identity (its id for embedders whose id pins the model).
+  const identity = embedder.cacheIdentity ?? embedder.id;
   const store = createSegmentStore({
-    folder: embedderFolder(options.dir, embedder.id),
-    embedderId: embedder.id,
+    folder: embedderFolder(options.dir, identity),
+    embedderId: identity,
     onWarning: options.onWarning,
   });
   const pending = createPendingWrites({
@@ -71,7 +75,7 @@ export function withDiskCache(embedder: Embedder, options: DiskCacheOptions): Ca
   let cachedDimensions = 0;
   let closed = false;
 
-  const keyOf = (text: string, kind: 'document' | 'query') => cacheKey(embedder.id, text, kind);
+  const keyOf = (text: string, kind: 'document' | 'query') => cacheKey(identity, text, kind);
 
   function ensureLoaded(): Promise<void> {
     loaded ??= store.refresh().catch((error) => {
@@ -221,6 +225,7 @@ export function withDiskCache(embedder: Embedder, options: DiskCacheOptions): Ca
 
   return {
     id: embedder.id,
+    cacheIdentity: identity,
     get dimensions() {
       return expectedDimensions();
     },
@@ -245,7 +250,14 @@ export function withDiskCache(embedder: Embedder, options: DiskCacheOptions): Ca
     },
 
     stats(): EmbeddingCacheStats {
-      return { ...counters, written: pending.written(), pending: pending.size(), ...store.counters() };
+      const truncated = (embedder as { truncated?: () => number }).truncated?.() ?? 0;
+      return {
+        ...counters,
+        written: pending.written(),
+        pending: pending.size(),
+        ...store.counters(),
+        truncated,
+      };
     },
 
     async countCached({ texts, kind = 'document' }) {

