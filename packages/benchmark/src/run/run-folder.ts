@@ -148,7 +148,7 @@ function takeLock(lock: string, dir: string, attempt = 0): void {
       return;
     }
     throw new Error(
-      `Run folder ${dir} is in use by another run (process ${owner || 'unknown'}); wait for it, or choose another --run-id.`,
+      `Run folder ${dir} is in use by another run (process ${owner || 'unknown'}); wait for it, or choose another --run-id. If no lme run is using it (after a crash the process id may have been reused), delete ${lock}.`,
     );
   }
 }
