@@ -49,4 +49,15 @@ describe('dataset input limits', () => {
       `${path}: decompresses to more than 2 MB, the most lme reads whole (a decompression bomb, or not a dataset)`,
     );
   });
+
+  it('names a byte order mark at the start of a JSON array file', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'lme-bom-')), 'bom.json');
+    writeFileSync(
+      path,
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('[{"question_id": "q"}]')]),
+    );
+    await expect(loadAnyDataset(path)).rejects.toThrow(
+      `${path}: the file starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow: save it without one at byte 0 of the JSON`,
+    );
+  });
 });

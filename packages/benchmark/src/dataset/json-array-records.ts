@@ -170,6 +170,11 @@ function betweenRecords(
     case 'array':
       if (byte === OPEN_BRACKET) return 'record-or-end';
       if (byte === OPEN_BRACE) fail('the file is one JSON object, not a JSON array of question records');
+      if (byte === 0xef && records === 0) {
+        fail(
+          'the file starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow: save it without one',
+        );
+      }
       return fail('the file is not a JSON array of question records');
     case 'record-or-end':
     case 'record':
