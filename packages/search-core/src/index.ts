@@ -11,6 +11,7 @@ export * from './llm/chat-client.js';
 export * from './llm/completion-cache.js';
 export * from './llm/cost.js';
 export * from './llm/openai-chat-client.js';
+export * from './llm/read-capped-text.js';
 export * from './llm/redact-secrets.js';
 export * from './llm/single-flight.js';
 export * from './query/query-class.js';

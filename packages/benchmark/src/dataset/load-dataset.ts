@@ -1,6 +1,7 @@
-import { open, readFile } from 'node:fs/promises';
-import { createGunzip, gunzipSync } from 'node:zlib';
+import { open } from 'node:fs/promises';
+import { createGunzip } from 'node:zlib';
 import { checkDatasetFile } from './check-dataset-file.js';
+import { readWholeDatasetFile } from './input-limits.js';
 import { readJsonArrayObjects } from './json-array-records.js';
 import { isLocomoShaped, loadLocomo } from './load-locomo.js';
 import { type LoadOptions, loadLongMemEval } from './load-longmemeval.js';
@@ -54,9 +55,8 @@ export async function detectDatasetFormat(path: string): Promise<DatasetFormat> 
 
 /** Parses a whole (small) JSON file, `.gz` or not; errors start with the path. */
 async function readJsonValue(path: string): Promise<unknown> {
-  let bytes = await readFile(path);
+  const bytes = await readWholeDatasetFile(path);
   try {
-    if (path.endsWith('.gz')) bytes = gunzipSync(bytes);
     return JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     throw new Error(`${path}: not valid JSON (${(error as Error).message})`);
