@@ -14,6 +14,7 @@ export * from './llm/completion-cache.js';
 export * from './llm/cost.js';
 export * from './llm/create-chat-client.js';
 export * from './llm/openai-chat-client.js';
+export * from './llm/read-capped-text.js';
 export * from './llm/single-flight.js';
 export * from './query/query-class.js';
 export * from './query/query-entities.js';

@@ -1,4 +1,5 @@
 import type { Summary } from '../results/summary.js';
+import { partialReason } from '../run/run-manifest.js';
 import { sharedDatasetHash } from './config-differences.js';
 import { describeFailed, type FailedQuestions, failedQuestions } from './failed-questions.js';
 import { questionSetDifference } from './question-set-difference.js';
@@ -15,7 +16,21 @@ export type GateProblemsOptions = {
   checkCount: number;
   allowErrors?: number;
   allowSubset?: boolean;
+  /** Pass a run that stopped early (default: fail). */
+  allowPartial?: boolean;
 };
+
+function partialProblem(options: GateProblemsOptions, warnings: string[]): string | null {
+  const reason =
+    options.summary.partial?.reason ??
+    (options.run === undefined ? undefined : partialReason(options.run.config));
+  if (reason === undefined) return null;
+  if (options.allowPartial) {
+    warnings.push(`The run is partial (--allow-partial): ${reason}.`);
+    return null;
+  }
+  return `The run is partial: ${reason}; its means cover only the questions it finished. Finish it with lme run --resume, or pass --allow-partial.`;
+}
 
 function failureProblem(options: GateProblemsOptions, warnings: string[]): string | null {
   const { failed, summaryPath } = options;
@@ -87,6 +102,7 @@ function questionSetProblem(options: GateProblemsOptions, warnings: string[]): s
 export function gateProblems(options: GateProblemsOptions): { problems: string[]; warnings: string[] } {
   const warnings: string[] = [];
   const problems = [
+    partialProblem(options, warnings),
     failureProblem(options, warnings),
     options.checkCount === 0 ? zeroChecksProblem(options) : null,
     questionSetProblem(options, warnings),

@@ -223,7 +223,13 @@ describe('evaluateGate', () => {
     const folder = (sha256: string) =>
       ({
         dir: `/r/${sha256}`,
-        config: { run_id: sha256, config: {}, provenance: {}, dataset: { path: 'p', sha256 } },
+        config: {
+          run_id: sha256,
+          config: {},
+          provenance: {},
+          dataset: { path: 'p', sha256 },
+          finished_at: 'then',
+        },
         samples: [],
         warnings: [],
       }) as unknown as Run;

@@ -60,6 +60,8 @@ export type GateOptions = {
   allowErrors?: number;
   /** Pass although the run's questions differ from the baseline's (default: fail). */
   allowSubset?: boolean;
+  /** Pass a run that stopped before its last question (default: fail). */
+  allowPartial?: boolean;
 };
 
 /** Summary rows that are not question types. */

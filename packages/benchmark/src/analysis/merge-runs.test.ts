@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -80,6 +80,23 @@ describe('mergeRuns', () => {
     expect(config.run_id).toBe('merged');
     expect(config.merged_from.map((from: { run_id: string }) => from.run_id)).toEqual(['odd', 'even']);
     expect(() => writeMergedRun(merged)).toThrow(/already holds samples\.jsonl/);
+  });
+
+  it('is not blocked by a merge killed on the way, and removes the temporary files it left', () => {
+    const even = whole.samples.filter((_, index) => index % 2 === 0);
+    const odd = whole.samples.filter((_, index) => index % 2 === 1);
+    const out = join(root, 'merged-after-kill');
+    mkdirSync(out);
+    // What a merge killed mid-write leaves: an empty samples.jsonl, a temporary file, a cut summary.
+    writeFileSync(join(out, 'samples.jsonl'), '');
+    writeFileSync(join(out, '.summary.json.lme-tmp-4242-0badc0de'), '{"run_id": "merg');
+    writeFileSync(join(out, 'summary.csv'), 'run_id,variant');
+    const merged = mergeRuns([shard('odd-k', odd), shard('even-k', even)], { outDir: out });
+    writeMergedRun(merged);
+    expect(readdirSync(out).filter((name) => name.includes('lme-tmp'))).toEqual([]);
+    expect(readFileSync(join(out, 'samples.jsonl'), 'utf8')).toBe(
+      readFileSync(join(whole.dir, 'samples.jsonl'), 'utf8'),
+    );
   });
 
   it('keeps a question both runs hold with the same result once, latencies aside', () => {

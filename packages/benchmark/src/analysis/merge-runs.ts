@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { RunConfig } from '../config/run-config.js';
 import type { Sample } from '../results/sample.js';
 import { collectProvenance } from '../run/provenance.js';
 import { openRunFolder } from '../run/run-folder.js';
-import type { RunManifest } from '../run/run-manifest.js';
+import { partialReason, type RunManifest } from '../run/run-manifest.js';
 import { type RunResult, writeRunOutputs } from '../run/write-run-outputs.js';
 import { checkShards } from './check-shards.js';
 import {
@@ -37,6 +37,8 @@ export type MergeResult = {
   /** The union of the runs' samples, in dataset order. */
   samples: Sample[];
   warnings: string[];
+  /** Set when a merged run did not finish: the merged summary is partial too. */
+  partial?: string;
 };
 
 /** Sample fields that vary between two runs of the same question without changing its result. */
@@ -90,10 +92,9 @@ export function mergeRuns(runs: readonly Run[], options: MergeOptions): MergeRes
     throw new Error(`Cannot merge runs whose configs differ in result-affecting keys: ${listed}.`);
   }
   warnings.push(...checkShards(runs, { allowPartial: options.allowPartial ?? false }));
-  for (const run of runs) {
-    if (run.config.finished_at === undefined) {
-      warnings.push(`Run ${label(run)} did not finish; only the questions it completed are merged.`);
-    }
+  const unfinished = runs.filter((run) => partialReason(run.config) !== undefined || run.summary?.partial);
+  for (const run of unfinished) {
+    warnings.push(`Run ${label(run)} did not finish; only the questions it completed are merged.`);
   }
 
   const byQuestion = new Map<string, { sample: Sample; run: Run }>();
@@ -156,23 +157,34 @@ export function mergeRuns(runs: readonly Run[], options: MergeOptions): MergeRes
     })),
     finished_at: new Date().toISOString(),
   };
-  return { dir, manifest, samples, warnings };
+  const partial =
+    unfinished.length === 0
+      ? undefined
+      : `${unfinished.length === 1 ? 'run' : 'runs'} ${unfinished.map(label).join(', ')} did not finish`;
+  return { dir, manifest, samples, warnings, ...(partial === undefined ? {} : { partial }) };
 }
 
 /**
- * Writes a merged run as a results folder: config.json and samples.jsonl, then the summary, CSVs,
- * report (and hypotheses.jsonl) exactly as the runner writes them. Refuses a folder that already
- * holds samples.jsonl.
+ * Writes a merged run as a results folder: the summary, CSVs, report (and hypotheses.jsonl)
+ * exactly as the runner writes them, config.json, and samples.jsonl last, whole, so a merge killed
+ * on the way leaves no samples to block the next one (only a folder holding samples is refused)
+ * and the next merge removes the temporary files it left.
  */
 export function writeMergedRun(merged: MergeResult): RunResult {
-  if (existsSync(join(merged.dir, 'samples.jsonl'))) {
+  const samplesPath = join(merged.dir, 'samples.jsonl');
+  if (existsSync(samplesPath) && statSync(samplesPath).size > 0) {
     throw new Error(`Run folder ${merged.dir} already holds samples.jsonl; choose another --out.`);
+  }
+  if (existsSync(merged.dir)) {
+    for (const name of readdirSync(merged.dir)) {
+      if (/^\..+\.lme-tmp-\d+-[0-9a-f]+$/.test(name)) rmSync(join(merged.dir, name), { force: true });
+    }
   }
   const folder = openRunFolder(merged.dir);
   try {
-    for (const sample of merged.samples) folder.appendSample(sample);
-    const result = writeRunOutputs(folder, merged.manifest, merged.samples);
+    const result = writeRunOutputs(folder, merged.manifest, merged.samples, merged.partial);
     folder.writeJson('config.json', merged.manifest);
+    folder.rewriteSamples(merged.samples);
     return result;
   } finally {
     folder.close();

@@ -1,6 +1,7 @@
-import { open, readFile } from 'node:fs/promises';
-import { createGunzip, gunzipSync } from 'node:zlib';
+import { open } from 'node:fs/promises';
+import { createGunzip } from 'node:zlib';
 import { checkDatasetFile } from '../dataset/check-dataset-file.js';
+import { readWholeDatasetFile } from '../dataset/input-limits.js';
 import { readJsonArrayObjects } from '../dataset/json-array-records.js';
 import type { BenchmarkLoadOptions, LoadedBenchmarkFile } from './benchmark.js';
 import {
@@ -53,9 +54,8 @@ export async function detectDatasetFormat(path: string): Promise<DatasetFormat> 
 
 /** Parses a whole (small) JSON file, `.gz` or not; errors start with the path. */
 async function readJsonValue(path: string): Promise<unknown> {
-  let bytes = await readFile(path);
+  const bytes = await readWholeDatasetFile(path);
   try {
-    if (path.endsWith('.gz')) bytes = gunzipSync(bytes);
     return JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     throw new Error(`${path}: not valid JSON (${(error as Error).message})`);

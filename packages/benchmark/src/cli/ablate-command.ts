@@ -1,9 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import type { RunConfigInput } from '../config/run-config.js';
 import { renderVariantsTable, variantsCsv } from '../report/render-variants.js';
 import { type GridAxis, parseGridAxis } from '../run/ablation-grid.js';
+import { writeFileNoFollow } from '../run/no-follow-file.js';
 import { runAblation } from '../run/run-ablation.js';
 import { claimRunFolder } from '../run/run-folder.js';
 import { checkRunId, safeName } from '../run/run-id.js';
@@ -77,9 +78,9 @@ export function ablateCommand(): Command {
         variants,
         `ablation ${dir} · dataset ${first.dataset} · convention ${first.convention}${first.convention === 'official' ? ` (exclusion ${first.exclusion})` : ''}`,
       );
-      writeFileSync(join(dir, 'report.md'), table);
-      writeFileSync(join(dir, 'summary.csv'), variantsCsv(variants));
-      writeFileSync(
+      writeFileNoFollow(join(dir, 'report.md'), table);
+      writeFileNoFollow(join(dir, 'summary.csv'), variantsCsv(variants));
+      writeFileNoFollow(
         join(dir, 'ablation.json'),
         `${JSON.stringify({ axes, variants: result.variants.map(({ variant, config }) => ({ name: variant.name, config })) }, null, 2)}\n`,
       );

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ChatClient, withCompletionCache, withDiskCache } from '@lme/search-core';
@@ -92,6 +92,24 @@ describe('lme cache', () => {
     const clear = await lmeCache(['clear', '--cache-dir', dir]);
     expect(clear.stdout).toMatch(/^removed 2 embedding files, .+; 1 LLM completions/);
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('clear removes only the files the caches wrote, never other files of a folder that is not a cache', async () => {
+    await fillCache(dir);
+    const embedderFolder = join(dir, 'embeddings', (await readdir(join(dir, 'embeddings')))[0]!);
+    const keep = {
+      [join(dir, 'notes.txt')]: 'mine',
+      [join(dir, 'embeddings', 'report.md')]: 'mine too',
+      [join(embedderFolder, 'thesis.tex')]: 'not a segment',
+      [join(dir, 'llm', 'ab', 'diary.txt')]: 'not an entry',
+    };
+    await mkdir(join(dir, 'llm', 'ab'), { recursive: true });
+    for (const [path, text] of Object.entries(keep)) await writeFile(path, text);
+    const clear = await lmeCache(['clear', '--cache-dir', dir]);
+    expect(clear.status).toBe(0);
+    expect(clear.stdout).toMatch(/^removed 2 embedding files, .+; 1 LLM completions/);
+    for (const [path, text] of Object.entries(keep)) expect(await readFile(path, 'utf8')).toBe(text);
+    expect((await readdir(embedderFolder)).sort()).toEqual(['thesis.tex']);
   });
 
   it('verify reports a corrupt segment per embedder and exits 1', async () => {

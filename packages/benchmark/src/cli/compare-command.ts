@@ -1,10 +1,12 @@
-import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { compareRuns } from '../analysis/compare-runs.js';
 import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../analysis/paired-bootstrap.js';
 import { readRun } from '../analysis/read-run.js';
 import { renderComparison } from '../analysis/render-comparison.js';
 import { renderComparisonTable } from '../analysis/render-comparison-table.js';
+import { refuseOverwritingInput, writeFileNoFollow } from '../run/no-follow-file.js';
+import { RUN_FILES } from '../run/run-folder.js';
 import { integerFlag } from './parse-flag.js';
 
 /** `a,b` → ['a', 'b'] (empty items dropped). */
@@ -45,6 +47,12 @@ export function compareCommand(): Command {
         options: { metrics?: string[]; out?: string; resamples?: number; seed?: number; pairs?: boolean },
       ) => {
         const runs = [baseDir, ...otherDirs].map((dir) => readRun(dir));
+        if (options.out !== undefined) {
+          refuseOverwritingInput(
+            options.out,
+            runs.flatMap((run) => RUN_FILES.map((name) => join(run.dir, name))),
+          );
+        }
         for (const run of runs)
           for (const warning of run.warnings) process.stderr.write(`lme: warning: ${warning}\n`);
         const result = compareRuns(runs, {
@@ -57,7 +65,7 @@ export function compareCommand(): Command {
         }
         const table = renderComparisonTable(result);
         const markdown = options.pairs ? `${table}\n${renderComparison(result)}` : table;
-        if (options.out !== undefined) writeFileSync(options.out, markdown);
+        if (options.out !== undefined) writeFileNoFollow(options.out, markdown);
         process.stdout.write(markdown);
       },
     );

@@ -203,3 +203,13 @@ describe('lme gate', () => {
     expect(readFileSync(join(firstTen, 'samples.jsonl'), 'utf8').trimEnd().split('\n')).toHaveLength(10);
   });
 });
+
+describe('lme gate with nothing to check', () => {
+  it('exits 3, as its help says, in one sentence', () => {
+    const result = runCli(['gate', official]);
+    expect(result.status).toBe(3);
+    expect(result.stderr).toBe(
+      'lme: The gate has nothing to check: give --min, --max, --baseline or a --config file.\n',
+    );
+  });
+});

@@ -23,6 +23,7 @@ type GateFlags = {
   config?: string;
   allowErrors?: number;
   allowSubset?: boolean;
+  allowPartial?: boolean;
 };
 
 export function gateCommand(): Command {
@@ -58,6 +59,10 @@ export function gateCommand(): Command {
       '--allow-subset',
       "pass although the run's questions differ from the baseline's (by id for run folders, else by count per type)",
     )
+    .option(
+      '--allow-partial',
+      'pass a run that stopped before its last question (--max-cost, a signal, a full disk); by default a partial run fails the gate',
+    )
     .option('--config <file.json>', 'gate file (configs/gates/<name>.json); flags override it')
     .addHelpText(
       'after',
@@ -87,6 +92,14 @@ export function gateCommand(): Command {
           '--per-type needs a --baseline: it checks drops from the baseline per question type.',
         );
       }
+      if (spec.thresholds.length === 0 && spec.baseline === undefined) {
+        // A gate that checks nothing fails as a gate (exit 3, as its help says), not as bad input.
+        process.stderr.write(
+          'lme: The gate has nothing to check: give --min, --max, --baseline or a --config file.\n',
+        );
+        process.exitCode = GATE_FAILED;
+        return;
+      }
       const run = readSummaryOrRun(runPath);
       const baseline = spec.baseline === undefined ? undefined : readSummaryOrRun(spec.baseline);
       const result = evaluateGate({
@@ -100,6 +113,7 @@ export function gateCommand(): Command {
         ...(spec.metrics === undefined ? {} : { metrics: spec.metrics }),
         ...(spec.allowErrors === undefined ? {} : { allowErrors: spec.allowErrors }),
         ...(spec.allowSubset === undefined ? {} : { allowSubset: spec.allowSubset }),
+        allowPartial: flags.allowPartial ?? false,
       });
       for (const warning of [...(run.run?.warnings ?? []), ...result.warnings]) {
         process.stderr.write(`lme: warning: ${warning}\n`);

@@ -1,9 +1,11 @@
-import { statSync, writeFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { inDatasetOrder, readRun } from '../analysis/read-run.js';
 import { buildHtmlReport, resolveReportInputs } from '../report/html/build-html-report.js';
-import { openRunFolder } from '../run/run-folder.js';
+import { refuseOverwritingInput, writeFileNoFollow } from '../run/no-follow-file.js';
+import { openRunFolder, RUN_FILES } from '../run/run-folder.js';
+import { partialReason } from '../run/run-manifest.js';
 import { writeRunOutputs } from '../run/write-run-outputs.js';
 
 export function reportCommand(): Command {
@@ -18,10 +20,14 @@ export function reportCommand(): Command {
       if (options.html) {
         const started = performance.now();
         const inputs = resolveReportInputs(dirs);
+        const out = resolve(options.out ?? join(resolve(dirs[0]!), 'report.html'));
+        refuseOverwritingInput(
+          out,
+          inputs.flatMap(({ run }) => RUN_FILES.map((name) => join(run.dir, name))),
+        );
         const { html, warnings } = await buildHtmlReport({ inputs });
         for (const warning of warnings) process.stderr.write(`lme: warning: ${warning}\n`);
-        const out = resolve(options.out ?? join(resolve(dirs[0]!), 'report.html'));
-        writeFileSync(out, html);
+        writeFileNoFollow(out, html);
         const size = statSync(out).size;
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         process.stdout.write(
@@ -40,7 +46,7 @@ export function reportCommand(): Command {
       const folder = openRunFolder(run.dir);
       let table: string;
       try {
-        ({ table } = writeRunOutputs(folder, run.config, samples));
+        ({ table } = writeRunOutputs(folder, run.config, samples, partialReason(run.config)));
       } finally {
         folder.close();
       }

@@ -16,7 +16,9 @@ export function describeRunOutcome(result: BenchmarkResult): { lines: string[]; 
       `stopped: ${result.stopReason}; the table covers the finished questions. Continue with: lme run --resume ${dir} --max-cost <more>`,
     );
   }
-  if (summary.errors === 0) return { lines, exitCode: EXIT.ok };
+  // A run that stopped early is not a success either: its means cover only what it finished.
+  if (summary.errors === 0)
+    return { lines, exitCode: result.stopReason === undefined ? EXIT.ok : EXIT.failedQuestions };
   const first = summary.first_error;
   lines.push(
     `${summary.errors} of ${summary.n} questions failed` +

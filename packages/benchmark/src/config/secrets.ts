@@ -1,4 +1,5 @@
 import { redactSecrets, secretNeedles } from '@lme/search-core';
+import { terminalSafe } from './terminal-text.js';
 
 /**
  * The secrets of this process, collected at start-up, and the one `redact` every writer of
@@ -51,8 +52,9 @@ export function forgetSecrets(): void {
 }
 
 /**
- * Sends everything this process writes to stdout and stderr through `redact`: progress lines,
- * warnings and error messages alike, whoever writes them. Idempotent.
+ * Sends everything this process writes to stdout and stderr through `redact`, and shows control
+ * characters from data escaped (terminalSafe): progress lines, tables, warnings and error messages
+ * alike, whoever writes them. Idempotent.
  */
 export function redactProcessOutput(): void {
   for (const stream of [process.stdout, process.stderr]) {
@@ -63,9 +65,9 @@ export function redactProcessOutput(): void {
     stream.write = ((chunk: unknown, ...rest: unknown[]) =>
       write(
         typeof chunk === 'string'
-          ? redact(chunk)
+          ? terminalSafe(redact(chunk))
           : chunk instanceof Uint8Array
-            ? redact(Buffer.from(chunk).toString('utf8'))
+            ? terminalSafe(redact(Buffer.from(chunk).toString('utf8')))
             : chunk,
         ...rest,
       )) as typeof stream.write;

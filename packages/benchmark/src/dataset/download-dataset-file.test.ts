@@ -117,6 +117,58 @@ describe('downloadDatasetFile', () => {
     expect(existsSync(`${path}.part`)).toBe(false);
   });
 
+  /** A fetch whose body never ends (1 MB chunks), counting the bytes it gave, with these headers. */
+  function endlessFetch(headers: Record<string, string>) {
+    const served = { bytes: 0 };
+    const fetchEndless = (async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            served.bytes += 1 << 20;
+            controller.enqueue(new Uint8Array(1 << 20));
+          },
+        }),
+        { status: 200, headers },
+      )) as unknown as typeof fetch;
+    return { served, fetch: fetchEndless };
+  }
+
+  it('refuses a Content-Length larger than the expected size before writing a byte', async () => {
+    const path = target('big.json');
+    const endless = endlessFetch({ 'content-length': String(100 * content.length) });
+    await expect(
+      downloadDatasetFile({
+        url: 'http://mirror.test/big.json',
+        target: path,
+        bytes: content.length,
+        sha256,
+        fetch: endless.fetch,
+      }),
+    ).rejects.toThrow(
+      `http://mirror.test/big.json: the server's file has ${100 * content.length} bytes, but the dataset config expects ${content.length}; nothing was downloaded.`,
+    );
+    expect(existsSync(`${path}.part`)).toBe(false);
+    expect(endless.served.bytes).toBeLessThanOrEqual(2 << 20);
+  });
+
+  it('stops an endless body at the expected size and deletes it', async () => {
+    const path = target('endless.json');
+    const endless = endlessFetch({});
+    await expect(
+      downloadDatasetFile({
+        url: 'http://mirror.test/endless.json',
+        target: path,
+        bytes: 3 << 20,
+        sha256,
+        fetch: endless.fetch,
+      }),
+    ).rejects.toThrow(
+      `http://mirror.test/endless.json: the server sent more than the ${3 << 20} bytes the dataset config expects; the download was stopped there and deleted.`,
+    );
+    expect(existsSync(`${path}.part`)).toBe(false);
+    expect(endless.served.bytes).toBeLessThanOrEqual(6 << 20);
+  });
+
   it('names the address and the status of a missing file', async () => {
     const path = target('absent.json');
     await expect(

@@ -92,8 +92,34 @@ export async function downloadDatasetFile(options: DownloadOptions): Promise<Dow
         received = 0; // a fresh start (or a server that ignores Range: it sent everything)
       }
       serverSize = totalOf(response, received);
+      if (options.bytes !== null && serverSize !== null && serverSize > options.bytes) {
+        // Refused on its Content-Length, before a byte is written.
+        await response.body?.cancel();
+        if (!append) await rm(part, { force: true });
+        throw new Error(
+          `${url}: the server's file has ${serverSize} bytes, but ${checksumSource} expects ${options.bytes}; nothing was downloaded.`,
+        );
+      }
       const total = options.bytes ?? serverSize;
-      received = await writeBody(response, part, append, hash, received, total, options.onProgress, url);
+      try {
+        received = await writeBody(
+          response,
+          part,
+          append,
+          hash,
+          received,
+          total,
+          options.onProgress,
+          url,
+          options.bytes,
+        );
+      } catch (error) {
+        if (!(error instanceof TooLongError)) throw error;
+        await rm(part, { force: true });
+        throw new Error(
+          `${url}: the server sent more than the ${options.bytes} bytes ${checksumSource} expects; the download was stopped there and deleted.`,
+        );
+      }
     }
   } else {
     await hashFile(part, hash);
@@ -167,6 +193,8 @@ async function writeBody(
   total: number | null,
   onProgress: DownloadOptions['onProgress'],
   url: string,
+  /** The expected size: a body that goes on past it is stopped (TooLongError), never written past it. */
+  limit: number | null,
 ): Promise<number> {
   const handle = await open(part, append ? 'a' : 'w');
   let received = start;
@@ -174,6 +202,7 @@ async function writeBody(
     onProgress?.(received, total);
     if (response.body) {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        if (limit !== null && received + chunk.length > limit) throw new TooLongError();
         await handle.write(chunk);
         hash.update(chunk);
         received += chunk.length;
@@ -181,6 +210,10 @@ async function writeBody(
       }
     }
   } catch (error) {
+    if (error instanceof TooLongError) {
+      // Leaving the loop cancels the body; the caller deletes the part.
+      throw error;
+    }
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
     throw new Error(
       `${url}: the connection broke after ${received}${total === null ? '' : ` of ${total}`} bytes (${cause}); ${part} keeps them, run the same command again to resume.`,
@@ -190,6 +223,9 @@ async function writeBody(
   }
   return received;
 }
+
+/** A body that went on past the expected size. */
+class TooLongError extends Error {}
 
 /** The first byte a 206 response holds, from `Content-Range: bytes <start>-<end>/<size>`. */
 function rangeStart(response: Response): number | undefined {

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
+import { formatLimit, INPUT_LIMITS } from './input-limits.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -47,6 +48,15 @@ export async function* readJsonArrayObjects(
   let records = 0;
   // Uncompressed bytes before the current chunk, for error positions.
   let offset = 0;
+  // Bytes of the record being read kept so far, and where the current string began (uncompressed
+  // offset): both are bounded (INPUT_LIMITS), so a small gzip of one huge string cannot fill memory.
+  let recordBytes = 0;
+  let stringStart = 0;
+  const tooLarge = (what: string, limit: number): never => {
+    throw new Error(
+      `${what} at byte ${offset} of the JSON, after ${plural(records)}, is larger than ${formatLimit(limit)}, the most lme reads (a decompression bomb, or not a dataset)`,
+    );
+  };
 
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -95,6 +105,7 @@ export async function* readJsonArrayObjects(
         }
         if (byte === QUOTE) {
           inString = true;
+          stringStart = offset + position;
           backslashRun = 0;
         } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
           depth++;
@@ -106,13 +117,21 @@ export async function* readJsonArrayObjects(
             expecting = 'comma-or-end';
             yield Buffer.concat(pieces).toString('utf8');
             pieces = [];
+            recordBytes = 0;
             objectStart = -1;
           }
         }
         position++;
       }
-      if (depth >= 2 && objectStart !== -1) pieces.push(Buffer.from(chunk.subarray(objectStart)));
+      if (depth >= 2 && objectStart !== -1) {
+        pieces.push(Buffer.from(chunk.subarray(objectStart)));
+        recordBytes += length - objectStart;
+      }
       offset += length;
+      if (inString && offset - stringStart > INPUT_LIMITS.stringBytes)
+        tooLarge('a JSON string', INPUT_LIMITS.stringBytes);
+      if (recordBytes > INPUT_LIMITS.recordBytes) tooLarge(`record ${records + 1}`, INPUT_LIMITS.recordBytes);
+      if (offset > INPUT_LIMITS.streamBytes) tooLarge('the decompressed JSON', INPUT_LIMITS.streamBytes);
     }
   } finally {
     // A caller that stops early (format sniffing, an error) must not leave the file open.
@@ -151,6 +170,11 @@ function betweenRecords(
     case 'array':
       if (byte === OPEN_BRACKET) return 'record-or-end';
       if (byte === OPEN_BRACE) fail('the file is one JSON object, not a JSON array of question records');
+      if (byte === 0xef && records === 0) {
+        fail(
+          'the file starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow: save it without one',
+        );
+      }
       return fail('the file is not a JSON array of question records');
     case 'record-or-end':
     case 'record':

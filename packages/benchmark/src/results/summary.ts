@@ -26,6 +26,12 @@ export type Summary = {
   n: number;
   /** Questions that failed (their `error` is set): they are in no mean. */
   errors: number;
+  /**
+   * Set when the run stopped before its last question (--max-cost, a signal, a full disk, a server
+   * that reports no usage): the means cover only the questions it finished. `lme gate` refuses it
+   * unless `--allow-partial`.
+   */
+  partial?: { reason: string };
   /** The first failed question in dataset order, when any failed. */
   first_error?: { question_id: string; message: string };
   metrics: {

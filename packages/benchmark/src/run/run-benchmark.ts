@@ -131,6 +131,9 @@ export async function runBenchmark(
     };
   }
   const previous = resume?.previous ?? [];
+  // A resumed run is partial again only if it stops again.
+  delete manifest.partial;
+  delete manifest.finished_at;
 
   // Everything that can fail at start happens before the folder is claimed.
   const provider = dependencies.provider ?? createProvider(config, runId, dependencies.resources);
@@ -170,6 +173,9 @@ export async function runBenchmark(
       let done = 0;
       let interrupted = false;
       let stopReason: string | undefined;
+      // An error outside any question (a full disk writing samples.jsonl) stops the run; caught on
+      // its task so it is never an unhandled rejection that kills the process with a stack trace.
+      let failure: { error: unknown } | undefined;
       const budgetStop = (): string | undefined => {
         if (config.maxCost === undefined || !qa) return undefined;
         if (spend.missingUsage !== undefined) {
@@ -178,6 +184,11 @@ export async function runBenchmark(
         if (spend.usd >= config.maxCost) return `estimated spend $${spend.usd.toFixed(4)} reached --max-cost`;
         return undefined;
       };
+      const markPartial = (reason: string) =>
+        folder.writeJson('config.json', {
+          ...manifest,
+          partial: { reason, stopped_at: new Date().toISOString() },
+        });
       const runOne = async ({
         record: published,
         position,
@@ -219,16 +230,31 @@ export async function runBenchmark(
           selected++;
           if (finished.has(item.record.question_id)) continue;
           if (inFlight.size >= config.concurrency) await Promise.race(inFlight);
-          if (signal?.aborted || interrupted) break;
+          if (signal?.aborted || interrupted || failure) break;
           stopReason = budgetStop();
           if (stopReason) break;
-          const task = limit(() => runOne(item)).finally(() => inFlight.delete(task));
+          const task = limit(() => (failure ? undefined : runOne(item)))
+            .catch((error: unknown) => {
+              failure ??= { error };
+            })
+            .finally(() => inFlight.delete(task));
           inFlight.add(task);
         }
       } finally {
         await Promise.all(inFlight);
       }
-      if (!stopReason && (interrupted || signal?.aborted)) throw new RunInterruptedError(dir, samples.length);
+      if (failure) {
+        try {
+          markPartial(`stopped by an error: ${(failure.error as Error).message}`);
+        } catch {
+          // The disk that failed may refuse this too; config.json then records no finish time.
+        }
+        throw failure.error;
+      }
+      if (!stopReason && (interrupted || signal?.aborted)) {
+        markPartial('interrupted by a signal (Ctrl-C or SIGTERM)');
+        throw new RunInterruptedError(dir, samples.length);
+      }
       if (selected === 0) throw new Error(noQuestionsMessage(datasetPath, config));
       if (!stopReason) {
         manifest.dataset.sha256 = source.sha256();
@@ -239,10 +265,14 @@ export async function runBenchmark(
         });
       }
       samples.sort((left, right) => left.position - right.position);
-      const result: BenchmarkResult = { ...writeRunOutputs(folder, manifest, samples), spend };
+      const result: BenchmarkResult = {
+        ...writeRunOutputs(folder, manifest, samples, stopReason),
+        spend,
+      };
       if (stopReason) {
         result.stoppedAtCost = spend.usd;
         result.stopReason = stopReason;
+        markPartial(stopReason);
       } else {
         const providerStats = provider.report?.();
         folder.writeJson('config.json', {

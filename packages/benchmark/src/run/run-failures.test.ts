@@ -165,6 +165,45 @@ describe('--max-cost', () => {
   });
 });
 
+describe('negative token usage', () => {
+  let server: OpenAiWireServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('never makes spend negative, and --max-cost still stops the run', async () => {
+    const reply = chatCompletionReply('Yes.');
+    (reply.json as { usage: unknown }).usage = {
+      prompt_tokens: -1e10,
+      completion_tokens: -5,
+      total_tokens: -1e10,
+    };
+    server = await startOpenAiWireServer({ '/chat/completions': () => reply });
+    const environment = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: server.baseUrl };
+    const run = config({
+      readerModel: 'gpt-4o-mini',
+      judgeModel: 'gpt-4o-mini',
+      cache: false,
+      runId: 'negative',
+      maxCost: 0.01,
+      baseUrl: server.baseUrl,
+    });
+    const result = await runBenchmark(run, { argv: [], environment });
+    expect(result.spend.usd).toBeGreaterThanOrEqual(0);
+    expect(samplesOf(result.dir)).toHaveLength(1);
+    expect(result.stopReason).toMatch(
+      /reported no token usage for question .*so --max-cost cannot be enforced/,
+    );
+    for (const sample of samplesOf(result.dir)) {
+      for (const usage of Object.values(sample.usage)) {
+        expect(usage.prompt_tokens).toBeGreaterThanOrEqual(0);
+        expect(usage.cost_usd ?? 0).toBeGreaterThanOrEqual(0);
+      }
+    }
+  });
+});
+
 describe('the table', () => {
   it('explains vacuous rows under the official convention', async () => {
     const { summary } = await runBenchmark(config(), { argv: [] });

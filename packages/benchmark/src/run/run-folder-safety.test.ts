@@ -37,6 +37,16 @@ describe('run folders', () => {
     expect(stored.config.overwrite).toBeUndefined();
   });
 
+  it('names the lock to delete when its process id is alive but may have been reused', async () => {
+    const first = config({ runId: 'stale' });
+    const { dir } = await runBenchmark(first, { argv: [] });
+    // A lock left by a crash, whose process id now belongs to a live process (this one).
+    writeFileSync(join(dir, '.lme-run.lock'), String(process.pid));
+    await expect(runBenchmark({ ...first, overwrite: true }, { argv: [] })).rejects.toThrow(
+      `Run folder ${dir} is in use by another run (process ${process.pid}); wait for it, or choose another --run-id. If no lme run is using it (after a crash the process id may have been reused), delete ${join(dir, '.lme-run.lock')}.`,
+    );
+  });
+
   it('lets only one of two simultaneous runs with the same id write', async () => {
     const shared = config({ runId: 'twice', overwrite: true });
     const results = await Promise.allSettled([

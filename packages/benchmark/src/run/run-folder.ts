@@ -1,6 +1,6 @@
 import {
-  appendFileSync,
   closeSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -9,8 +9,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { ensureDirectory } from './ensure-directory.js';
+import { appendAll, openAppendNoFollow, writeFileNoFollow } from './no-follow-file.js';
 
 /**
  * The files of one run. samples.jsonl is appended with a synchronous write per question, so a
@@ -46,23 +46,26 @@ const LOCK_FILE = '.lme-run.lock';
 export function openRunFolder(dir: string): RunFolder {
   ensureDirectory(dir, 'run folder');
   const samplesPath = join(dir, 'samples.jsonl');
-  let samples = openSync(samplesPath, 'a');
-  const writeText = (name: string, text: string) => {
-    writeFileAtomic.sync(join(dir, name), text);
-  };
+  let samples = openAppendNoFollow(samplesPath);
+  const writeText = (name: string, text: string) => writeFileNoFollow(join(dir, name), text);
   let open = true;
   return {
     dir,
     appendSample(line) {
-      writeSync(samples, `${JSON.stringify(line)}\n`);
+      appendAll(samples, `${JSON.stringify(line)}\n`, samplesPath);
     },
     appendText(name, text) {
-      appendFileSync(join(dir, name), text);
+      const handle = openAppendNoFollow(join(dir, name));
+      try {
+        appendAll(handle, text, join(dir, name));
+      } finally {
+        closeSync(handle);
+      }
     },
     rewriteSamples(lines) {
       closeSync(samples);
       writeText('samples.jsonl', lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
-      samples = openSync(samplesPath, 'a');
+      samples = openAppendNoFollow(samplesPath);
     },
     writeJson: (name, value) => writeText(name, `${JSON.stringify(value, null, 2)}\n`),
     writeText,
@@ -99,6 +102,11 @@ export function claimRunFolder(
       created = true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (options.overwrite && lstatSync(dir).isSymbolicLink()) {
+        throw new Error(
+          `Run folder ${dir} is a symbolic link; --overwrite replaces only a real folder: remove the link or choose another --run-id.`,
+        );
+      }
       if (!options.overwrite) {
         throw new Error(
           `Run folder ${dir} already exists: choose another --run-id, continue it with --resume ${dir}, or replace its outputs with --overwrite.`,
@@ -140,7 +148,7 @@ function takeLock(lock: string, dir: string, attempt = 0): void {
       return;
     }
     throw new Error(
-      `Run folder ${dir} is in use by another run (process ${owner || 'unknown'}); wait for it, or choose another --run-id.`,
+      `Run folder ${dir} is in use by another run (process ${owner || 'unknown'}); wait for it, or choose another --run-id. If no lme run is using it (after a crash the process id may have been reused), delete ${lock}.`,
     );
   }
 }

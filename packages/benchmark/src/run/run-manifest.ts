@@ -19,6 +19,7 @@ export type RunManifest = {
   resumed?: { argv: string[]; at: string }[];
   /** The provider's run-level figures (embedding and summary cost), written when the run ends. */
   provider_stats?: Record<string, unknown>;
+  /** When the run wrote its outputs after its last question; absent while it runs or if it stopped. */
   finished_at?: string;
   /** The errata the run applied (`--errata`), as checked against the dataset when it started. */
   errata?: {
@@ -31,7 +32,20 @@ export type RunManifest = {
     /** The dataset's checksum was not the errata's (`--errata-any-checksum`). */
     checksum_override?: boolean;
   };
+  /** Why and when the run stopped before its last question (it is partial; --resume continues it). */
+  partial?: { reason: string; stopped_at: string };
 };
+
+/**
+ * Why a run is partial, or undefined when it finished: the reason it recorded when it stopped, or
+ * no finish time at all (killed, or still running).
+ */
+export function partialReason(manifest: RunManifest): string | undefined {
+  if (manifest.partial !== undefined) return manifest.partial.reason;
+  if (manifest.finished_at === undefined)
+    return 'the run did not finish (config.json records no finish time)';
+  return undefined;
+}
 
 export function readManifest(dir: string): RunManifest {
   const path = join(dir, 'config.json');

@@ -41,14 +41,20 @@ export function addSample(spend: Spend, sample: Sample): void {
     };
     spend.byRole[role] = entry;
     entry.calls++;
-    entry.promptTokens += usage.prompt_tokens;
-    entry.completionTokens += usage.completion_tokens;
+    // A negative or non-numeric figure (a hostile server, an edited file) counts as no usage.
+    const valid = (value: number | null) => value === null || (Number.isFinite(value) && value >= 0);
+    const sound = valid(usage.prompt_tokens) && valid(usage.completion_tokens) && valid(usage.cost_usd);
+    if (sound) {
+      entry.promptTokens += usage.prompt_tokens;
+      entry.completionTokens += usage.completion_tokens;
+    }
     if (usage.cached) {
       entry.cachedCalls++;
       continue;
     }
-    if (usage.prompt_tokens === 0 && spend.missingUsage === undefined)
+    if ((!sound || usage.prompt_tokens === 0) && spend.missingUsage === undefined)
       spend.missingUsage = sample.question_id;
+    if (!sound) continue;
     if (usage.cost_usd === null) entry.unpricedCalls++;
     else {
       entry.usd += usage.cost_usd;

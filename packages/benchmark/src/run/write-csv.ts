@@ -3,6 +3,13 @@ import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
 import { summaryRows } from './render-table.js';
 
+/**
+ * A cell a spreadsheet would run as a formula (it begins with =, +, -, @, tab or carriage return)
+ * gets a leading single quote, as OWASP recommends against CSV injection; numbers, negative ones
+ * included, are written as numbers.
+ */
+const SAFE_CELLS = { escape_formulas: true } as const;
+
 /** summary.csv: long format, one row per (question_type, metric). */
 export function summaryCsv(summary: Summary, variant = 'default'): string {
   const records: (string | number)[][] = [];
@@ -24,6 +31,7 @@ export function summaryCsv(summary: Summary, variant = 'default'): string {
   return stringify(records, {
     header: true,
     columns: ['run_id', 'variant', 'question_type', 'metric', 'value', 'n', 'label', 'errata'],
+    ...SAFE_CELLS,
   });
 }
 
@@ -73,5 +81,6 @@ export function samplesCsv(samples: readonly Sample[], label?: string): string {
     header: true,
     columns,
     cast: { boolean: (value) => (value ? 'true' : 'false') },
+    ...SAFE_CELLS,
   });
 }

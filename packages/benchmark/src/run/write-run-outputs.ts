@@ -29,6 +29,8 @@ export function writeRunOutputs(
   },
   manifest: RunManifest,
   samples: readonly Sample[],
+  /** Why the run stopped early, when it did: recorded in summary.json and atop the table. */
+  partial?: string,
 ): RunResult {
   const { config } = manifest;
   const summary = summarize({
@@ -46,7 +48,11 @@ export function writeRunOutputs(
     },
     errata: runErrata(manifest),
   });
+  if (partial !== undefined) summary.partial = { reason: partial };
   const table =
+    (partial === undefined
+      ? ''
+      : `PARTIAL RUN: ${partial}; the table covers the finished questions only.\n\n`) +
     renderSummaryTable(summary) +
     Object.values(BENCHMARKS)
       .map((benchmark) => benchmark.tables?.(summary, samples) ?? '')

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { describeIssues } from '../providers/http/protocol.js';
 
@@ -43,23 +43,6 @@ export function bearerCheck(
   const digest = (text: string) => createHash('sha256').update(text).digest();
   const expected = digest(`Bearer ${token}`);
   return (header) => header !== undefined && timingSafeEqual(digest(header), expected);
-}
-
-/** The request body parsed as JSON; 413 beyond `maxBytes`, 400 when it is not JSON. */
-export async function readJson(incoming: IncomingMessage, maxBytes: number): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw httpError(413, `request body over ${maxBytes} bytes.`);
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw httpError(400, `request body is not valid JSON (${(error as Error).message}).`);
-  }
 }
 
 /** A JSON reply; a 401 also carries the `www-authenticate: Bearer` challenge. */

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createHttpProvider } from '../providers/http/http-provider.js';
 import { sampleConfig } from '../testing/sample-run.js';
@@ -150,4 +151,56 @@ describe('serve safety', () => {
       await server.close();
     }
   });
+
+  /** A POST that declares `declared` bytes and sends `sent` of them, then waits for the answer. */
+  const partialPost = (url: string, declared: number, sent: number) =>
+    new Promise<{ status: number; text: string; ms: number }>((resolve, reject) => {
+      const started = Date.now();
+      const outgoing = request(`${url}/v1/ingest`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': declared },
+      });
+      outgoing.on('response', (response) => {
+        let text = '';
+        response.on('data', (chunk) => {
+          text += chunk;
+        });
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, text, ms: Date.now() - started }),
+        );
+      });
+      outgoing.on('error', reject);
+      outgoing.write(Buffer.alloc(sent, ' '));
+    });
+
+  it('bounds the bytes of all bodies in flight (413 for one too large, 503 when others hold the rest) and times out a stalled body in seconds', async () => {
+    const MB = 1024 * 1024;
+    const server = await serve({ config: config(), port: 0, maxMemoryBytes: 4 * MB, requestTimeoutMs: 1500 });
+    try {
+      const tooLarge = await partialPost(server.url, 5 * MB, 1000);
+      expect(tooLarge.status).toBe(413);
+      expect(JSON.parse(tooLarge.text).error.message).toBe(
+        'request body over 4194304 bytes (4 MB), the most one request may send; send fewer sessions per ingest.',
+      );
+      // Six stalled 1.5 MB bodies: two fit in 4 MB, the other four are refused at once.
+      const stalled = await Promise.all(
+        Array.from({ length: 6 }, () => partialPost(server.url, 1.5 * MB, 100)),
+      );
+      const statuses = stalled.map((result) => result.status).sort();
+      expect(statuses).toEqual([408, 408, 503, 503, 503, 503]);
+      const busy = stalled.find((result) => result.status === 503)!;
+      expect(JSON.parse(busy.text).error.message).toMatch(
+        /^request bodies in flight already hold 3 MB of the 4 MB this server allows; retry when they are answered\.$/,
+      );
+      for (const result of stalled) expect(result.ms).toBeLessThan(5000);
+      // Once answered, their bytes are free again.
+      const fine = await send(server.url, '/v1/ingest', {
+        namespace: 'a',
+        sessions: [bulkySession('a1', 2, 100)],
+      });
+      expect(fine.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  }, 20_000);
 });

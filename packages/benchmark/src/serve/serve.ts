@@ -6,15 +6,8 @@ import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { RunConfig } from '../config/run-config.js';
 import { ingestRequestSchema, resetRequestSchema, searchRequestSchema } from '../providers/http/protocol.js';
 import { createPipeline } from '../providers/pipeline/configured-pipeline.js';
-import {
-  bearerCheck,
-  httpError,
-  isJsonContentType,
-  parseBody,
-  readJson,
-  reply,
-  statusOf,
-} from './http-exchange.js';
+import { createBodyBudget } from './body-budget.js';
+import { bearerCheck, httpError, isJsonContentType, parseBody, reply, statusOf } from './http-exchange.js';
 import { createNamespaceStore, megabytes, type StoredNamespace } from './namespace-store.js';
 
 export type ServeOptions = {
@@ -35,8 +28,14 @@ export type ServeOptions = {
    * is refused with 507. Default 1 GiB.
    */
   maxMemoryBytes?: number;
-  /** Largest request body accepted. Default 256 MiB. */
+  /**
+   * Largest request body accepted (413 beyond). Default 256 MiB, and never more than
+   * `maxMemoryBytes`. The bodies of all requests in flight together may hold at most
+   * `maxMemoryBytes` too (503 beyond), counted apart from the namespaces.
+   */
   maxBodyBytes?: number;
+  /** A request whose headers and body have not all arrived by then is answered 408. Default 30 s. */
+  requestTimeoutMs?: number;
   /** When set, every request must carry `Authorization: Bearer <authToken>` (else 401). */
   authToken?: string;
 };
@@ -61,8 +60,11 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const { config } = options;
   const pipeline = createPipeline(config);
   let built = 0;
-  const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024 * 1024;
   const maxMemoryBytes = options.maxMemoryBytes ?? 1024 * 1024 * 1024;
+  const bodies = createBodyBudget({
+    maxBytes: maxMemoryBytes,
+    maxBodyBytes: Math.min(options.maxBodyBytes ?? 256 * 1024 * 1024, maxMemoryBytes),
+  });
   const isAuthorized = bearerCheck(options.authToken);
   const namespaces = createNamespaceStore<Index>({
     maxNamespaces: options.maxNamespaces ?? 256,
@@ -187,16 +189,35 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
           `${path} takes a JSON body sent as content-type application/json (got ${incoming.headers['content-type'] ?? 'none'}).`,
         );
       }
-      const body = route.method === 'POST' ? await readJson(incoming, maxBodyBytes) : undefined;
-      reply(outgoing, 200, await route.handle(body));
+      if (route.method === 'GET') {
+        reply(outgoing, 200, await route.handle(undefined));
+        return;
+      }
+      const { body, release } = await bodies.readJson(incoming);
+      try {
+        reply(outgoing, 200, await route.handle(body));
+      } finally {
+        release();
+      }
     } catch (error) {
+      // A body refused before it was all read is not waited for: the connection closes after it.
+      if (!incoming.complete) outgoing.setHeader('connection', 'close');
       reply(outgoing, statusOf(error), { error: { message: (error as Error).message } });
     }
   }
 
-  const server = createServer((incoming, outgoing) => {
-    void handle(incoming, outgoing);
-  });
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout: Math.min(requestTimeout, 10_000),
+      // How often Node checks those timeouts (default 30 s, so a stalled body was held minutes).
+      connectionsCheckingInterval: Math.min(1000, requestTimeout),
+    },
+    (incoming, outgoing) => {
+      void handle(incoming, outgoing);
+    },
+  );
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

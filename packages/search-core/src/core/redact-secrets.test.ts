@@ -35,3 +35,26 @@ describe('redactSecrets', () => {
     );
   });
 });
+
+describe('redactSecretValues in the forms a server echoes', () => {
+  const key = 'sk-proj-Q7rT9vX2mK4pL8nB3cD6fG1h';
+  it.each([
+    ['the key itself', `invalid key ${key}`],
+    ['without its sk- prefix', 'invalid key proj-Q7rT9vX2mK4pL8nB3cD6fG1h'],
+    ['without any prefix', 'invalid key Q7rT9vX2mK4pL8nB3cD6fG1h'],
+    ['upper-cased', `invalid key ${key.toUpperCase()}`],
+    ['lower-cased without its prefix', 'invalid key q7rt9vx2mk4pl8nb3cd6fg1h'],
+    ['split across a line', 'invalid key sk-proj-Q7rT9vX2mK4p\nL8nB3cD6fG1h'],
+    ['split across an indented CRLF line', 'invalid key Q7rT9vX2\r\n    mK4pL8nB3cD6fG1h'],
+    ['cut to its first characters', 'invalid key Q7RT9VX2…'],
+  ])('removes it %s', (_, text) => {
+    const redacted = redactSecretValues(text, [key]);
+    expect(redacted).toMatch(/^invalid key (sk-proj-|proj-)?\[redacted\]…?$/);
+    for (const piece of ['Q7rT9vX2', 'mK4pL8nB', 'cD6fG1h'])
+      expect(redacted.toLowerCase()).not.toContain(piece.toLowerCase());
+  });
+
+  it('leaves other text alone', () => {
+    expect(redactSecretValues('proj-other-text and Q7rT9vX', [key])).toBe('proj-other-text and Q7rT9vX');
+  });
+});

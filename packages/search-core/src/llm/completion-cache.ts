@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { makeDirectory } from '../core/make-directory.js';
+import { removeMatching } from '../core/remove-matching.js';
 import type { ChatClient, ChatCompleteOptions, ChatCompleteResult, ChatUsage } from './chat-client.js';
 
 export type CompletionCacheOptions = {
@@ -150,9 +151,12 @@ export async function readCompletionCacheStats(options: { dir: string }): Promis
   return summary;
 }
 
-/** What `lme cache clear` does to the completion cache: removes `<dir>/llm`. */
+/**
+ * What `lme cache clear` does to the completion cache: removes the entries of `<dir>/llm` (and the
+ * temporary files of unfinished writes), then its empty folders; any other file stays.
+ */
 export async function clearCompletionCache(options: { dir: string }): Promise<CompletionCacheSummary> {
   const before = await readCompletionCacheStats(options);
-  await rm(before.dir, { recursive: true, force: true });
+  await removeMatching(before.dir, (path) => /^[0-9a-f]{2}\/[0-9a-f]{64}\.json(\.[0-9a-z]+)?$/.test(path));
   return before;
 }

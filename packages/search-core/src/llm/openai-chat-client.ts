@@ -8,6 +8,7 @@ import type {
   ChatCompleteResult,
 } from './chat-client.js';
 import { ChatCompletionError } from './chat-completion-error.js';
+import { tokenCount } from './token-count.js';
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_MAX_RETRIES = 6;
@@ -114,7 +115,10 @@ function completionResult(
   return {
     text: texts[0] ?? '',
     texts,
-    usage: { promptTokens: usage?.prompt_tokens ?? 0, completionTokens: usage?.completion_tokens ?? 0 },
+    usage: {
+      promptTokens: tokenCount(usage?.prompt_tokens),
+      completionTokens: tokenCount(usage?.completion_tokens),
+    },
     cached: false,
     latencyMs: performance.now() - started,
   };

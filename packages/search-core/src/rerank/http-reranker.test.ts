@@ -136,4 +136,27 @@ describe('http reranker (/rerank wire format)', () => {
     expect(again.order).toEqual([2, 0, 1]);
     expect(again.usage).toMatchObject({ calls: 1, cachedCalls: 1, promptTokens: 0 });
   });
+
+  it("never serves one rerank server's cached reply for another at another URL", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lme-rerank-'));
+    dirs.push(dir);
+    server = await startRerankServer(() => rerankReply([0.2, 0.1, 0.3]));
+    const other = await startRerankServer(() => rerankReply([0.9, 0.1, 0.3]));
+    try {
+      await createHttpReranker({ url: `${server.baseUrl}/rerank`, model: 'm', cacheDir: dir }).rerank({
+        query: 'q',
+        candidates,
+      });
+      const second = await createHttpReranker({
+        url: `${other.baseUrl}/rerank`,
+        model: 'm',
+        cacheDir: dir,
+      }).rerank({ query: 'q', candidates });
+      expect(other.requests).toHaveLength(1);
+      expect(second.order).toEqual([0, 2, 1]);
+      expect(second.usage).toMatchObject({ calls: 1, cachedCalls: 0 });
+    } finally {
+      await other.close();
+    }
+  });
 });

@@ -1,7 +1,9 @@
 import { redactSecrets } from '../core/redact-secrets.js';
 import type { ChatClient, ChatCompleteOptions } from '../llm/chat-client.js';
 import { withCompletionCache } from '../llm/completion-cache.js';
+import { readCappedText } from '../llm/read-capped-text.js';
 import { withSingleFlight } from '../llm/single-flight.js';
+import { tokenCount } from '../llm/token-count.js';
 import {
   addRerankUsage,
   type CandidateReranker,
@@ -36,7 +38,9 @@ type RerankReply = { results: { index: number; relevance_score: number }[] };
  * Retries follow the reader's policy (429/408/5xx, timeouts, connection errors; `retry-after`
  * honoured, else exponential back-off from 0.5 s). A reply that is not that shape, or that leaves
  * out a document, is an error and is never cached. Replies are cached like completions, keyed by
- * model, query and documents (the URL and key are not part of the key).
+ * the endpoint URL, model, query and documents (not the key): unlike a hosted chat model, whose name
+ * says what answers, a self-hosted rerank server answers under any model name, so a reply from one
+ * server never stands in for another's (docs/security.md, "Caches").
  */
 export function createHttpReranker(options: HttpRerankerOptions): CandidateReranker {
   const url = /\/rerank\/?$/.test(options.url) ? options.url : `${options.url.replace(/\/+$/, '')}/rerank`;
@@ -90,9 +94,14 @@ export function createHttpReranker(options: HttpRerankerOptions): CandidateReran
           `Reranker ${options.model} at ${host} failed with HTTP ${response.status}${retryable ? ` after ${attempt + 1} attempts` : ''}${text ? `: ${text}` : ''}.`,
         );
       }
+      const text = await readCappedText(response, `Reranker ${options.model} at ${host}`).catch(
+        (error: Error) => {
+          throw fail(error.message);
+        },
+      );
       let json: unknown;
       try {
-        json = await response.json();
+        json = JSON.parse(text);
       } catch {
         throw fail(`Reranker ${options.model} at ${host} returned a body that is not JSON.`);
       }
@@ -161,7 +170,7 @@ export function createHttpReranker(options: HttpRerankerOptions): CandidateReran
     async rerank({ query, candidates, signal }: RerankRequest): Promise<RerankResult> {
       const usage = emptyRerankUsage();
       const reply = await client.complete({
-        model: `rerank:${options.model}`,
+        model: `rerank:${options.model}@${url}`,
         messages: [
           {
             role: 'user',
@@ -189,7 +198,7 @@ function backoff(attempt: number): number {
 function tokensOf(json: unknown): number {
   const usage = (json as { usage?: { total_tokens?: unknown; prompt_tokens?: unknown } } | null)?.usage;
   const tokens = usage?.total_tokens ?? usage?.prompt_tokens;
-  return typeof tokens === 'number' ? tokens : 0;
+  return tokenCount(tokens);
 }
 
 function safeHost(url: string): string {

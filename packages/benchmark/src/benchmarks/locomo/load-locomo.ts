@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { gunzipSync } from 'node:zlib';
 import { checkDatasetFile } from '../../dataset/check-dataset-file.js';
+import { readWholeDatasetFile } from '../../dataset/input-limits.js';
 import type { LongMemEvalRecord, Turn } from '../longmemeval-record.js';
 import { LOCOMO_ADVERSARIAL, LOCOMO_CATEGORIES, type LocomoCategoryId } from './locomo-categories.js';
 
@@ -73,12 +72,7 @@ export function isLocomoShaped(value: unknown): boolean {
 /** Reads a LoCoMo file (`locomo10.json`, optionally gzipped; an array of samples or one sample). */
 export async function loadLocomo(path: string): Promise<LoadedLocomo> {
   await checkDatasetFile(path);
-  let bytes = await readFile(path);
-  try {
-    if (path.endsWith('.gz')) bytes = gunzipSync(bytes);
-  } catch (error) {
-    throw new Error(`${path}: the gzip data is corrupt or truncated (${(error as Error).message})`);
-  }
+  const bytes = await readWholeDatasetFile(path);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   let value: unknown;
   try {

@@ -123,6 +123,47 @@ describe('createJsonClient', () => {
   });
 });
 
+describe('a provider reply larger than lme reads', () => {
+  it('is refused on its Content-Length, or once it streams past 64 MB, unretried', async () => {
+    let streamed = 0;
+    let count = 0;
+    server = createServer((incoming, outgoing) => {
+      incoming.resume();
+      incoming.on('end', () => {
+        if (count++ === 0) {
+          outgoing.writeHead(200, {
+            'content-type': 'application/json',
+            'content-length': String(1.5 * 2 ** 30),
+          });
+          outgoing.write('{"hits": [');
+          return;
+        }
+        // No length: 1 MB chunks for as long as the client reads.
+        outgoing.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(1 << 20, ' ');
+        const pump = () => {
+          while (streamed < 512 * 2 ** 20 && outgoing.write(chunk)) streamed += chunk.length;
+          if (streamed < 512 * 2 ** 20) outgoing.once('drain', pump);
+        };
+        outgoing.on('close', () => outgoing.removeAllListeners('drain'));
+        pump();
+      });
+    });
+    await new Promise<void>((ready) => server!.listen(0, '127.0.0.1', ready));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { json, waits } = client(url, { timeoutMs: 20_000 });
+    await expect(json.request({ method: 'GET', path: '/declared' })).rejects.toThrow(
+      `GET ${url}/declared replied with more than 64 MB, the most lme reads of a reply.`,
+    );
+    await expect(json.request({ method: 'GET', path: '/endless' })).rejects.toThrow(
+      `GET ${url}/endless replied with more than 64 MB, the most lme reads of a reply.`,
+    );
+    expect(count).toBe(2);
+    expect(waits).toEqual([]);
+    expect(streamed).toBeLessThan(256 * 2 ** 20);
+  }, 30_000);
+});
+
 describe('parseRetryAfter', () => {
   it('reads retry-after in seconds or as a date', () => {
     expect(parseRetryAfter('2')).toBe(2000);

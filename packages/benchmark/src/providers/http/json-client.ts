@@ -1,4 +1,5 @@
 import { setTimeout as wait } from 'node:timers/promises';
+import { ReplyTooLargeError, readCappedText } from '@lme/search-core';
 import pRetry, { AbortError } from 'p-retry';
 
 export type JsonClientOptions = {
@@ -73,8 +74,10 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
     let text: string;
     try {
       response = await fetch(url, { method, headers, body: payload, signal: combined });
-      text = await response.text();
+      text = await readCappedText(response, where);
     } catch (error) {
+      if (error instanceof ReplyTooLargeError)
+        throw new AbortError(new JsonRequestError(error.message, false));
       if (signal?.aborted) {
         const reason: unknown = signal.reason;
         throw new AbortError(reason instanceof Error ? reason : new Error(String(reason)));

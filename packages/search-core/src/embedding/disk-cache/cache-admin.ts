@@ -1,5 +1,6 @@
-import { rm, stat } from 'node:fs/promises';
+import { lstat, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { removeMatching } from '../../core/remove-matching.js';
 import {
   CORRUPT_PREFIX,
   embedderFolderName,
@@ -7,6 +8,8 @@ import {
   ignoreMissing,
   isSegmentName,
   listDirectory,
+  SEGMENT_PREFIX,
+  SEGMENT_SUFFIX,
   TEMP_PREFIX,
 } from './cache-folder.js';
 import { inspectSegment } from './segment-format.js';
@@ -126,16 +129,23 @@ export async function clearEmbeddingCache(options: {
     options.embedderId === undefined ? await listDirectory(root) : [embedderFolderName(options.embedderId)];
   let files = 0;
   let bytes = 0;
+  // Only the files the cache writes go (segments, their temporary and set-aside forms), and then
+  // the folders left empty: a --cache-dir pointed at the wrong folder loses nothing else.
+  const isCacheFile = (name: string) =>
+    name.endsWith(SEGMENT_SUFFIX) &&
+    (name.startsWith(SEGMENT_PREFIX) || name.startsWith(TEMP_PREFIX) || name.startsWith(CORRUPT_PREFIX));
   for (const folder of folders) {
     const folderPath = join(root, folder);
+    if (!(await lstat(folderPath).catch(ignoreMissing))?.isDirectory()) continue;
     for (const name of await listDirectory(folderPath)) {
+      if (!isCacheFile(name)) continue;
       const size = (await stat(join(folderPath, name)).catch(ignoreMissing))?.size;
       if (size === undefined) continue; // removed meanwhile
       bytes += size;
       files += 1;
     }
-    await rm(folderPath, { recursive: true, force: true });
+    await removeMatching(folderPath, (path) => !path.includes('/') && isCacheFile(path));
   }
-  if (options.embedderId === undefined) await rm(root, { recursive: true, force: true });
+  if (options.embedderId === undefined) await rmdir(root).catch(() => undefined);
   return { files, bytes };
 }

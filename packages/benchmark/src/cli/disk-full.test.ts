@@ -1,0 +1,81 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../testing/run-cli.js';
+
+/**
+ * A real full disk: a tmpfs of `kilobytes`, mounted for the test. Needs root (mount); elsewhere
+ * the tests skip and say why.
+ */
+function mountSmallDisk(kilobytes: number): { dir: string } | { skip: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'lme-full-disk-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${kilobytes}k`, 'tmpfs', dir], { stdio: 'pipe' });
+    return { dir };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    return {
+      skip: `cannot mount a small tmpfs to fill (${(error as Error).message.split('\n')[0]}); run as root`,
+    };
+  }
+}
+
+const mounted: string[] = [];
+afterEach(() => {
+  for (const dir of mounted.splice(0)) {
+    execFileSync('umount', [dir]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+const RUN = ['run', '--dataset', 'sample', '--preset', 'bm25-official', '--run-id', 'full'];
+
+describe('a full disk', () => {
+  it('mid-run: one sentence naming the file, lock released, no torn line, the gate refuses', (context) => {
+    const disk = mountSmallDisk(64);
+    if ('skip' in disk) return context.skip(disk.skip);
+    mounted.push(disk.dir);
+    const result = runCli([...RUN, '--out', disk.dir]);
+    const dir = join(disk.dir, 'full');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `\\nlme: No space left on the disk holding ${dir}/samples\\.jsonl \\(ENOSPC\\); free space, then continue the run with lme run --resume ${dir}\\.\\n$`,
+      ),
+    );
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(dir, '.lme-run.lock'))).toBe(false);
+    const lines = readFileSync(join(dir, 'samples.jsonl'), 'utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    const gate = runCli(['gate', dir, '--min', 'session.recall_any@5>=0']);
+    expect(gate.status).not.toBe(0);
+  }, 60_000);
+
+  it('at the end: no end-of-run file is left torn, and the gate refuses the run', (context) => {
+    // samples.jsonl (165 kB), config.json and the lock fit; summary.json does not.
+    const disk = mountSmallDisk(176);
+    if ('skip' in disk) return context.skip(disk.skip);
+    mounted.push(disk.dir);
+    const result = runCli([...RUN, '--out', disk.dir]);
+    const dir = join(disk.dir, 'full');
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      /\nlme: No space left on the disk holding .*\(ENOSPC\); free space, then continue/,
+    );
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    for (const name of ['summary.json', 'config.json']) {
+      const path = join(dir, name);
+      if (existsSync(path)) expect(() => JSON.parse(readFileSync(path, 'utf8')), name).not.toThrow();
+    }
+    for (const name of ['summary.csv', 'samples.csv']) {
+      const path = join(dir, name);
+      if (existsSync(path)) expect(readFileSync(path, 'utf8').endsWith('\n'), name).toBe(true);
+    }
+    expect(existsSync(join(dir, '.lme-run.lock'))).toBe(false);
+    const gate = runCli(['gate', dir, '--min', 'session.recall_any@5>=0']);
+    expect(gate.status).not.toBe(0);
+  }, 60_000);
+});

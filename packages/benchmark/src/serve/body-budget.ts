@@ -1,0 +1,70 @@
+import type { IncomingMessage } from 'node:http';
+import { httpError } from './http-exchange.js';
+import { megabytes } from './namespace-store.js';
+
+/**
+ * The bytes of request bodies `lme serve` holds at once, over all requests: each body reserves
+ * its bytes as they arrive (its Content-Length up front when it sends one) and gives them back
+ * when its request is answered. A body larger than `maxBodyBytes` is refused with 413; a body that
+ * would take the total past `maxBytes` with 503 (try again later), each in one sentence, before
+ * the bytes are held.
+ */
+export type BodyBudget = {
+  /** The body parsed as JSON, its bytes reserved until `release` is called. */
+  readJson(incoming: IncomingMessage): Promise<{ body: unknown; release(): void }>;
+  readonly heldBytes: number;
+};
+
+export function createBodyBudget(options: { maxBytes: number; maxBodyBytes: number }): BodyBudget {
+  let held = 0;
+  const tooLarge = () =>
+    httpError(
+      413,
+      `request body over ${options.maxBodyBytes} bytes (${megabytes(options.maxBodyBytes)} MB), the most one request may send; send fewer sessions per ingest.`,
+    );
+  const busy = () =>
+    httpError(
+      503,
+      `request bodies in flight already hold ${megabytes(held)} MB of the ${megabytes(options.maxBytes)} MB this server allows; retry when they are answered.`,
+    );
+  return {
+    get heldBytes() {
+      return held;
+    },
+    async readJson(incoming) {
+      let reserved = 0;
+      const release = () => {
+        held -= reserved;
+        reserved = 0;
+      };
+      const reserve = (bytes: number) => {
+        if (reserved + bytes > options.maxBodyBytes) throw tooLarge();
+        if (held + bytes > options.maxBytes) throw busy();
+        held += bytes;
+        reserved += bytes;
+      };
+      try {
+        const declared = Number(incoming.headers['content-length']);
+        if (Number.isFinite(declared) && declared > 0) reserve(declared);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of incoming as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          if (size > reserved) reserve(size - reserved);
+          chunks.push(chunk);
+        }
+        const text = Buffer.concat(chunks).toString('utf8');
+        try {
+          return { body: JSON.parse(text), release };
+        } catch (error) {
+          throw httpError(400, `request body is not valid JSON (${(error as Error).message}).`);
+        }
+      } catch (error) {
+        release();
+        // The rest of a refused body is not read: the connection closes after the answer.
+        incoming.resume();
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The cases of issue 26 ("Hostile inputs and partial runs"), each run once with the lme found in
+# the repo given as $1 (default: this one, from source), printing per case the exit code and the
+# first line a user sees, plus what changed where it should not have. Loopback only; every loop is
+# bounded. Usage: scripts/hostile-cases.sh [repo-dir]   (e.g. a `git archive` of an older commit
+# with this repo's node_modules linked in, to compare before and after).
+set -u
+repo=$(cd "${1:-$(dirname "$0")/..}" && pwd)
+here=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+lme() { (cd "$repo" && timeout 120 node --import tsx --conditions=source packages/benchmark/src/cli/main.ts "$@"); }
+data="$here/datasets"
+show() { # case name, exit code, output file
+  printf '%-34s exit %-3s %s\n' "$1" "$2" "$(grep -v -e '^\s*$' -e '^QA skipped' -e '^questions' "$3" | head -1 | cut -c1-150)"
+}
+run_case() { # name, then the command
+  local name=$1
+  shift
+  "$@" >"$work/out" 2>&1
+  show "$name" $? "$work/out"
+}
+
+lme run --dataset sample --data-dir "$data" --preset bm25-official --out "$work" --run-id base >/dev/null 2>&1
+
+# 1. report writes through a link; run --overwrite into a linked folder.
+cp -r "$work/base" "$work/linked"
+echo 'original' >"$work/victim"
+rm "$work/linked/samples.csv" && ln -s "$work/victim" "$work/linked/samples.csv"
+run_case "1 report through a link" lme report "$work/linked"
+echo "  victim now: $(head -c 40 "$work/victim" | tr '\n' ' ')"
+mkdir -p "$work/elsewhere" "$work/out1" && ln -s "$work/elsewhere" "$work/out1/victim"
+run_case "1 run --overwrite into a link" lme run --dataset sample --data-dir "$data" --preset bm25-official \
+  --out "$work/out1" --run-id victim --overwrite --limit 1
+echo "  files written in the linked-to folder: $(ls "$work/elsewhere" | wc -l)"
+
+# 2. Formula cells.
+run_case "2 --label =HYPERLINK" lme run --dataset sample --data-dir "$data" --preset bm25-official --out "$work" \
+  --run-id label --limit 2 --label '=HYPERLINK("http://evil.example","x")'
+echo "  summary.csv label cell: $(sed -n 2p "$work/label/summary.csv" | awk -F, '{print $7","$8}')"
+
+# 3. --max-cost with a server that reports no usage.
+node -e '
+const http = require("http");
+http.createServer((q, s) => { q.resume(); q.on("end", () => { s.writeHead(200, {"content-type": "application/json"});
+  s.end(JSON.stringify({id: "x", object: "chat.completion", created: 0, model: "m",
+    choices: [{index: 0, message: {role: "assistant", content: "Yes."}, finish_reason: "stop"}]})); }); })
+  .listen(0, "127.0.0.1", function () { console.log(this.address().port); });
+' >"$work/port" &
+server=$!
+for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
+port=$(cat "$work/port")
+OPENAI_API_KEY=sk-test OPENAI_BASE_URL="http://127.0.0.1:$port/v1" run_case "3 --max-cost, no usage" \
+  lme run --dataset sample --data-dir "$data" --preset bm25-official --out "$work" --run-id cost --limit 4 \
+  --reader-model gpt-4o-mini --no-cache --max-cost 1
+run_case "3 gate of that run" lme gate "$work/cost" --min 'session.recall_any@5>=0'
+kill "$server"
+
+# 6. A full disk (needs root to mount a small tmpfs).
+mkdir -p "$work/disk"
+if mount -t tmpfs -o size=64k tmpfs "$work/disk" 2>/dev/null; then
+  run_case "6 ENOSPC mid-run" lme run --dataset sample --data-dir "$data" --preset bm25-official --out "$work/disk" --run-id full
+  echo "  lock left: $([ -e "$work/disk/full/.lme-run.lock" ] && echo yes || echo no)"
+  umount "$work/disk"
+fi
+
+# 7. An output over an input.
+cp -r "$work/base" "$work/seven"
+run_case "7 report --html --out samples.jsonl" lme report --html "$work/seven" --out "$work/seven/samples.jsonl"
+echo "  samples.jsonl unchanged: $(cmp -s "$work/base/samples.jsonl" "$work/seven/samples.jsonl" && echo yes || echo no)"
+
+# 9. Terminal controls in a question id.
+cp -r "$work/base" "$work/escapes"
+node -e '
+const fs = require("fs"); const p = process.argv[1]; const lines = fs.readFileSync(p, "utf8").trim().split("\n");
+const first = JSON.parse(lines[0]); first.hits[0].session_id = "s\u001b]0;owned\u0007\u001b[2J"; lines[0] = JSON.stringify(first);
+fs.writeFileSync(p, lines.join("\n") + "\n"); console.log(first.question_id);' "$work/escapes/samples.jsonl" >"$work/qid"
+lme explain "$work/escapes" "$(cat "$work/qid")" >"$work/out" 2>&1
+echo "9 explain, ESC bytes on stdout:      $(tr -cd '\033' <"$work/out" | wc -c)"
+
+# 12. gate with nothing to check.
+run_case "12 gate with nothing to check" lme gate "$work/base"
