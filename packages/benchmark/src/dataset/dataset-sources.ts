@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { readJsonConfig } from '../config/read-json-config.js';
 
 /** The checked-in list of official files: configs/datasets.json. */
 export const DATASET_SOURCES_PATH = resolve(import.meta.dirname, '../../../../configs/datasets.json');
@@ -46,18 +46,7 @@ export type DatasetSource = DatasetSources['files'][string];
 
 /** Reads and checks configs/datasets.json (or another file in its format). */
 export function loadDatasetSources(path: string = DATASET_SOURCES_PATH): DatasetSources {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new Error(`${path}: cannot be read as JSON (${(error as Error).message})`);
-  }
-  const result = DatasetSourcesSchema.safeParse(value);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw new Error(`${path}: field "${issue.path.join('.')}" ${issue.message}`);
-  }
-  return result.data;
+  return readJsonConfig(path, DatasetSourcesSchema);
 }
 
 /** The source of a downloadable dataset name, or an error listing the names there are. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { readJsonConfig } from '../config/read-json-config.js';
 
 /** The checked-in list of ONNX embedding models: configs/models.json. */
 export const MODEL_CATALOG_PATH = resolve(import.meta.dirname, '../../../../configs/models.json');
@@ -72,18 +72,7 @@ export type ModelChoice = {
 
 /** Reads and checks configs/models.json (or another file in its format). */
 export function loadModelCatalog(path: string = MODEL_CATALOG_PATH): ModelCatalog {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new Error(`${path}: cannot be read as JSON (${(error as Error).message})`);
-  }
-  const result = ModelCatalogSchema.safeParse(value);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw new Error(`${path}: field "${issue.path.join('.')}" ${issue.message}`);
-  }
-  return result.data;
+  return readJsonConfig(path, ModelCatalogSchema);
 }
 
 /**
