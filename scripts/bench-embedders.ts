@@ -106,7 +106,7 @@ async function measure(embedderName: string, path: string, texts: string[]): Pro
       await embedder.embedDocuments({ texts: texts.slice(start, start + CALL_SIZE) });
     }
     const seconds = (performance.now() - started) / 1000;
-    const truncated = (embedder as { truncated?: () => number }).truncated?.();
+    const truncated = embedder.truncated?.();
     await embedder.close?.();
     return {
       embedder: embedderName,

@@ -64,29 +64,40 @@ export function createModelStore(options: ModelStoreOptions): ModelStore {
     ];
   }
 
-  /** The first candidate that exists; one whose bytes differ from the pin is an error (never used). */
+  /**
+   * The first copy of a file on disk (model dir first, then the store), with why it is not the
+   * pinned one when its size or SHA-256 differs; undefined when there is none.
+   */
+  async function firstCopy(
+    choice: ModelChoice,
+    file: ModelFile,
+  ): Promise<{ path: string; source: ModelSource; problem: string | undefined } | undefined> {
+    const candidates = [
+      ...modelDirPaths(choice, file).map((path) => ({ path, source: 'model-dir' as const })),
+      { path: storePath(choice, file), source: 'store' as const },
+    ];
+    for (const candidate of candidates) {
+      if (await exists(candidate.path))
+        return { ...candidate, problem: await mismatch(candidate.path, file) };
+    }
+    return undefined;
+  }
+
+  /** The verified copy of a file; a wrong one in --model-dir is an error, a wrong one in the store is removed. */
   async function findVerified(
     choice: ModelChoice,
     file: ModelFile,
   ): Promise<{ path: string; source: ModelSource } | undefined> {
-    for (const path of modelDirPaths(choice, file)) {
-      if (!(await exists(path))) continue;
-      const problem = await mismatch(path, file);
-      if (problem)
-        throw new Error(
-          `${path} (--model-dir) ${problem}; it is not used. Replace it with the file of ${choice.repository} at revision ${choice.model.revision}.`,
-        );
-      return { path, source: 'model-dir' };
+    const copy = await firstCopy(choice, file);
+    if (!copy?.problem) return copy;
+    if (copy.source === 'model-dir') {
+      throw new Error(
+        `${copy.path} (--model-dir) ${copy.problem}; it is not used. Replace it with the file of ${choice.repository} at revision ${choice.model.revision}.`,
+      );
     }
-    const path = storePath(choice, file);
-    if (!(await exists(path))) return undefined;
-    const problem = await mismatch(path, file);
-    if (problem) {
-      say(`${path} ${problem}; removed from the model store, it will be fetched again.`);
-      await rm(path, { force: true });
-      return undefined;
-    }
-    return { path, source: 'store' };
+    say(`${copy.path} ${copy.problem}; removed from the model store, it will be fetched again.`);
+    await rm(copy.path, { force: true });
+    return undefined;
   }
 
   async function locate(choice: ModelChoice): Promise<ModelPaths | undefined> {
@@ -191,16 +202,14 @@ export function createModelStore(options: ModelStoreOptions): ModelStore {
         ['model', choice.files.model],
         ['tokenizer', choice.files.tokenizer],
       ] as const) {
-        const candidates = [...modelDirPaths(choice, file), storePath(choice, file)];
-        let found: FileCheck | undefined;
-        for (const path of candidates) {
-          if (!(await exists(path))) continue;
-          const problem = await mismatch(path, file);
-          found = problem
-            ? { role, path, status: 'mismatch', detail: problem }
-            : { role, path, status: 'verified', detail: `${file.bytes} bytes, SHA-256 ${file.sha256}` };
-          break;
-        }
+        const copy = await firstCopy(choice, file);
+        const found: FileCheck | undefined = copy && {
+          role,
+          path: copy.path,
+          ...(copy.problem
+            ? { status: 'mismatch', detail: copy.problem }
+            : { status: 'verified', detail: `${file.bytes} bytes, SHA-256 ${file.sha256}` }),
+        };
         checks.push(
           found ?? { role, path: storePath(choice, file), status: 'missing', detail: 'not fetched' },
         );

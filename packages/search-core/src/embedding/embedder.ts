@@ -10,6 +10,8 @@ export type Embedder = {
   readonly dimensions: number;
   embedDocuments(options: EmbedDocumentsOptions): Promise<Float32Array[]>;
   embedQuery(options: EmbedQueryOptions): Promise<Float32Array>;
+  /** Texts cut at the model's token limit so far (in-process models that truncate, e.g. ONNX). */
+  truncated?(): number;
   /** Releases workers or sockets; safe to call twice. */
   close?(): Promise<void>;
 };

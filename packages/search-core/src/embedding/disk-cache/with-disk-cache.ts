@@ -250,7 +250,7 @@ export function withDiskCache(embedder: Embedder, options: DiskCacheOptions): Ca
     },
 
     stats(): EmbeddingCacheStats {
-      const truncated = (embedder as { truncated?: () => number }).truncated?.() ?? 0;
+      const truncated = embedder.truncated?.() ?? 0;
       return {
         ...counters,
         written: pending.written(),

@@ -47,7 +47,7 @@ export type OnnxEmbedderOptions = {
   batchTokens?: number;
 };
 
-/** An ONNX embedder also tells how many texts it had to cut at the model's token limit. */
+/** An ONNX embedder always tells how many texts it had to cut at the model's token limit. */
 export type OnnxEmbedder = Embedder & { truncated(): number };
 
 const DEFAULT_BATCH_SIZE = 32;
@@ -61,7 +61,7 @@ type Loaded = { session: InferenceSession; encoder: TokenEncoder; ort: typeof im
  * (`@huggingface/tokenizers`, the tokenizer of transformers.js). Driven directly rather than
  * through the transformers.js `feature-extraction` pipeline: on the same batches the pipeline was
  * slower (scripts/bench-embedders.ts prints both). One model call runs at a time; while it runs,
- * the next batch is tokenized, so both cores stay busy.
+ * the next batch's tensors are built, so both cores stay busy.
  */
 export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
   const threads = Math.max(
