@@ -51,6 +51,29 @@ describe('lme run', () => {
     expect(result.stderr).toMatch(/option '--granularity <unit>' argument 'paragraph' is invalid/);
   });
 
+  it('rejects an unknown embedder or model before any question, with exit code 1 and one sentence', () => {
+    const out = mkdtempSync(join(tmpdir(), 'lme-embedder-name-'));
+    for (const [embedder, message] of [
+      ['bogus:x', /Unknown embedder "bogus:x"\. Known: local:use-lite, hf:/],
+      ['hf:Xenova/unknown', /Unknown model "Xenova\/unknown"; configs\/models.json has /],
+    ] as const) {
+      const result = runCli([
+        'run',
+        '--dataset',
+        'sample',
+        '--retriever',
+        'dense',
+        '--embedder',
+        embedder,
+        '--out',
+        out,
+      ]);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).not.toMatch(/questions failed/);
+    }
+  });
+
   it('rejects a non-numeric --save-hits', () => {
     const result = runCli(['run', '--save-hits', '5x']);
     expect(result.status).toBe(1);

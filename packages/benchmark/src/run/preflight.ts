@@ -3,6 +3,7 @@ import { estimateCost, loadPriceTable } from '@lme/search-core';
 import { apiKeyVariables, type OpenAiRole, resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
 import type { RunConfig } from '../config/run-config.js';
 import { contextualizesWithLlm, embeds, summarizesWithLlm, usesPipeline } from '../config/run-shape.js';
+import { createConfiguredEmbedder } from '../providers/pipeline/configured-embedder.js';
 import { ensureDirectory } from './ensure-directory.js';
 import { checkReaderSettings } from './qa-stage.js';
 
@@ -115,6 +116,11 @@ export async function preflightRun(options: PreflightOptions): Promise<void> {
   if (!options.datasetInMemory) checkDatasetFile(datasetPath);
   // Reader modes the official script cannot run fail here, before any work (qa-stage.ts).
   if (config.readerModel) checkReaderSettings(config);
+  // An unknown embedder or hf: model fails here, not once per question. Creating one loads and
+  // fetches nothing (OpenAI embedders are checked with the other endpoints below).
+  if (usesPipeline(config) && embeds(config) && !config.embedder.startsWith('openai:')) {
+    await createConfiguredEmbedder({ ...config, cache: false }, environment).close?.();
+  }
   const roles = llmRoles(config);
   const keyless = roles.filter((role) => {
     const endpoint = resolveOpenAiEndpoint(config, role.endpoint, environment);
