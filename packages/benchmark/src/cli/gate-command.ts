@@ -4,6 +4,7 @@ import { type GateSpec, mergeGateSpecs, readGateFile } from '../analysis/gate-fi
 import { readSummaryOrRun } from '../analysis/read-run.js';
 import { renderGateResult } from '../analysis/render-gate-result.js';
 import { listFlag } from './compare-command.js';
+import { log } from './logger.js';
 import { integerFlag, numberFlag } from './parse-flag.js';
 
 /** Exit code of a failed gate (see main.ts EXIT). */
@@ -116,7 +117,7 @@ export function gateCommand(): Command {
         allowPartial: flags.allowPartial ?? false,
       });
       for (const warning of [...(run.run?.warnings ?? []), ...result.warnings]) {
-        process.stderr.write(`lme: warning: ${warning}\n`);
+        log.warn(warning);
       }
       const header = `gate ${run.path}${baseline === undefined ? '' : ` against baseline ${baseline.path}`}\n\n`;
       process.stdout.write(header + renderGateResult(result));

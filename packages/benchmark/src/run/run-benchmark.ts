@@ -40,8 +40,20 @@ export type RunHooks = {
   onRunStart?(info: { dir: string; runId: string }): void;
   onResume?(info: { dir: string; finished: number; droppedTornLine: boolean; retrying: number }): void;
   onDatasetRead?(info: { path: string; questions: number; sha256: string }): void;
+  /**
+   * Before the first question: the questions selected from the dataset (undefined when a streamed
+   * file could not be counted), of which `finished` are already done (a resumed run).
+   */
+  onQuestionsSelected?(info: { path: string; questions: number | undefined; finished: number }): void;
   /** `fraction` is the share of the work done so far, estimated while the dataset streams. */
-  onQuestionEnd?(info: { sample: Sample; done: number; fraction: number; note?: string }): void;
+  onQuestionEnd?(info: {
+    sample: Sample;
+    done: number;
+    /** The questions of the selection, as onQuestionsSelected said. */
+    total: number | undefined;
+    fraction: number;
+    note?: string;
+  }): void;
   onRunEnd?(info: { summary: Summary; dir: string; table: string }): void;
   /** Once, when the run starts: whether QA runs, and how to turn it on if not. */
   onNotice?(message: string): void;
@@ -164,6 +176,7 @@ export async function runBenchmark(
       if (resume) folder.rewriteSamples(previous);
       folder.writeJson('config.json', manifest);
       const finished = new Set(previous.map((sample) => sample.question_id));
+      hooks.onQuestionsSelected?.({ path: datasetPath, questions: source.total, finished: previous.length });
       const samples: Sample[] = [...previous];
       // The spend already recorded (a resumed run's earlier sessions) counts against --max-cost.
       const spend = spendOf(previous);
@@ -221,6 +234,7 @@ export async function runBenchmark(
         hooks.onQuestionEnd?.({
           sample,
           done: samples.length,
+          total: source.total,
           fraction: source.fraction(done),
           note: provider.progress?.(),
         });
