@@ -41,6 +41,15 @@ const program = new Command('lme')
   .description('Benchmark long-term conversational memory systems on LongMemEval')
   .version(packageVersion(), '-V, --version', 'print the version of lme')
   .showHelpAfterError('(run with --help for usage)')
+  .addHelpText(
+    'after',
+    '\nStart here:\n' +
+      '  lme run --dataset sample --preset bm25     22 committed questions, no download, a few seconds\n' +
+      '  lme presets                                what each preset runs, its figure on S\n' +
+      '  lme datasets list                          which datasets are downloaded and verified\n' +
+      '  lme run --help                             the run flags, the most used first\n' +
+      '\nEvery command takes -q (errors only), -v (debug) and --help; see docs/cli.md.',
+  )
   .exitOverride()
   .addCommand(runCommand())
   .addCommand(datasetsCommand())
