@@ -1,18 +1,8 @@
-import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RUN_OPTION_GROUPS, RUN_OPTIONS, type RunOptionDeclaration } from '../config/run-options.js';
+import { parseRun } from '../testing/parse-run-flags.js';
 import { runCommand } from './run-command.js';
-import { addRunOptions, resolveRunConfig } from './run-option-flags.js';
-
-/** Parses a run command line the way `lme run` does, without running anything. */
-function parseRun(args: string[]): Command {
-  const command = addRunOptions(new Command('run'))
-    .exitOverride()
-    .action(() => {});
-  command.configureOutput({ writeErr: () => {}, writeOut: () => {} });
-  command.parse(args, { from: 'user' });
-  return command;
-}
+import { resolveRunConfig } from './run-option-flags.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
