@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RUN_OPTION_GROUPS, RUN_OPTIONS, type RunOptionDeclaration } from '../config/run-options.js';
-import { parseRun } from '../testing/parse-run-flags.js';
+import { parseRun } from './parse-run-flags.js';
 import { runCommand } from './run-command.js';
 import { resolveRunConfig } from './run-option-flags.js';
 

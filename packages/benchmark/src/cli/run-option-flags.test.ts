@@ -4,7 +4,7 @@ import { ineffectiveKeyWarnings } from '../config/ineffective-keys.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import { runConfigSchema } from '../config/run-config.js';
 import { configFromEnvironment, RUN_OPTIONS } from '../config/run-options.js';
-import { parseRun } from '../testing/parse-run-flags.js';
+import { parseRun } from './parse-run-flags.js';
 import {
   cacheDirOption,
   dataDirOption,

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
-import { addRunOptions } from '../cli/run-option-flags.js';
+import { addRunOptions } from './run-option-flags.js';
 
-/** Parses a run command line the way `lme run` does, without running anything. */
+/** Parses a run command line the way `lme run` does, without running anything (tests read the options it sets). */
 export function parseRun(args: string[]): Command {
   const command = addRunOptions(new Command('run'))
     .exitOverride()
