@@ -7,7 +7,7 @@ import { listFlag } from './compare-command.js';
 import { log } from './logger.js';
 import { integerFlag, numberFlag } from './parse-flag.js';
 
-/** Exit code of a failed gate (see main.ts EXIT). */
+/** Exit code of a failed gate (`EXIT.gateFailed`, cli/exit-codes.ts). */
 const GATE_FAILED = 3;
 
 function collect(value: string, previous: string[] = []): string[] {
