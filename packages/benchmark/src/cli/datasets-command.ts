@@ -16,7 +16,7 @@ import {
 } from '../dataset/dataset-sources.js';
 import { downloadDatasetFile } from '../dataset/download-dataset-file.js';
 import { renderMarkdownTable } from '../results/markdown-table.js';
-import { listDatasets } from './datasets-list.js';
+import { listDatasets, renderDatasetList } from './datasets-list.js';
 import { log } from './logger.js';
 import { createProgress } from './progress.js';
 import { folderSetting, helpOf } from './run-option-flags.js';
@@ -94,7 +94,9 @@ export function datasetsCommand(): Command {
     .description('the datasets lme knows: what each is, whether it is downloaded, where, and verified or not')
     .action(async (options: DataDirOptions & { verify: boolean }) => {
       const dataDir = dataDirOf(options);
-      process.stdout.write(await listDatasets(sourcesOf(options), dataDir, options.verify));
+      process.stdout.write(
+        renderDatasetList(await listDatasets(sourcesOf(options), dataDir, options.verify)),
+      );
       process.stdout.write(
         `\ndata dir: ${dataDir} (--data-dir or LME_DATA_DIR); \`lme datasets download s\` fetches S, \`lme datasets info <name>\` describes one.\n`,
       );

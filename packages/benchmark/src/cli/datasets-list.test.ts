@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { COMMITTED_SAMPLE } from '../benchmarks/longmemeval/load-longmemeval.js';
 import { loadDatasetSources } from '../dataset/dataset-sources.js';
-import { listDatasets } from './datasets-list.js';
+import { listDatasets, renderDatasetList } from './datasets-list.js';
 
 describe('lme datasets list', () => {
   it('lists every known dataset: what it is, downloaded or not, where, verified or not', async () => {
@@ -24,25 +24,28 @@ describe('lme datasets list', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lme-datasets-list-'));
     writeFileSync(join(dataDir, 'longmemeval_s_cleaned.json'), json);
     writeFileSync(join(dataDir, 'longmemeval_oracle.json'), '[]');
-    const rows = (await listDatasets(sources, dataDir, true))
-      .split('\n')
-      .filter((line) => /^\| \w/.test(line));
-    const cells = rows.map((row) =>
-      row
-        .split('|')
-        .map((cell) => cell.trim())
-        .slice(1, -1),
-    );
-    expect(cells.map((row) => [row[0], row[3]])).toEqual([
-      ['name', 'status'],
+    const listings = await listDatasets(sources, dataDir, true);
+    expect(listings.map((listing) => [listing.name, listing.status])).toEqual([
       ['sample', 'always here'],
       ['oracle', 'MISMATCH: not the published file'],
       ['s', 'verified: the published file'],
       ['m', 'not downloaded'],
     ]);
-    expect(cells[3]![4]).toBe(join(dataDir, 'longmemeval_s_cleaned.json'));
-    expect(cells[3]![1]).toMatch(/per question: longmemeval_s_cleaned\.json$/);
+    expect(listings[2]).toMatchObject({
+      path: join(dataDir, 'longmemeval_s_cleaned.json'),
+      what: expect.stringMatching(/per question \(longmemeval_s_cleaned\.json\)$/),
+    });
+    const text = renderDatasetList(listings);
+    expect(text).toContain(
+      `\ns       verified: the published file      500 questions  ${join(dataDir, 'longmemeval_s_cleaned.json')}\n`,
+    );
+    expect(text).toMatch(/\nm {7}not downloaded {20}500 questions\n {8}about 500 sessions/);
     const unchecked = await listDatasets(sources, dataDir, false);
-    expect(unchecked).toMatch(/\| s +\|.*\| +present \(not checked\) \|/);
+    expect(unchecked.map((listing) => listing.status)).toEqual([
+      'always here',
+      'present (not checked)',
+      'present (not checked)',
+      'not downloaded',
+    ]);
   });
 });
