@@ -1,5 +1,5 @@
 // The public API of @lme/benchmark (the `lme` CLI is bin/lme.js); see docs/architecture.md.
-// What a notebook or a library needs: run, read, compare, gate, summarize, load, LoCoMo metrics.
+// What a notebook or a library needs: run, read, compare, gate, aggregate, load, LoCoMo metrics.
 
 // Analysis: read run folders, compare them (paired tests, Holm correction), gate, merge shards.
 export {
@@ -56,7 +56,7 @@ export {
   renderLocomoRetrievalTable,
 } from './benchmarks/locomo/locomo-report.js';
 export { locomoRetrievalMetrics } from './benchmarks/locomo/locomo-retrieval-metrics.js';
-export { summarizeLocomo } from './benchmarks/locomo/summarize-locomo.js';
+export { aggregateLocomo } from './benchmarks/locomo/aggregate-locomo.js';
 export {
   type LoadedDataset,
   type LoadOptions,
@@ -87,5 +87,5 @@ export {
   RunInterruptedError,
   runBenchmark,
 } from './run/run-benchmark.js';
-export { summarize } from './run/summarize.js';
+export { aggregateMetrics } from './run/aggregate-metrics.js';
 export { type RunningServer, type ServeOptions, serve } from './serve/serve.js';

@@ -3,7 +3,7 @@ import { suggestNames } from '../config/close-names.js';
 import type { Sample } from '../results/sample.js';
 import { inMeans } from '../results/sample.js';
 import type { Exclusion } from '../results/summary.js';
-import { counts, isQaMetric } from '../run/summarize.js';
+import { inRetrievalMeans, isQaMetric } from '../run/aggregate-metrics.js';
 import {
   type CategoryComparison,
   type CompareOptions,
@@ -25,7 +25,7 @@ const ABSTENTION = 'abstention';
 const OVERALL = 'overall';
 
 /**
- * The questions a category's means are over, as summarize() counts them: retrieval metrics over
+ * The questions a category's means are over, as aggregateMetrics() counts them: retrieval metrics over
  * the questions the run's exclusion keeps, QA metrics over every finished question (`_abs` ones
  * too, as the official QA scripts), abstention questions as their own group. Dataset order.
  */
@@ -39,7 +39,7 @@ function categorize(run: Run, types: readonly string[]): Map<string, Group> {
   const exclusion: Exclusion = runExclusion(run.config);
   const samples = inDatasetOrder(run.samples);
   const finished = samples.filter(inMeans);
-  const counted = samples.filter((sample) => counts(sample, exclusion));
+  const counted = samples.filter((sample) => inRetrievalMeans(sample, exclusion));
   const groups = new Map<string, Group>();
   for (const type of types) {
     groups.set(type, {

@@ -3,7 +3,7 @@ import { orderQuestionTypes } from '../../benchmarks/benchmark-registry.js';
 import { missCause } from '../../providers/pipeline/gold-trace.js';
 import type { Sample } from '../../results/sample.js';
 import type { Summary } from '../../results/summary.js';
-import { summarize } from '../../run/summarize.js';
+import { aggregateMetrics } from '../../run/aggregate-metrics.js';
 import { sampleErrataCell } from '../../run/write-csv.js';
 import type { QuestionDetails } from './question-details.js';
 import { describeRun, type RunProvenance } from './run-provenance.js';
@@ -120,7 +120,7 @@ export type ReportModelOptions = {
 function runSummary(run: Run): Summary {
   return (
     run.summary ??
-    summarize({
+    aggregateMetrics({
       runId: run.config.run_id,
       dataset: run.config.config.dataset,
       convention: run.config.config.convention,

@@ -11,7 +11,7 @@ import { summarizeErrata } from './summarize-errata.js';
  * skips `_abs` questions; B (the average run_retrieval prints) also skips questions with no
  * user-side gold. The evidence convention skips `_abs` questions. Failed questions never count.
  */
-export function counts(sample: Sample, exclusion: Exclusion): boolean {
+export function inRetrievalMeans(sample: Sample, exclusion: Exclusion): boolean {
   if (!inMeans(sample) || sample.abstention) return false;
   return exclusion === 'A' || !sample.no_target;
 }
@@ -80,7 +80,7 @@ export function percentile(values: readonly number[], q: number): number {
 }
 
 /** Means overall, per question type and for abstention questions, in the dataset's type order. */
-export function summarize(options: {
+export function aggregateMetrics(options: {
   runId: string;
   dataset: string;
   convention: string;
@@ -95,7 +95,7 @@ export function summarize(options: {
   const { exclusion } = options;
   // Questions set aside by applied errata are in no table row; summary.errata counts them.
   const samples = options.samples.filter((sample) => sample.errata?.excluded !== true);
-  const counted = (sample: Sample) => counts(sample, exclusion);
+  const counted = (sample: Sample) => inRetrievalMeans(sample, exclusion);
   const byType: Record<string, MetricMeans> = {};
   for (const type of orderQuestionTypes(samples.map((sample) => sample.question_type))) {
     byType[type] = groupMeans(
@@ -115,7 +115,7 @@ export function summarize(options: {
     (sample) => sample.hypothesis !== null || Object.keys(sample.metrics).some(isQaMetric),
   );
   const qa = qaRan && options.qa ? options.qa : undefined;
-  const ownBlocks = Object.values(BENCHMARKS).map((benchmark) => benchmark.summarize?.(samples, qa));
+  const ownBlocks = Object.values(BENCHMARKS).map((benchmark) => benchmark.aggregate?.(samples, qa));
   return {
     run_id: options.runId,
     dataset: options.dataset,

@@ -31,7 +31,7 @@ function means(samples: readonly Sample[], keep: (name: string) => boolean): Mea
  * The LoCoMo block of a run's summary, or undefined when no sample is a LoCoMo question. `qa`
  * names the judge behind `qa.accuracy_strict` (set when QA ran).
  */
-export function summarizeLocomo(
+export function aggregateLocomo(
   samples: readonly Sample[],
   qa?: { judge: string; judge_model: string },
 ): LocomoSummary | undefined {
