@@ -104,7 +104,7 @@ describe('compareRuns', () => {
     const markdown = renderComparison(compareRuns([official, words], { metrics: ['session.recall_all@5'] }));
     expect(markdown).toContain('- config differences: tokenizer official → words');
     expect(markdown).toMatch(
-      /### overall · n 18\n\n\| metric +\| official \| +words \| +delta \| +test \| +p \|/,
+      /### overall\n\n\| metric +\| +n \| official \| +words \| +delta \| +test \| +p \|\n\|[-|:]+\|\n\| session\.recall_all@5 \| 18 \| /,
     );
     expect(markdown).toContain('### Flipped questions (overall)');
   });

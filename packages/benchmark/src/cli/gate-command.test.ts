@@ -90,7 +90,7 @@ describe('lme gate', () => {
     expect(overall.status).toBe(0);
     expect(overall.stdout).toContain(`against baseline ${join(words, 'summary.json')}`);
     expect(overall.stdout).toMatch(
-      /^PASS {2}overall {2}session\.recall_all@5 {2}0\.8333 {2}baseline 0\.8333, change \+0\.0000, may drop 0\.0200$/m,
+      /^PASS {2}overall {2}session\.recall_all@5 {2}0\.8333 {2}baseline 0\.8333, change 0\.0000, may drop 0\.0200$/m,
     );
     const perType = runCli([
       'gate',

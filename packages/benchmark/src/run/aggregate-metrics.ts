@@ -1,6 +1,7 @@
 import { BENCHMARKS, orderQuestionTypes } from '../benchmarks/benchmark-registry.js';
 import type { LoadedErrata } from '../errata/load-errata.js';
 import { addQaTaskAverages } from '../qa/qa-metrics.js';
+import { meanMetrics } from '../results/metric-means.js';
 import type { Sample } from '../results/sample.js';
 import { inMeans } from '../results/sample.js';
 import type { Exclusion, MetricMeans, QaProvenance, Summary } from '../results/summary.js';
@@ -19,29 +20,6 @@ export function inRetrievalMeans(sample: Sample, exclusion: Exclusion): boolean 
 /** QA metrics count `_abs` questions in their type and overall, as the official print_qa_metrics. */
 export function isQaMetric(name: string): boolean {
   return name.startsWith('qa.');
-}
-
-export function meanMetrics(
-  samples: readonly Sample[],
-  includeMetric: (name: string) => boolean = () => true,
-): MetricMeans {
-  const sums = new Map<string, { total: number; n: number }>();
-  for (const sample of samples) {
-    for (const [name, value] of Object.entries(sample.metrics)) {
-      if (!includeMetric(name)) continue;
-      const entry = sums.get(name) ?? { total: 0, n: 0 };
-      entry.total += value;
-      entry.n++;
-      sums.set(name, entry);
-    }
-  }
-  const metrics: Record<string, number> = {};
-  const counts: Record<string, number> = {};
-  for (const [name, { total, n }] of sums) {
-    metrics[name] = total / n;
-    counts[name] = n;
-  }
-  return { n: samples.length, metrics, counts };
 }
 
 /** Retrieval means over the questions `retrieval` keeps, QA means over every finished question. */

@@ -13,9 +13,9 @@ import { parseRunConfig } from '../config/parse-run-config.js';
 import type { RunConfigInput } from '../config/run-config.js';
 import type { Sample } from '../results/sample.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
+import { aggregateMetrics } from './aggregate-metrics.js';
 import { checkReaderSettings, createQaStage } from './qa-stage.js';
 import { emptySample } from './run-question.js';
-import { aggregateMetrics } from './aggregate-metrics.js';
 
 const ENVIRONMENT = { OPENAI_API_KEY: 'sk-test-qa-stage-1234' };
 const SAMPLE = join(REPO_ROOT, 'datasets', 'sample', 'longmemeval_s_sample.json.gz');

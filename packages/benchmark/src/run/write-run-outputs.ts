@@ -3,9 +3,9 @@ import { findErrataFor, type LoadedErrata, loadErrata } from '../errata/load-err
 import { formatHypothesisLine } from '../qa/hypotheses.js';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
+import { aggregateMetrics } from './aggregate-metrics.js';
 import { renderSummaryTable } from './render-table.js';
 import type { RunManifest } from './run-manifest.js';
-import { aggregateMetrics } from './aggregate-metrics.js';
 import { renderErrataLine } from './summarize-errata.js';
 import { samplesCsv, summaryCsv } from './write-csv.js';
 

@@ -1,10 +1,10 @@
 import type { Benchmark } from '../benchmark.js';
+import { aggregateLocomo } from './aggregate-locomo.js';
 import { isLocomoShaped, loadLocomo } from './load-locomo.js';
 import { LOCOMO_CATEGORY_ORDER, locomoQuestionType } from './locomo-categories.js';
 import { locomoQaMetrics } from './locomo-qa-metrics.js';
 import { renderLocomoTables } from './locomo-report.js';
 import { locomoRetrievalMetrics } from './locomo-retrieval-metrics.js';
-import { aggregateLocomo } from './aggregate-locomo.js';
 
 /**
  * LoCoMo (`locomo10.json`): two speakers, QA in five categories, each conversation mapped onto the
