@@ -131,7 +131,8 @@ describe('every shell command in README.md and docs/', () => {
 
   for (const [page, blocks] of blocksByPage) {
     if (blocks.length === 0) continue;
-    it(`${page}: every command exits as documented`, { timeout: 900_000 }, async () => {
+    // Pages run side by side (each in its own folder; the cache is safe to share), blocks in order.
+    it.concurrent(`${page}: every command exits as documented`, { timeout: 900_000 }, async ({ expect }) => {
       const { cwd, dataDir } = prepareWorkspace(REPO_ROOT);
       const env: NodeJS.ProcessEnv = {
         ...process.env,
