@@ -153,7 +153,7 @@ export type ResolvedRunConfig = { config: RunConfig; warnings: string[]; layers:
  * The config a command line asks for: defaults < stored config (resume) < config file (--config)
  * < preset < environment < flags. A preset named by flag replaces the one of the file, and either
  * replaces the stored one. Flags that change nothing in the resolved config (`--top-sessions`
- * without `--session-aware`) come back as warnings.
+ * without `--retriever session-aware`) come back as warnings.
  */
 export function resolveRunConfig(
   command: Command,

@@ -58,7 +58,19 @@ export const RUN_OPTIONS = [
     env: 'LME_DATA_DIR',
   },
   { flags: '--provider <name>', key: 'provider', group: 'retrieval', help: 'memory system under test' },
-  { flags: '--retriever <name>', key: 'retriever', group: 'retrieval', help: 'retriever of the pipeline' },
+  {
+    flags: '--retriever <name>',
+    key: 'retriever',
+    group: 'retrieval',
+    help: 'base retriever of the pipeline: bm25, dense, hybrid (routes over the documents), session-aware (sessions, then turns inside them), multi-route, multi-source; session-aware and multi-route rank turns, so they index turns whatever --granularity says',
+  },
+  {
+    flags: '--routes <name>',
+    key: 'routes',
+    group: 'retrieval',
+    help: 'routes a session-aware, multi-route or multi-source retriever searches: bm25, dense, or hybrid (both, fused)',
+    defaultHelp: 'hybrid',
+  },
   {
     flags: '--tokenizer <name>',
     key: 'tokenizer',
@@ -200,7 +212,7 @@ export const RUN_OPTIONS = [
     flags: '--session-aware',
     key: 'sessionAware',
     group: 'retrieval',
-    help: 'two-stage retrieval: top sessions first, then the best turns inside them',
+    help: 'old form of --retriever session-aware (with --retriever bm25|dense|hybrid as --routes)',
   },
   { flags: '--top-sessions <n>', key: 'topSessions', group: 'retrieval', help: 'sessions kept by stage 1' },
   {
@@ -265,13 +277,13 @@ export const RUN_OPTIONS = [
     flags: '--multi-route',
     key: 'multiRoute',
     group: 'retrieval',
-    help: 'multi-route recall: turn BM25, turn dense and session-text BM25 fused by RRF (--rrf-k)',
+    help: 'old form of --retriever multi-route (with --retriever bm25|dense|hybrid as --routes)',
   },
   {
     flags: '--session-first',
     key: 'sessionFirst',
     group: 'retrieval',
-    help: 'with --multi-route: rank sessions by session score plus bounded turn support',
+    help: 'with --retriever multi-route: rank sessions by session score plus bounded turn support',
   },
   {
     flags: '--multi-signal',
@@ -345,7 +357,7 @@ export const RUN_OPTIONS = [
     flags: '--multi-source',
     key: 'multiSource',
     group: 'retrieval',
-    help: 'multi-source retrieval: stored-memory hybrid, entity graph and conversation context, merged by adaptive weights',
+    help: 'old form of --retriever multi-source (with --retriever bm25|dense|hybrid as --routes)',
   },
   {
     flags: '--source-weights <name=w,...>',
