@@ -3,7 +3,7 @@ import { buildCorpus } from '../benchmarks/build-corpus.js';
 import { CON_NOTE_MAX_TOKENS, CON_NOTE_TEMPLATE } from '../benchmarks/longmemeval/official-prompts.js';
 import { isAbstention, type LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { RunConfig } from '../config/run-config.js';
-import { contextualizesWithLlm, embeds, summarizesWithLlm } from '../config/run-shape.js';
+import { contextualizesWithLlm, embeds, judges, summarizesWithLlm } from '../config/run-shape.js';
 import { countTokens } from '../metrics/truncate-tokens.js';
 import { createConfiguredEmbedder } from '../providers/pipeline/configured-embedder.js';
 import { judgeRubricDefinition } from '../qa/judge-rubrics.js';
@@ -140,6 +140,8 @@ export async function planRun(config: RunConfig, records: readonly LongMemEvalRe
         completionTokens: records.length * answerTokens,
       }),
     );
+  }
+  if (judges(config)) {
     // The configured rubric: its prompt, its max_tokens, and the questions it grades at all.
     const rubric = judgeRubricDefinition(config.judge);
     const judged = records.filter((record) => rubric.grades?.(record) ?? true);
@@ -151,8 +153,9 @@ export async function planRun(config: RunConfig, records: readonly LongMemEvalRe
       priced({
         role: 'judge',
         model: config.judgeModel,
-        calls: judged.length,
-        promptTokens: judgePrompt,
+        // --judge-samples k: the whole request k times (each vote is its own call).
+        calls: judged.length * config.judgeSamples,
+        promptTokens: judgePrompt * config.judgeSamples,
         completionTokens: judged.length * (rubric.maxTokens ?? 10) * config.judgeSamples,
       }),
     );
