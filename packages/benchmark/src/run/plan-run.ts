@@ -8,6 +8,7 @@ import { countTokens } from '../metrics/truncate-tokens.js';
 import { createConfiguredEmbedder } from '../providers/pipeline/configured-embedder.js';
 import { judgeRubricDefinition } from '../qa/judge-rubrics.js';
 import { officialContextLength } from '../qa/reader.js';
+import { checkAnswerSource } from './check-answer-source.js';
 import { planRerank } from './plan-rerank.js';
 
 export type LlmPlan = {
@@ -57,6 +58,8 @@ const JUDGE_HYPOTHESIS_TOKENS = 120;
  * average session size), at the official token budget; completions at their maximum length.
  */
 export async function planRun(config: RunConfig, records: readonly LongMemEvalRecord[]): Promise<RunPlan> {
+  // A plan of a run preflight would refuse is refused the same way.
+  checkAnswerSource(config);
   const byType: Record<string, number> = {};
   for (const record of records) byType[record.question_type] = (byType[record.question_type] ?? 0) + 1;
   const notes: string[] = [];
