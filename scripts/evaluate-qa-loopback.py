@@ -12,6 +12,7 @@ are stubbed, the OpenAI client by a urllib POST of the same request body to
 so a .json.gz dataset is unpacked to a temporary file first.
 """
 import gzip
+import io
 import json
 import os
 import runpy
@@ -84,12 +85,15 @@ def main():
     stub_modules()
     sys.argv = [script, 'gpt-4o', hypotheses, reference]
     stdout = sys.stdout
-    sys.stdout = open(os.devnull, 'w')  # the official script prints every verdict
+    sys.stdout = printed = io.StringIO()  # the official script prints every verdict, then its summary
     try:
         runpy.run_path(script, run_name='__main__')
     finally:
-        sys.stdout.close()
         sys.stdout = stdout
+    lines = printed.getvalue().splitlines()
+    start = next(index for index, line in enumerate(lines) if line.startswith('Accuracy:'))
+    print('evaluate_qa.py printed (over every hypothesis, empty ones included):')
+    print('\n'.join(line for line in lines[start:] if not line.startswith('Saved to')))
     official = {}
     with open(hypotheses + '.eval-results-gpt-4o') as results:
         for line in results:
