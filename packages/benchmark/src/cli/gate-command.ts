@@ -6,7 +6,7 @@ import { renderGateResult } from '../analysis/render-gate-result.js';
 import { listFlag } from './compare-command.js';
 import { integerFlag, numberFlag } from './parse-flag.js';
 
-/** Exit code of a failed gate (see main.ts EXIT). */
+/** Exit code of a failed gate (`EXIT.gateFailed`, cli/exit-codes.ts). */
 const GATE_FAILED = 3;
 
 function collect(value: string, previous: string[] = []): string[] {
