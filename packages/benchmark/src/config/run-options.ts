@@ -504,12 +504,24 @@ export const RUN_OPTIONS = [
     group: 'qa',
     help: 'what the reader gets from a turn retriever: whole sessions, or each retrieved turn with its round (official flat-turn)',
   },
+  {
+    flags: '--answers <source>',
+    key: 'answers',
+    group: 'qa',
+    help: "whose answers are judged: lme's reader (--reader-model) or the provider's own (--provider http returning answer)",
+  },
   { flags: '--judge-model <model>', key: 'judgeModel', group: 'qa', help: 'official LLM judge model' },
   {
     flags: '--judge-samples <n>',
     key: 'judgeSamples',
     group: 'qa',
-    help: 'judge votes per answer, majority wins',
+    help: 'judge calls per answer, majority wins; agreement and a 95% Wilson interval reported beside',
+  },
+  {
+    flags: '--judge-temperature <t>',
+    key: 'judgeTemperature',
+    group: 'qa',
+    help: 'judge sampling temperature (0 official; set above 0 with --judge-samples above 1)',
   },
   {
     flags: '--judge <rubric>',
