@@ -36,7 +36,7 @@ export async function createQaStage(
   environment: NodeJS.ProcessEnv = process.env,
 ): Promise<QaStage | undefined> {
   if (!config.readerModel) return undefined;
-  checkReaderSettings(config);
+  // Reader settings were checked once, by preflight (checkReaderSettings), before any work.
   // The cache root: the completion cache keeps its entries in `<cacheDir>/llm/`.
   const cacheDir = config.cache ? config.cacheDir : undefined;
   const clientFor = (role: 'reader' | 'judge') =>

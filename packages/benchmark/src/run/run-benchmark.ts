@@ -10,6 +10,7 @@ import type { PipelineResources } from '../providers/pipeline/configured-embedde
 import type { Provider } from '../providers/provider.js';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
+import { checkServers } from './check-servers.js';
 import { datasetFileSha256 } from './dataset-checksum.js';
 import { preflightRun } from './preflight.js';
 import { collectProvenance } from './provenance.js';
@@ -140,6 +141,8 @@ export async function runBenchmark(
   let claim: ReturnType<typeof claimRunFolder> | undefined;
   let written = 0;
   try {
+    // Every server answers before the first question, or the run stops in seconds naming it.
+    await checkServers({ config, provider, environment: dependencies.environment, signal });
     const qa = await createQaStage(config, dependencies.environment);
     const source = await openQuestionSource(datasetPath, config, dependencies.dataset);
     claim = claimRunFolder(dir, { mode: resume ? 'resume' : 'new', overwrite: config.overwrite });
