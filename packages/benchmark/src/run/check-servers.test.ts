@@ -156,4 +156,25 @@ describe('lme run against a dead provider', () => {
       new RegExp(`^lme: The provider at --provider-url ${quoted(url)} does not answer .*\\n$`),
     );
   });
+
+  it('--dry-run contacts no server: it prints the plan even when every server is dead', async () => {
+    const url = await closedUrl();
+    const result = runCli([
+      'run',
+      '-d',
+      'sample',
+      '--provider',
+      'http',
+      '--provider-url',
+      url,
+      '--reader-model',
+      'x',
+      '--reader-base-url',
+      `${url}/v1`,
+      '--dry-run',
+    ]);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/questions/);
+  });
 });

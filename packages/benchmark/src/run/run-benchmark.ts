@@ -142,7 +142,12 @@ export async function runBenchmark(
   let written = 0;
   try {
     // Every server answers before the first question, or the run stops in seconds naming it.
-    await checkServers({ config, provider, environment: dependencies.environment, signal });
+    // Interrupted while checking: the loop below stops before the first question, as interrupted.
+    await checkServers({ config, provider, environment: dependencies.environment, signal }).catch(
+      (error: unknown) => {
+        if (!signal?.aborted) throw error;
+      },
+    );
     const qa = await createQaStage(config, dependencies.environment);
     const source = await openQuestionSource(datasetPath, config, dependencies.dataset);
     claim = claimRunFolder(dir, { mode: resume ? 'resume' : 'new', overwrite: config.overwrite });
