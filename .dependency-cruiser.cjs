@@ -8,6 +8,7 @@
 const LAYERS = {
   'search-core': [
     ['core'],
+    ['http'],
     ['lexical', 'embedding', 'vector-index', 'llm', 'query'],
     ['retrievers', 'summarize'],
     ['stages'],

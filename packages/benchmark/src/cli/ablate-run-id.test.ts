@@ -1,8 +1,11 @@
 import { copyFileSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, runCli } from '../testing/run-cli.js';
+import { startCli } from '../testing/run-cli-async.js';
 import { EXIT } from './exit-codes.js';
 
 describe('lme ablate', () => {
@@ -33,16 +36,25 @@ describe('lme ablate', () => {
     expect(folders[0]).toMatch(/-ablation-copy-[0-9a-f]{4}$/);
   }, 120_000);
 
-  it('exits 2 after writing every variant when questions failed, naming the variant and the first failure', () => {
+  it('exits 2 after writing every variant when questions failed, naming the variant and the first failure', async () => {
     const out = mkdtempSync(join(tmpdir(), 'lme-ablate-fail-'));
-    const result = runCli([
+    // A provider that is up (its health check passes) but refuses every question.
+    const server = createServer((incoming, outgoing) => {
+      incoming.resume();
+      const healthy = incoming.url === '/v1/health';
+      outgoing.writeHead(healthy ? 200 : 400, { 'content-type': 'application/json' });
+      outgoing.end(healthy ? '{"status": "ok"}' : '{"error": {"message": "storage is down"}}');
+    });
+    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const result = await startCli([
       'ablate',
       '--dataset',
       'sample',
       '--provider',
       'http',
       '--provider-url',
-      'http://127.0.0.1:9',
+      url,
       '--provider-retries',
       '0',
       '--question-types',
@@ -53,7 +65,7 @@ describe('lme ablate', () => {
       out,
       '--run-id',
       'down',
-    ]);
+    ]).done.finally(() => server.close());
     expect(result.status, result.stderr).toBe(EXIT.failedQuestions);
     expect(result.stderr).toMatch(/variant top-k=5: 4 of 4 questions failed; first: [0-9a-z_]+: /);
     expect(result.stderr).toMatch(/variant top-k=10: 4 of 4 questions failed/);

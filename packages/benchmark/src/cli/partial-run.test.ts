@@ -85,7 +85,9 @@ describe('a run that stops early', () => {
       ],
       { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: server.baseUrl },
     );
-    while (server.requests.length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+    // Completions only: the preflight's GET /models is no question.
+    const completions = () => server!.requests.filter((request) => request.path === '/chat/completions');
+    while (completions().length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
     started.child.kill('SIGTERM');
     expect((await started.done).status).toBe(EXIT.interrupted);
     const dir = join(out, 'term');

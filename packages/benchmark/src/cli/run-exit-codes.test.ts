@@ -10,10 +10,13 @@ import { EXIT } from './exit-codes.js';
 const BM25 = ['run', '--dataset', 'sample', '--preset', 'bm25-official'];
 
 describe('lme exit codes', () => {
-  it('exits 2 after writing every output when questions failed, naming the first and the rerun', () => {
+  it('exits 2 after writing every output when questions failed, naming the first and the rerun', async () => {
     const out = mkdtempSync(join(tmpdir(), 'lme-exit-'));
-    // Nothing listens on port 9: every reader call fails.
-    const result = runCli(
+    // The server is up (preflight passes) but refuses every completion: every reader call fails.
+    const refusing = await startOpenAiWireServer({
+      '/chat/completions': () => ({ status: 400, json: { error: { message: 'unknown model' } } }),
+    });
+    const result = await startCli(
       [
         ...BM25,
         '--out',
@@ -27,8 +30,8 @@ describe('lme exit codes', () => {
         '--max-retries',
         '0',
       ],
-      { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
-    );
+      { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: refusing.baseUrl },
+    ).done.finally(() => refusing.close());
     expect(result.status).toBe(EXIT.failedQuestions);
     const dir = join(out, 'failing');
     expect(readFileSync(join(dir, 'summary.json'), 'utf8')).toContain('"errors": 2');
@@ -76,8 +79,11 @@ describe('lme run interrupted', () => {
       'gpt-4o-mini',
       '--no-cache',
     ];
+    // Completions only: the preflight's GET /models comes before the run has a folder.
+    const completions = () =>
+      server!.requests.filter((request) => request.path === '/chat/completions').length;
     const waitForRequests = async (count: number) => {
-      while (server!.requests.length < count) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (completions() < count) await new Promise((resolve) => setTimeout(resolve, 20));
     };
 
     const terminated = startCli(args('term'), environment);
@@ -87,7 +93,7 @@ describe('lme run interrupted', () => {
     expect(term.status).toBe(EXIT.interrupted);
     expect(term.stderr).toContain(`Continue with: lme run --resume ${join(out, 'term')}`);
 
-    const seen = server.requests.length;
+    const seen = completions();
     const twice = startCli(args('twice'), environment);
     await waitForRequests(seen + 1);
     twice.child.kill('SIGINT');

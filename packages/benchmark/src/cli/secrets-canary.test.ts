@@ -44,6 +44,12 @@ async function startEchoingProvider() {
       const auth = incoming.headers.authorization ?? '';
       const bare = auth.replace(/^Bearer /, '');
       const namespace = body.namespace ?? '';
+      // The run's preflight health check is no question.
+      if (incoming.url === '/v1/health') {
+        outgoing.writeHead(200, { 'content-type': 'application/json' });
+        outgoing.end('{"status": "ok"}');
+        return;
+      }
       if (!order.includes(namespace)) order.push(namespace);
       const which = order.indexOf(namespace);
       let status = 200;

@@ -32,6 +32,36 @@ export function apiKeyVariables(role: OpenAiRole): string[] {
   return own ? [own, 'OPENAI_API_KEY'] : ['OPENAI_API_KEY'];
 }
 
+type EndpointSettings = Pick<
+  RunConfig,
+  'baseUrl' | 'readerBaseUrl' | 'judgeBaseUrl' | 'maxRetries' | 'timeoutMs'
+>;
+
+/** The base URL a role uses and the flag or variable that set it; undefined: the OpenAI API. */
+function chosenBaseUrl(
+  config: EndpointSettings,
+  role: OpenAiRole,
+  environment: Readonly<Record<string, string | undefined>>,
+): { url: string; source: string } | undefined {
+  const spec = ROLE_ENDPOINTS[role];
+  const candidates: [string | undefined, string][] = [
+    [spec.key ? config[spec.key] : undefined, spec.flag ?? ''],
+    [config.baseUrl, '--base-url'],
+    [environment.OPENAI_BASE_URL || undefined, 'OPENAI_BASE_URL'],
+  ];
+  const chosen = candidates.find(([value]) => value !== undefined);
+  return chosen ? { url: chosen[0]!, source: chosen[1] } : undefined;
+}
+
+/** Where a role's base URL comes from (`--reader-base-url`, `--base-url`, `OPENAI_BASE_URL`), for messages. */
+export function endpointSource(
+  config: EndpointSettings,
+  role: OpenAiRole,
+  environment: Readonly<Record<string, string | undefined>> = process.env,
+): string {
+  return chosenBaseUrl(config, role, environment)?.source ?? 'the default OpenAI API';
+}
+
 /**
  * The one place the OpenAI settings are read from the environment. Endpoint: the role's flag
  * (`--reader-base-url`, `--judge-base-url`), else `--base-url`, else `OPENAI_BASE_URL`, else the
@@ -40,23 +70,17 @@ export function apiKeyVariables(role: OpenAiRole): string[] {
  * to the secrets redacted from every output. Retries and timeout: `--max-retries`, `--timeout`.
  */
 export function resolveOpenAiEndpoint(
-  config: Pick<RunConfig, 'baseUrl' | 'readerBaseUrl' | 'judgeBaseUrl' | 'maxRetries' | 'timeoutMs'>,
+  config: EndpointSettings,
   role: OpenAiRole,
   environment: Readonly<Record<string, string | undefined>> = process.env,
 ): OpenAiEndpoint {
-  const spec = ROLE_ENDPOINTS[role];
-  const candidates: [string | undefined, string][] = [
-    [spec.key ? config[spec.key] : undefined, spec.flag ?? ''],
-    [config.baseUrl, '--base-url'],
-    [environment.OPENAI_BASE_URL || undefined, 'OPENAI_BASE_URL'],
-  ];
-  const chosen = candidates.find(([value]) => value !== undefined);
+  const chosen = chosenBaseUrl(config, role, environment);
   const apiKey = apiKeyVariables(role)
     .map((name) => environment[name])
     .find((value) => value);
   addSecret(apiKey);
   const endpoint: OpenAiEndpoint = { maxRetries: config.maxRetries, timeoutMs: config.timeoutMs };
-  if (chosen) endpoint.baseURL = checkEndpointUrl(chosen[0]!, chosen[1]);
+  if (chosen) endpoint.baseURL = checkEndpointUrl(chosen.url, chosen.source);
   if (apiKey) endpoint.apiKey = apiKey;
   return endpoint;
 }

@@ -55,4 +55,6 @@ export type Provider = {
   /** Run-level figures worth keeping (embedding and summary cost), written to summary.json. */
   report?(): Record<string, unknown>;
   close?(): Promise<void>;
+  /** Checks the server behind the provider answers, before the first question (one sentence if not). */
+  preflight?(options?: { signal?: AbortSignal }): Promise<void>;
 };

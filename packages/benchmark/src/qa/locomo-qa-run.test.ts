@@ -88,8 +88,11 @@ describe.skipIf(!existsSync(conversationFile))(
         });
         expect(recomputed.filter(Boolean)).toHaveLength(199);
 
-        const readerCalls = server.requests.filter((request) => !isJudge(request));
-        const judgeCalls = server.requests.filter(isJudge);
+        // The run's preflight asked GET /models once; the rest are completions.
+        const completions = server.requests.filter((request) => request.path === '/chat/completions');
+        expect(server.requests.length - completions.length).toBe(1);
+        const readerCalls = completions.filter((request) => !isJudge(request));
+        const judgeCalls = completions.filter(isJudge);
         expect(readerCalls).toHaveLength(199);
         expect(judgeCalls).toHaveLength(152);
         for (const request of readerCalls) {

@@ -36,6 +36,8 @@ const promptOf = (request: RecordedRequest) =>
 describe('--answers provider: the memory system’s own answers judged', () => {
   let memory: AnsweringMemoryServer | undefined;
   let judge: OpenAiWireServer | undefined;
+  /** The judge's completions (the run's preflight also asks it GET /models once). */
+  const judgeCompletions = () => judge!.requests.filter((request) => request.path === '/chat/completions');
   afterEach(async () => {
     await memory?.close();
     await judge?.close();
@@ -94,8 +96,8 @@ describe('--answers provider: the memory system’s own answers judged', () => {
 
     // One judge call per answered question, with the abstention rubric for the _abs ones, and the
     // provider's own usage and latency kept beside lme's judge.
-    expect(judge!.requests).toHaveLength(judged);
-    for (const request of judge!.requests) {
+    expect(judgeCompletions()).toHaveLength(judged);
+    for (const request of judgeCompletions()) {
       const prompt = promptOf(request);
       const id = QUESTIONS.find((question) =>
         prompt.includes(`Question: ${question.question}\n`),
@@ -137,7 +139,7 @@ describe('--answers provider: the memory system’s own answers judged', () => {
       cacheDir: mkdtempSync(join(tmpdir(), 'lme-votes-')),
     });
     const first = await runBenchmark(config, { argv: [], environment: ENVIRONMENT });
-    expect(judge!.requests).toHaveLength(17 * 3);
+    expect(judgeCompletions()).toHaveLength(17 * 3);
     const overall = first.summary.metrics.overall;
     expect(overall.metrics['qa.judge_agreement']).toBeCloseTo(2 / 3, 10);
     expect(overall.metrics['qa.accuracy_strict']).toBeCloseTo(12 / 17, 10);
@@ -148,11 +150,11 @@ describe('--answers provider: the memory system’s own answers judged', () => {
     expect(first.table).toContain('judge agreement');
     expect(first.table).toContain('each the majority of 3 judge calls at temperature 0.7');
     expect(samplesOf(first.dir).find((sample) => sample.judge)?.judge?.votes).toBeDefined();
-    for (const request of judge!.requests)
+    for (const request of judgeCompletions())
       expect((request.body as { temperature: number }).temperature).toBe(0.7);
 
     const again = await runBenchmark({ ...config, runId: 'again' }, { argv: [], environment: ENVIRONMENT });
-    expect(judge!.requests).toHaveLength(17 * 3);
+    expect(judgeCompletions()).toHaveLength(17 * 3);
     expect(withoutLatency(again.summary.metrics)).toEqual(withoutLatency(first.summary.metrics));
   }, 60_000);
 

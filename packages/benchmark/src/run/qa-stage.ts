@@ -50,7 +50,7 @@ export async function createQaStage(
 ): Promise<QaStage | undefined> {
   if (!judges(config)) return undefined;
   checkAnswerSource(config);
-  if (config.readerModel) checkReaderSettings(config);
+  // Reader settings were checked once, by preflight (checkReaderSettings), before any work.
   // The cache root: the completion cache keeps its entries in `<cacheDir>/llm/`.
   const cacheDir = config.cache ? config.cacheDir : undefined;
   const clientFor = (role: 'reader' | 'judge') =>

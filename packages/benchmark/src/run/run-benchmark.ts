@@ -10,6 +10,7 @@ import type { PipelineResources } from '../providers/pipeline/configured-embedde
 import type { Provider } from '../providers/provider.js';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
+import { checkServers } from './check-servers.js';
 import { datasetFileSha256 } from './dataset-checksum.js';
 import { preflightRun } from './preflight.js';
 import { collectProvenance } from './provenance.js';
@@ -132,6 +133,13 @@ export async function runBenchmark(
   let claim: ReturnType<typeof claimRunFolder> | undefined;
   const counts = { written: 0 };
   try {
+    // Every server answers before the first question, or the run stops in seconds naming it.
+    // Interrupted while checking: the loop below stops before the first question, as interrupted.
+    await checkServers({ config, provider, environment: dependencies.environment, signal }).catch(
+      (error: unknown) => {
+        if (!signal?.aborted) throw error;
+      },
+    );
     const qa = await createQaStage(config, dependencies.environment);
     const source = await openQuestionSource(datasetPath, config, dependencies.dataset);
     claim = claimRunFolder(dir, { mode: resume ? 'resume' : 'new', overwrite: config.overwrite });

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ServiceError } from '../http/service-error.js';
 import {
   type OpenAiWireServer,
   type RecordedRequest,
@@ -194,6 +195,8 @@ describe('createOpenAiEmbedder', () => {
     expect(error.message).not.toContain(API_KEY);
     expect(JSON.stringify(error, Object.getOwnPropertyNames(error))).not.toContain(API_KEY);
     expect(server.requests).toHaveLength(1); // 401 is not retried
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ status: 401, retryable: false });
   });
 
   it('stops waiting when the signal aborts', async () => {

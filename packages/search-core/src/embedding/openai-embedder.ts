@@ -2,6 +2,7 @@ import pLimit from 'p-limit';
 import { loadOpenAi } from '../core/load-openai.js';
 import { redactSecrets } from '../core/redact-secrets.js';
 import { unitVector } from '../core/vector-math.js';
+import { isRetryableStatus, ServiceError } from '../http/service-error.js';
 import type { EmbedDocumentsOptions, Embedder, EmbedQueryOptions } from './embedder.js';
 
 export type OpenAiEmbedderOptions = {
@@ -93,9 +94,14 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
       );
     } catch (error) {
       if (signal?.aborted) throw signal.reason ?? error;
-      const status = error instanceof loadOpenAi().APIError && error.status ? ` (HTTP ${error.status})` : '';
+      const code = error instanceof loadOpenAi().APIError ? error.status : undefined;
+      const status = code ? ` (HTTP ${code})` : '';
       const message = error instanceof Error ? error.message : String(error);
-      throw new Error(redact(`${id} embeddings request failed${status}: ${message}`));
+      // The SDK has made its retries; `retryable` says whether a later attempt could still succeed.
+      throw new ServiceError(redact(`${id} embeddings request failed${status}: ${message}`), {
+        retryable: code ? isRetryableStatus(code) : error instanceof loadOpenAi().APIConnectionError,
+        status: code || undefined,
+      });
     }
     const vectors = parseEmbeddings(response, texts.length, (problem) => {
       throw new Error(redact(`${id} returned a malformed embeddings response: ${problem}.`));

@@ -157,7 +157,7 @@ function describeFailure(error: unknown, context: FailureContext): ChatCompletio
     );
   }
   if (error instanceof loadOpenAi().APIError && typeof error.status === 'number') {
-    const retried = isRetryableStatus(error.status) ? ` after ${attempts}` : '';
+    const retried = sdkRetries(error.status) ? ` after ${attempts}` : '';
     const detail = summarize(error.message.replace(/^\d{3}\s*/, ''));
     return build(
       `Chat completion for model "${model}" failed with HTTP ${error.status}${retried}${detail ? `: ${detail}` : ''}.`,
@@ -169,7 +169,8 @@ function describeFailure(error: unknown, context: FailureContext): ChatCompletio
   return build(`Chat completion for model "${model}" failed: ${summarize(message)}.`, 'other');
 }
 
-function isRetryableStatus(status: number): boolean {
+/** Statuses the `openai` package itself retries (its policy, not lme's: `ServiceError.retryable`). */
+function sdkRetries(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 

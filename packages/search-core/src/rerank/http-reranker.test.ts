@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RetrievalHit } from '../core/retriever.js';
+import { ServiceError } from '../http/service-error.js';
 import type { OpenAiWireServer } from '../testing/openai-wire-server.js';
 import { rerankReply, startRerankServer } from '../testing/rerank-wire-server.js';
 import { createHttpReranker } from './http-reranker.js';
 import { rerankHits } from './rerank-hits.js';
+import { RerankError } from './reranker.js';
 
 const KEY = 'rk-test-SECRET-0123456789';
 const texts = ['apples are red', 'the sky is blue', 'bananas are yellow'];
@@ -82,18 +84,34 @@ describe('http reranker (/rerank wire format)', () => {
     });
     const error = await reranker.rerank({ query: 'q', candidates }).catch((caught: Error) => caught);
     expect((error as Error).message).toMatch(
-      /^Reranker m at 127\.0\.0\.1:\d+ failed with HTTP 500 after 3 attempts/,
+      /^Reranker m: POST http:\/\/127\.0\.0\.1:\d+\/v1\/rerank failed: HTTP 500 \(body: boom \[redacted\]\) after 3 attempts\.$/,
     );
+    expect(error).toBeInstanceOf(RerankError);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error).toMatchObject({ status: 500, retryable: true });
     expect((error as Error).message).not.toContain(KEY);
     expect(waits).toEqual([500, 1000]);
     expect(server.requests).toHaveLength(3);
+  });
+
+  it('does not retry a 400, and says so by status and retryable', async () => {
+    server = await startRerankServer(() => ({ status: 400, json: { error: { message: 'bad model' } } }));
+    const { waits, sleep } = recorder();
+    const reranker = createHttpReranker({ url: server.baseUrl, model: 'm', sleep });
+    await expect(reranker.rerank({ query: 'q', candidates })).rejects.toMatchObject({
+      name: 'RerankError',
+      status: 400,
+      retryable: false,
+    });
+    expect(waits).toEqual([]);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('times out a reply that does not come', async () => {
     server = await startRerankServer(() => ({ delayMs: 5_000, ...rerankReply([1, 2, 3]) }));
     const reranker = createHttpReranker({ url: server.baseUrl, model: 'm', timeoutMs: 30, maxRetries: 0 });
     await expect(reranker.rerank({ query: 'q', candidates })).rejects.toThrow(
-      /timed out after 30 ms \(1 attempt\)/,
+      /^Reranker m: POST http:\/\/127\.0\.0\.1:\d+\/v1\/rerank timed out after 30 ms\.$/,
     );
   });
 

@@ -1,7 +1,8 @@
 import { redactSecrets } from '../core/redact-secrets.js';
+import { createJsonClient } from '../http/json-client.js';
+import { ServiceError } from '../http/service-error.js';
 import type { ChatClient, ChatCompleteOptions } from '../llm/chat-client.js';
 import { withCompletionCache } from '../llm/completion-cache.js';
-import { readCappedText } from '../llm/read-capped-text.js';
 import { withSingleFlight } from '../llm/single-flight.js';
 import { tokenCount } from '../llm/token-count.js';
 import {
@@ -35,78 +36,47 @@ type RerankReply = { results: { index: number; relevance_score: number }[] };
 /**
  * The `/rerank` wire format hosted and self-hosted rerankers share (Cohere, Jina, Voyage, Hugging
  * Face TEI, vLLM): `{model, query, documents, top_n}` → `{results: [{index, relevance_score}]}`.
- * Retries follow the reader's policy (429/408/5xx, timeouts, connection errors; `retry-after`
- * honoured, else exponential back-off from 0.5 s). A reply that is not that shape, or that leaves
+ * Requests go through the one HTTP JSON client (http/json-client.ts): its retry policy (408, 429,
+ * 5xx, timeouts, connection errors; `retry-after` honoured, else exponential back-off from 0.5 s)
+ * and its cap on reply size; a failure is a `RerankError` carrying `retryable` and the status. A reply that is not that shape, or that leaves
  * out a document, is an error and is never cached. Replies are cached like completions, keyed by
  * the endpoint URL, model, query and documents (not the key): unlike a hosted chat model, whose name
  * says what answers, a self-hosted rerank server answers under any model name, so a reply from one
  * server never stands in for another's (docs/security.md, "Caches").
  */
 export function createHttpReranker(options: HttpRerankerOptions): CandidateReranker {
-  const url = /\/rerank\/?$/.test(options.url) ? options.url : `${options.url.replace(/\/+$/, '')}/rerank`;
-  const maxRetries = options.maxRetries ?? 6;
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  const sleep =
-    options.sleep ?? ((milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds)));
+  const url = rerankEndpoint(options.url);
   const secrets = options.apiKey ? [options.apiKey] : [];
   const host = safeHost(url);
   const fail = (message: string) => new RerankError(redactSecrets(message, secrets));
+  const sleep = options.sleep;
+  const http = createJsonClient({
+    baseUrl: url,
+    headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
+    timeoutMs: options.timeoutMs ?? 60_000,
+    maxRetries: options.maxRetries ?? 6,
+    redact: (text) => redactSecrets(text, secrets),
+    ...(sleep ? { sleep: (milliseconds: number) => sleep(milliseconds) } : {}),
+  });
 
   async function post(
-    body: string,
-    size: number,
+    body: { model: string; query: string; documents: string[]; top_n: number },
     signal?: AbortSignal,
   ): Promise<RerankReply & { tokens: number }> {
-    for (let attempt = 0; ; attempt++) {
-      signal?.throwIfAborted();
-      const timeout = AbortSignal.timeout(timeoutMs);
-      let response: Response;
-      try {
-        response = await fetch(url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
-          },
-          body,
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        });
-      } catch (error) {
-        if (signal?.aborted) throw signal.reason;
-        const reason = timeout.aborted ? `timed out after ${timeoutMs} ms` : 'could not be reached';
-        if (attempt < maxRetries) {
-          await sleep(backoff(attempt));
-          continue;
-        }
-        throw fail(
-          `Reranker ${options.model} at ${host} ${reason} (${attempt + 1} attempt${attempt === 0 ? '' : 's'}): ${(error as Error).message}.`,
-        );
-      }
-      if (!response.ok) {
-        const retryable = response.status === 429 || response.status === 408 || response.status >= 500;
-        const text = (await response.text().catch(() => '')).replace(/\s+/g, ' ').slice(0, 200);
-        if (retryable && attempt < maxRetries) {
-          const after = Number(response.headers.get('retry-after'));
-          await sleep(Number.isFinite(after) && after > 0 ? after * 1000 : backoff(attempt));
-          continue;
-        }
-        throw fail(
-          `Reranker ${options.model} at ${host} failed with HTTP ${response.status}${retryable ? ` after ${attempt + 1} attempts` : ''}${text ? `: ${text}` : ''}.`,
-        );
-      }
-      const text = await readCappedText(response, `Reranker ${options.model} at ${host}`).catch(
-        (error: Error) => {
-          throw fail(error.message);
-        },
-      );
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw fail(`Reranker ${options.model} at ${host} returned a body that is not JSON.`);
-      }
-      return { ...validate(json, size), tokens: tokensOf(json) };
+    let json: unknown;
+    try {
+      json = await http.request({
+        method: 'POST',
+        path: '',
+        body,
+        context: `Reranker ${options.model}: `,
+        ...(signal ? { signal } : {}),
+      });
+    } catch (error) {
+      if (signal?.aborted || !(error instanceof ServiceError)) throw error;
+      throw new RerankError(error.message, { retryable: error.retryable, status: error.status });
     }
+    return { ...validate(json, body.documents.length), tokens: tokensOf(json) };
   }
 
   function validate(json: unknown, size: number): RerankReply {
@@ -149,8 +119,10 @@ export function createHttpReranker(options: HttpRerankerOptions): CandidateReran
         query: string;
         documents: string[];
       };
-      const body = JSON.stringify({ model: options.model, query, documents, top_n: documents.length });
-      const reply = await post(body, documents.length, request.signal);
+      const reply = await post(
+        { model: options.model, query, documents, top_n: documents.length },
+        request.signal,
+      );
       return {
         text: JSON.stringify(reply.results),
         texts: [JSON.stringify(reply.results)],
@@ -190,8 +162,9 @@ export function createHttpReranker(options: HttpRerankerOptions): CandidateReran
   };
 }
 
-function backoff(attempt: number): number {
-  return Math.min(500 * 2 ** attempt, 30_000);
+/** The endpoint a rerank URL names: `/rerank` appended unless the URL already ends with it. */
+export function rerankEndpoint(url: string): string {
+  return /\/rerank\/?$/.test(url) ? url : `${url.replace(/\/+$/, '')}/rerank`;
 }
 
 /** Tokens a rerank service reports (Jina `usage.total_tokens`, Voyage `usage.total_tokens`); 0 when none. */

@@ -1,4 +1,5 @@
 import type { RouteTrace } from '../core/retriever.js';
+import { ServiceError } from '../http/service-error.js';
 
 /** One candidate handed to a reranker: the hit's text and what the base retriever knew of it. */
 export type RerankCandidate = {
@@ -78,7 +79,16 @@ export function orderByScores(scores: readonly number[]): number[] {
     .map((entry) => entry.position);
 }
 
-/** A reranker error: one sentence naming the reranker and what went wrong. */
-export class RerankError extends Error {
+/**
+ * A reranker error: one sentence naming the reranker and what went wrong. A reply of the wrong
+ * shape is not retryable; a failed request carries its status and whether it was.
+ */
+export class RerankError extends ServiceError {
   override readonly name = 'RerankError';
+  constructor(
+    message: string,
+    options: { retryable: boolean; status?: number | undefined } = { retryable: false },
+  ) {
+    super(message, options);
+  }
 }

@@ -178,7 +178,9 @@ describe('http provider against a misbehaving server', () => {
         `^question ${broken}: POST ${base}/v1/ingest failed: HTTP 500 \\(server said: storage failed for \\[redacted\\]\\) after 3 attempts\\.$`,
       ),
     );
-    expect(errors.get(slow!)).toBe(`question ${slow}: POST ${server.url}/v1/search timed out after 1000 ms.`);
+    expect(errors.get(slow!)).toBe(
+      `question ${slow}: POST ${server.url}/v1/search timed out after 1000 ms (3 attempts).`,
+    );
     expect(errors.get(garbled!)).toMatch(
       new RegExp(`^question ${garbled}: POST ${base}/v1/search returned invalid JSON \\(.+\\): \\{"hits"`),
     );
@@ -200,7 +202,10 @@ describe('http provider against a misbehaving server', () => {
       3,
     );
     expect(server.requests.every((request) => request.auth === SECRET)).toBe(true);
-    expect(server.requests[0]!.namespace).toBe(`run-1/${records[0]!.question_id}`);
+    // The run asks the server's health once (preflight), then starts the first question.
+    expect(server.requests.filter((request) => request.path === '/v1/health')).toHaveLength(1);
+    expect(server.requests[0]!.path).toBe('/v1/health');
+    expect(server.requests[1]!.namespace).toBe(`run-1/${records[0]!.question_id}`);
     expect(searches(records[7]!.question_id)[0]!.body).toEqual({
       namespace: `run-1/${records[7]!.question_id}`,
       query: records[7]!.question,

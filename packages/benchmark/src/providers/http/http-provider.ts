@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { redactSecrets } from '@lme/search-core';
+import {
+  createJsonClient,
+  type JsonClientOptions,
+  PROBE_TIMEOUT_MS,
+  ProbeError,
+  probeEndpoint,
+  redactSecrets,
+} from '@lme/search-core';
 import { buildCorpus, type Granularity, type IndexRoles } from '../../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { addSecret, checkEndpointUrl, redact as redactRegistered } from '../../config/secrets.js';
 import type { Provider, RetrievalOutcome } from '../provider.js';
-import { createJsonClient, type JsonClientOptions } from './json-client.js';
 import { mapHits } from './map-hits.js';
 import {
   describeIssues,
@@ -29,9 +35,9 @@ export type HttpProviderOptions = {
   authHeaderName?: string;
   /** Where `authHeaderEnv` is looked up; default `process.env`. */
   environment?: Readonly<Record<string, string | undefined>>;
-  /** Budget of one HTTP request (headers and body); a request over it fails, unretried. */
+  /** Budget of one HTTP request attempt (headers and body). */
   timeoutMs: number;
-  /** Extra attempts after a 429, a 5xx or a dropped connection. */
+  /** Extra attempts after a 408, 429, 5xx, a timeout or a dropped connection. */
   maxRetries: number;
   /** First backoff delay; doubled per attempt. Default 500 ms. */
   retryBaseDelayMs?: number;
@@ -62,6 +68,8 @@ export type HttpRetrievalOutcome = RetrievalOutcome & { answer?: string };
 export type HttpProvider = Omit<Provider, 'retrieve'> & {
   retrieve(options: { record: LongMemEvalRecord; signal?: AbortSignal }): Promise<HttpRetrievalOutcome>;
   health(options?: { signal?: AbortSignal }): Promise<HealthResult>;
+  /** One `GET /v1/health`, unretried: throws one sentence naming --provider-url if no server answers. */
+  preflight(options?: { signal?: AbortSignal }): Promise<void>;
 };
 
 /**
@@ -115,6 +123,29 @@ export function createHttpProvider(options: HttpProviderOptions): HttpProvider {
         );
       }
       return parsed.data;
+    },
+    async preflight({ signal } = {}) {
+      try {
+        await probeEndpoint({
+          url: `${base}/v1/health`,
+          headers: secret ? { [headerName]: secret } : {},
+          timeoutMs: Math.min(options.timeoutMs, PROBE_TIMEOUT_MS),
+          redact,
+          ...(signal ? { signal } : {}),
+        });
+      } catch (error) {
+        if (!(error instanceof ProbeError)) throw error;
+        const auth = options.authHeaderEnv
+          ? ` check the ${headerName} value in ${options.authHeaderEnv} (--provider-auth-env)`
+          : ' name the variable holding its credentials with --provider-auth-env';
+        throw new Error(
+          redact(
+            error.reason === 'unreachable'
+              ? `The provider at --provider-url ${base} does not answer (${error.detail}): is the server running at that URL?`
+              : `The provider at --provider-url ${base} refused lme's credentials (${error.detail}):${auth}.`,
+          ),
+        );
+      }
     },
     async retrieve({ record, signal }): Promise<HttpRetrievalOutcome> {
       try {

@@ -78,7 +78,7 @@ describe('--reranker in the pipeline', () => {
     const plain = await retrieve(sessionAware);
     const failed = await retrieve({ ...sessionAware, reranker: `http:${server.baseUrl}`, maxRetries: 0 });
     expect(failed.ranking.slice(0, 10)).toEqual(plain.ranking.slice(0, 10));
-    expect((failed.explain!.rerank as { fallback: string }).fallback).toMatch(/failed with HTTP 500/);
+    expect((failed.explain!.rerank as { fallback: string }).fallback).toMatch(/failed: HTTP 500/);
   });
 
   it('refuses a key variable that is not set', async () => {

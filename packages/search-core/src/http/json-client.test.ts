@@ -1,7 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createJsonClient, type JsonClientOptions, parseRetryAfter } from './json-client.js';
+import {
+  createJsonClient,
+  type JsonClientOptions,
+  JsonRequestError,
+  parseRetryAfter,
+} from './json-client.js';
+import { isRetryableStatus, ServiceError } from './service-error.js';
 
 type Reply = { status?: number; headers?: Record<string, string>; text?: string; hang?: boolean };
 
@@ -84,25 +90,72 @@ describe('createJsonClient', () => {
     expect(waits).toEqual([100, 200]);
   });
 
-  it('fails at once, unretried, on a timeout, invalid JSON or a client error', async () => {
+  it('retries a 503, then returns the 200 body', async () => {
+    const { url, requests } = await startServer((index) =>
+      index === 0 ? { status: 503, text: 'busy' } : { text: '{"ok": 1}' },
+    );
+    const { json, waits } = client(url);
+    expect(await json.request({ method: 'POST', path: '/v1/search', body: {} })).toEqual({ ok: 1 });
+    expect(requests()).toBe(2);
+    expect(waits).toEqual([100]);
+  });
+
+  it('retries a timed-out attempt', async () => {
+    const { url, requests } = await startServer((index) => (index === 0 ? { hang: true } : { text: '[1]' }));
+    // Long enough that the answering attempt never times out on a loaded machine.
+    const { json, waits } = client(url, { timeoutMs: 750 });
+    expect(await json.request({ method: 'GET', path: '/a' })).toEqual([1]);
+    expect(requests()).toBe(2);
+    expect(waits).toEqual([100]);
+  });
+
+  it('names the timeout and the attempts when no attempt is answered', async () => {
+    const hung = await startServer(() => ({ hang: true }));
+    const failure = await client(hung.url, { timeoutMs: 50, maxRetries: 1 })
+      .json.request({ method: 'GET', path: '/b' })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ServiceError);
+    expect((failure as ServiceError).message).toBe(`GET ${hung.url}/b timed out after 50 ms (2 attempts).`);
+    expect(failure).toMatchObject({ retryable: true, status: undefined });
+    expect(hung.requests()).toBe(2);
+  });
+
+  it('fails at once, unretried, on invalid JSON or a client error, carrying the status', async () => {
     const replies: Reply[] = [
-      { hang: true },
       { text: '{"hits": [' },
-      { status: 404, text: '{"error": {"message": "no"}}' },
+      { status: 400, text: '{"error": {"message": "no"}}' },
+      { status: 404, text: 'missing' },
     ];
     const { url, requests } = await startServer((index) => replies[index]!);
-    const { json, waits } = client(url, { timeoutMs: 100 });
-    await expect(json.request({ method: 'GET', path: '/a' })).rejects.toThrow(
-      `GET ${url}/a timed out after 100 ms.`,
-    );
+    const { json, waits } = client(url);
     await expect(json.request({ method: 'GET', path: '/b' })).rejects.toThrow(
       /returned invalid JSON \(.+\): \{"hits": \[$/,
     );
-    await expect(json.request({ method: 'GET', path: '/c' })).rejects.toThrow(
-      `GET ${url}/c failed: HTTP 404 (server said: no).`,
-    );
+    const bad = await json.request({ method: 'POST', path: '/c', body: {} }).catch((error: unknown) => error);
+    expect(bad).toBeInstanceOf(JsonRequestError);
+    expect(bad).toBeInstanceOf(ServiceError);
+    expect(bad).toMatchObject({
+      message: `POST ${url}/c failed: HTTP 400 (server said: no).`,
+      status: 400,
+      retryable: false,
+    });
+    await expect(json.request({ method: 'GET', path: '/d' })).rejects.toMatchObject({
+      status: 404,
+      retryable: false,
+    });
     expect(requests()).toBe(3);
     expect(waits).toEqual([]);
+  });
+
+  it('marks the last failure of a retried status retryable, with its status', async () => {
+    const { url } = await startServer(() => ({ status: 429, headers: { 'retry-after': '1' } }));
+    const { json, waits } = client(url, { maxRetries: 1 });
+    await expect(json.request({ method: 'GET', path: '/' })).rejects.toMatchObject({
+      status: 429,
+      retryable: true,
+      retryAfterMs: 1000,
+    });
+    expect(waits).toEqual([1000]);
   });
 
   it('redacts what the server echoes before quoting it, so a cut cannot keep part of a secret', async () => {
@@ -173,5 +226,12 @@ describe('parseRetryAfter', () => {
     ).toBe(10_000);
     expect(parseRetryAfter('soon')).toBeNull();
     expect(parseRetryAfter(null)).toBeNull();
+  });
+});
+
+describe('isRetryableStatus', () => {
+  it('retries a request timeout, a rate limit and server trouble, not a client error or 501/505', () => {
+    expect([408, 429, 500, 502, 503, 504].every(isRetryableStatus)).toBe(true);
+    expect([400, 401, 403, 404, 409, 422, 501, 505].some(isRetryableStatus)).toBe(false);
   });
 });

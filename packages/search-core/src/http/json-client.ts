@@ -1,15 +1,16 @@
 import { setTimeout as wait } from 'node:timers/promises';
-import { ReplyTooLargeError, readCappedText } from '@lme/search-core';
 import pRetry, { AbortError } from 'p-retry';
+import { ReplyTooLargeError, readCappedText } from './read-capped-text.js';
+import { isRetryableStatus, ServiceError } from './service-error.js';
 
 export type JsonClientOptions = {
   /** Base URL without a trailing slash; request paths are appended. */
   baseUrl: string;
   /** Sent with every request (e.g. the auth header). */
   headers?: Readonly<Record<string, string>>;
-  /** Budget of one attempt (headers and body); an attempt over it fails, unretried. */
+  /** Budget of one attempt (headers and body); an attempt over it is retried like a dropped connection. */
   timeoutMs: number;
-  /** Extra attempts after a 429, a 5xx or a dropped connection. */
+  /** Extra attempts after a 408, 429, 5xx, a timeout or a dropped connection. */
   maxRetries: number;
   /** First backoff delay; doubled per attempt. Default 500 ms. */
   retryBaseDelayMs?: number;
@@ -33,15 +34,16 @@ export type JsonRequest = {
 };
 
 /** A request that failed; `retryable` says whether another attempt could succeed. */
-export class JsonRequestError extends Error {
+export class JsonRequestError extends ServiceError {
   override readonly name = 'JsonRequestError';
   constructor(
     message: string,
-    readonly retryable: boolean,
-    readonly status?: number,
+    retryable: boolean,
+    status?: number,
+    /** How long the server asked to wait (`retry-after`), when it did. */
     readonly retryAfterMs?: number,
   ) {
-    super(message);
+    super(message, { retryable, status });
   }
 }
 
@@ -51,9 +53,11 @@ export type JsonClient = {
 };
 
 /**
- * A JSON-over-HTTP client: per-attempt timeout, retries with exponential backoff by p-retry, a
- * server's `retry-after` (seconds or HTTP date) honoured up to `maxRetryDelayMs`, and one
- * sentence per failure naming the request.
+ * The JSON-over-HTTP client of every server lme calls outside the OpenAI SDK (a provider, a rerank
+ * service, an endpoint probe): per-attempt timeout, one retry policy (408, 429, 5xx, timeouts and
+ * dropped connections, by p-retry with exponential backoff; a server's `retry-after` in seconds or
+ * as an HTTP date honoured up to `maxRetryDelayMs`), replies capped at `MAX_REPLY_BYTES`, and one
+ * sentence per failure naming the request, passed through `redact`.
  */
 export function createJsonClient(options: JsonClientOptions): JsonClient {
   const retryBaseDelayMs = options.retryBaseDelayMs ?? 500;
@@ -70,24 +74,22 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
     if (payload !== undefined) headers['content-type'] = 'application/json';
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    let response: Response;
+    let response: Response | undefined;
     let text: string;
     try {
       response = await fetch(url, { method, headers, body: payload, signal: combined });
       text = await readCappedText(response, where);
     } catch (error) {
       if (error instanceof ReplyTooLargeError)
-        throw new AbortError(new JsonRequestError(error.message, false));
+        throw new AbortError(new JsonRequestError(redact(error.message), false, response?.status));
       if (signal?.aborted) {
         const reason: unknown = signal.reason;
         throw new AbortError(reason instanceof Error ? reason : new Error(String(reason)));
       }
-      if (timeout.aborted) {
-        throw new AbortError(
-          new JsonRequestError(`${where} timed out after ${options.timeoutMs} ms.`, false),
-        );
-      }
-      throw new JsonRequestError(redact(`${where} failed: ${describeNetworkError(error)}${after}.`), true);
+      const reason = timeout.aborted
+        ? `timed out after ${options.timeoutMs} ms${number === 1 ? '' : ` (${number} attempts)`}`
+        : `failed: ${describeNetworkError(error)}${after}`;
+      throw new JsonRequestError(redact(`${where} ${reason}.`), true);
     }
     const { status } = response;
     if (status >= 200 && status < 300) {
@@ -127,11 +129,6 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
       });
     },
   };
-}
-
-/** Statuses worth another attempt: rate limits and server trouble (not 501/505, which will not change). */
-export function isRetryableStatus(status: number): boolean {
-  return status === 429 || (status >= 500 && status !== 501 && status !== 505);
 }
 
 /** `retry-after` in seconds or as an HTTP date → milliseconds; null when absent or unreadable. */

@@ -1,0 +1,125 @@
+import {
+  PROBE_TIMEOUT_MS,
+  ProbeError,
+  parseRerankerId,
+  probeEndpoint,
+  redactSecrets,
+  rerankEndpoint,
+} from '@lme/search-core';
+import { apiKeyVariables, endpointSource, resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
+import type { RunConfig } from '../config/run-config.js';
+import { reranks } from '../config/run-shape.js';
+import { checkEndpointUrl, redact } from '../config/secrets.js';
+import type { Provider } from '../providers/provider.js';
+import { llmRoles } from './preflight.js';
+
+const OPENAI_API = 'https://api.openai.com/v1';
+
+/** One server a run will call, and how to name it in a sentence. */
+type ServerCheck = {
+  /** `the reader (gpt-4o-mini)`, `the reranker (rerank-v3)`. */
+  who: string;
+  /** The flag or variable that set the URL, with the URL (never a key): `--reader-base-url http://…`. */
+  named: string;
+  /** What is asked: a GET costing nothing (`<base>/models`, the rerank URL). */
+  url: string;
+  headers: Record<string, string>;
+  secrets: string[];
+  /** How to fix refused credentials: the variables or flag holding them. */
+  keyHint: string;
+};
+
+/**
+ * Asks every server a run will call whether it answers, before the first question: the provider's
+ * `GET /v1/health` (through `provider.preflight`), each OpenAI-compatible endpoint of the reader,
+ * judge and pipeline models (`GET <base>/models`, which costs nothing on the OpenAI API and is
+ * served by local OpenAI-compatible servers; a 404 from one that lacks it still shows a live
+ * server), and an `http:` reranker (a GET of its rerank URL). One attempt each, at most
+ * PROBE_TIMEOUT_MS, all at once; a server that does not answer, or refuses the credentials, stops
+ * the run with one sentence naming the flag and the URL.
+ */
+export async function checkServers(options: {
+  config: RunConfig;
+  provider: Provider;
+  environment?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}): Promise<void> {
+  const { config, provider, signal } = options;
+  const environment = options.environment ?? process.env;
+  const timeoutMs = Math.min(config.timeoutMs, PROBE_TIMEOUT_MS);
+  const probes: Promise<void>[] = [];
+  if (provider.preflight) probes.push(provider.preflight(signal ? { signal } : {}));
+  for (const check of serverChecks(config, environment)) {
+    probes.push(
+      probeEndpoint({
+        url: check.url,
+        headers: check.headers,
+        timeoutMs,
+        redact: (text) => redact(redactSecrets(text, check.secrets)),
+        ...(signal ? { signal } : {}),
+      }).catch((error: unknown) => {
+        if (!(error instanceof ProbeError)) throw error;
+        throw new Error(redact(redactSecrets(describe(check, error), check.secrets)));
+      }),
+    );
+  }
+  const settled = await Promise.allSettled(probes);
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+function describe(check: ServerCheck, error: ProbeError): string {
+  const where = `${check.who} at ${check.named}`;
+  return error.reason === 'unreachable'
+    ? `${capitalise(where)} does not answer (${error.detail}): is the server running at that URL?`
+    : `${capitalise(where)} refused its credentials (${error.detail}): ${check.keyHint}.`;
+}
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The servers the config calls besides the provider, one check per distinct URL and key. */
+export function serverChecks(config: RunConfig, environment: NodeJS.ProcessEnv): ServerCheck[] {
+  const checks = new Map<string, ServerCheck>();
+  const add = (check: ServerCheck) => {
+    const key = `${check.url}\n${check.headers.authorization ?? ''}`;
+    const known = checks.get(key);
+    if (known) known.who = `${known.who} and ${check.who}`;
+    else checks.set(key, check);
+  };
+  const roles = llmRoles(config).map((role) => ({
+    who: `the ${role.role} (${role.model})`,
+    endpoint: role.endpoint,
+  }));
+  if (reranks(config)) {
+    const { kind, argument } = parseRerankerId(config.reranker!);
+    if (kind === 'llm' || kind === 'llm-pointwise')
+      roles.push({ who: `the reranker (${argument})`, endpoint: 'pipeline' });
+    if (kind === 'http') {
+      const base = checkEndpointUrl(argument, '--reranker http:<url>');
+      const apiKey = config.rerankKeyEnv ? environment[config.rerankKeyEnv] : undefined;
+      add({
+        who: `the reranker (${config.rerankModel})`,
+        named: `--reranker http:${base}`,
+        url: rerankEndpoint(base),
+        headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+        secrets: apiKey ? [apiKey] : [],
+        keyHint: config.rerankKeyEnv
+          ? `check the key in ${config.rerankKeyEnv} (--rerank-key-env)`
+          : 'name the variable holding its key with --rerank-key-env',
+      });
+    }
+  }
+  for (const { who, endpoint } of roles) {
+    const resolved = resolveOpenAiEndpoint(config, endpoint, environment);
+    const base = (resolved.baseURL ?? OPENAI_API).replace(/\/+$/, '');
+    add({
+      who,
+      named: `${endpointSource(config, endpoint, environment)} ${base}`,
+      url: `${base}/models`,
+      headers: resolved.apiKey ? { authorization: `Bearer ${resolved.apiKey}` } : {},
+      secrets: resolved.apiKey ? [resolved.apiKey] : [],
+      keyHint: `check ${apiKeyVariables(endpoint).join(' / ')}`,
+    });
+  }
+  return [...checks.values()];
+}
