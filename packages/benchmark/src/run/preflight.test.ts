@@ -29,3 +29,22 @@ describe('reader settings', () => {
     await expect(createQaStage(config, ENVIRONMENT)).resolves.toBeDefined();
   });
 });
+
+describe('the answer source', () => {
+  // --answers provider from a provider that cannot answer: refused once, by preflight.
+  const config = parseRunConfig({
+    answers: 'provider',
+    provider: 'oracle',
+    out: mkdtempSync(join(tmpdir(), 'lme-preflight-')),
+  });
+
+  it('is refused by preflight, before any work', async () => {
+    await expect(preflightRun({ config, datasetPath: SAMPLE, environment: ENVIRONMENT })).rejects.toThrow(
+      /--answers provider/,
+    );
+  });
+
+  it('is checked once: the QA stage, built after preflight, does not check it again', async () => {
+    await expect(createQaStage(config, ENVIRONMENT)).resolves.toBeDefined();
+  });
+});

@@ -9,7 +9,6 @@ import { QA_JUDGE_AGREEMENT, qaSampleMetrics } from '../qa/qa-metrics.js';
 import { createReader, type Reader } from '../qa/reader.js';
 import { rankedRounds, rankedSessions, sessionsAt } from '../qa/reader-sessions.js';
 import type { Sample } from '../results/sample.js';
-import { checkAnswerSource } from './check-answer-source.js';
 
 export type QaResult = Pick<Sample, 'hypothesis' | 'judge' | 'usage'> & {
   metrics: Record<string, number>;
@@ -49,8 +48,7 @@ export async function createQaStage(
   environment: NodeJS.ProcessEnv = process.env,
 ): Promise<QaStage | undefined> {
   if (!judges(config)) return undefined;
-  checkAnswerSource(config);
-  // Reader settings were checked once, by preflight (checkReaderSettings), before any work.
+  // Reader settings and the answer source were checked once, by preflight, before any work.
   // The cache root: the completion cache keeps its entries in `<cacheDir>/llm/`.
   const cacheDir = config.cache ? config.cacheDir : undefined;
   const clientFor = (role: 'reader' | 'judge') =>
