@@ -24,6 +24,8 @@ export type QaStage = {
   }): Promise<QaResult>;
   /** USD spent so far on calls not served from the cache (null parts: unpriced models). */
   spentUsd(): number;
+  /** Answers the completion cache served from entries another endpoint made, per endpoint. */
+  answersFromOtherEndpoints(): Record<string, number>;
 };
 
 /**
@@ -34,13 +36,27 @@ export type QaStage = {
 export async function createQaStage(
   config: RunConfig,
   environment: NodeJS.ProcessEnv = process.env,
+  onWarning?: (message: string) => void,
 ): Promise<QaStage | undefined> {
   if (!config.readerModel) return undefined;
   checkReaderSettings(config);
   // The cache root: the completion cache keeps its entries in `<cacheDir>/llm/`.
   const cacheDir = config.cache ? config.cacheDir : undefined;
+  // The reader and the judge share the cache folder: its problem is told once.
+  const warned = new Set<string>();
+  const fromOtherEndpoints: Record<string, number> = {};
   const clientFor = (role: 'reader' | 'judge') =>
-    createChatClient({ ...resolveOpenAiEndpoint(config, role, environment), cacheDir });
+    createChatClient({
+      ...resolveOpenAiEndpoint(config, role, environment),
+      cacheDir,
+      onWarning: (message) => {
+        if (!warned.has(message)) onWarning?.(message);
+        warned.add(message);
+      },
+      onCachedFromOtherEndpoint: (endpoint) => {
+        fromOtherEndpoints[endpoint] = (fromOtherEndpoints[endpoint] ?? 0) + 1;
+      },
+    });
   const reader: Reader = createReader({
     client: clientFor('reader'),
     model: config.readerModel,
@@ -75,6 +91,7 @@ export async function createQaStage(
 
   return {
     spentUsd: () => spent,
+    answersFromOtherEndpoints: () => ({ ...fromOtherEndpoints }),
     async answer({ record, readerHaystackSessions, rankedSessionIds, rankedIds, signal }) {
       const topK = config.readerTopK;
       const sessions = readerHaystackSessions

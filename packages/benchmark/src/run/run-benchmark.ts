@@ -134,13 +134,16 @@ export async function runBenchmark(
   // A resumed run is partial again only if it stops again.
   delete manifest.partial;
   delete manifest.finished_at;
+  delete manifest.cache;
 
   // Everything that can fail at start happens before the folder is claimed.
   const provider = dependencies.provider ?? createProvider(config, runId, dependencies.resources);
   let claim: ReturnType<typeof claimRunFolder> | undefined;
   let written = 0;
   try {
-    const qa = await createQaStage(config, dependencies.environment);
+    const qa = await createQaStage(config, dependencies.environment, (message) =>
+      hooks.onNotice?.(`warning: ${message}`),
+    );
     const source = await openQuestionSource(datasetPath, config, dependencies.dataset);
     claim = claimRunFolder(dir, { mode: resume ? 'resume' : 'new', overwrite: config.overwrite });
     hooks.onRunStart?.({ dir, runId });
@@ -265,6 +268,11 @@ export async function runBenchmark(
         });
       }
       samples.sort((left, right) => left.position - right.position);
+      const fromOtherEndpoints = qa?.answersFromOtherEndpoints() ?? {};
+      if (Object.keys(fromOtherEndpoints).length > 0) {
+        manifest.cache = { answers_from_other_endpoints: fromOtherEndpoints };
+        spend.fromOtherEndpoints = fromOtherEndpoints;
+      }
       const result: BenchmarkResult = {
         ...writeRunOutputs(folder, manifest, samples, stopReason),
         spend,

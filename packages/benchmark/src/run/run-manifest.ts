@@ -19,6 +19,11 @@ export type RunManifest = {
   resumed?: { argv: string[]; at: string }[];
   /** The provider's run-level figures (embedding and summary cost), written when the run ends. */
   provider_stats?: Record<string, unknown>;
+  /**
+   * Reader and judge answers this session of the run took from completion-cache entries another
+   * endpoint made (the cache key leaves the endpoint out by design), per endpoint; absent when none.
+   */
+  cache?: { answers_from_other_endpoints: Record<string, number> };
   /** When the run wrote its outputs after its last question; absent while it runs or if it stopped. */
   finished_at?: string;
   /** The errata the run applied (`--errata`), as checked against the dataset when it started. */

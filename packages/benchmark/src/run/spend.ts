@@ -16,6 +16,8 @@ export type Spend = {
   usd: number;
   /** The first question whose uncached call reported no token usage (its spend is unknown). */
   missingUsage?: string;
+  /** Answers served from completion-cache entries another endpoint made, per endpoint (this session). */
+  fromOtherEndpoints?: Record<string, number>;
 };
 
 /**
@@ -77,6 +79,9 @@ export function formatSpend(spend: Spend): string | undefined {
   return (
     `spend: ${parts.join(' · ')} · total $${spend.usd.toFixed(4)}` +
     (cached > 0 ? ` (${cached} cached calls cost nothing)` : '') +
+    Object.entries(spend.fromOtherEndpoints ?? {})
+      .map(([endpoint, count]) => `; ${count} answers from the cache of ${endpoint}`)
+      .join('') +
     (spend.missingUsage !== undefined
       ? `; the server reported no token usage (first: question ${spend.missingUsage}), so the total is too low`
       : '')
