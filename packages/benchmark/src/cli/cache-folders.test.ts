@@ -1,35 +1,25 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chatCompletionReply, type OpenAiWireServer, startOpenAiWireServer } from '@lme/search-core/testing';
+import {
+  chatCompletionReply,
+  mountTmpfs,
+  type OpenAiWireServer,
+  startOpenAiWireServer,
+  unmountTmpfs,
+} from '@lme/search-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCli } from '../testing/run-cli-async.js';
 
 const RUN = ['run', '--dataset', 'sample', '--preset', 'bm25-official', '--limit', '2'];
 const QA = ['--reader-model', 'gpt-4o-mini'];
 
-/** A tmpfs mounted read-only or of a few kilobytes (needs root); elsewhere the test skips and says why. */
-function mountTmpfs(options: string): { dir: string } | { skip: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'lme-cache-mount-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', dir], { stdio: 'pipe' });
-    return { dir };
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    return { skip: `cannot mount a tmpfs (${(error as Error).message.split('\n')[0]}); run as root` };
-  }
-}
-
 describe('the caches of a run', () => {
   const servers: OpenAiWireServer[] = [];
   const mounted: string[] = [];
   afterEach(async () => {
     for (const server of servers.splice(0)) await server.close();
-    for (const dir of mounted.splice(0)) {
-      execFileSync('umount', [dir]);
-      rmSync(dir, { recursive: true, force: true });
-    }
+    for (const dir of mounted.splice(0)) unmountTmpfs(dir);
   });
 
   it('say how many answers came from the cache another endpoint filled (spend line, config.json)', async () => {
@@ -78,7 +68,7 @@ describe('the caches of a run', () => {
     expect(result.status).toBe(0);
     const warnings = result.stderr.split('\n').filter((line) => line.includes('LLM cache'));
     expect(warnings).toEqual([
-      `warning: The LLM cache folder ${join(out, 'cache', 'llm')} cannot be written (ENOTDIR), so answers are not cached and a later run pays for them again: make it a folder lme can write, point --cache-dir at another folder, or run with --no-cache.`,
+      `warning: The LLM cache folder ${join(out, 'cache', 'llm')} cannot be used (ENOTDIR), so answers are not cached and a later run pays for them again: make it a folder lme can write, point --cache-dir at another folder, or run with --no-cache.`,
     ]);
   }, 120_000);
 

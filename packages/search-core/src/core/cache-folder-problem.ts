@@ -15,7 +15,7 @@ export function cacheFolderProblem(options: {
       ? ['is full', 'free space on its disk']
       : code === 'EROFS' || code === 'EACCES' || code === 'EPERM'
         ? ['is read-only', 'make it writable']
-        : ['cannot be written', 'make it a folder lme can write'];
+        : ['cannot be used', 'make it a folder lme can write'];
   const cause = code ?? (options.error instanceof Error ? options.error.message : String(options.error));
   return (
     `The ${options.what} folder ${options.folder} ${state} (${cause})${options.consequence ?? ''}: ` +

@@ -110,7 +110,7 @@ describe('withCompletionCache', () => {
     await cached.complete(request('a'));
     await cached.complete(request('b'));
     expect(warnings).toEqual([
-      `The LLM cache folder ${join(dir, 'llm')} cannot be written (ENOTDIR), so answers are not cached and a later run pays for them again: make it a folder lme can write, point --cache-dir at another folder, or run with --no-cache.`,
+      `The LLM cache folder ${join(dir, 'llm')} cannot be used (ENOTDIR), so answers are not cached and a later run pays for them again: make it a folder lme can write, point --cache-dir at another folder, or run with --no-cache.`,
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import { open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { cacheFolderProblem } from '../../core/cache-folder-problem.js';
 import { makeDirectory } from '../../core/make-directory.js';
 import {
   CORRUPT_PREFIX,
@@ -74,8 +75,10 @@ export function createSegmentStore(options: SegmentStoreOptions) {
     try {
       names = await readdir(folder);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return;
+      if (code === undefined) throw error;
+      throw new Error(cacheFolderProblem({ what: 'embedding cache', folder, error }), { cause: error });
     }
     const legacy = { segments: 0, vectors: 0 };
     for (const name of names.sort()) {
@@ -188,7 +191,14 @@ export function createSegmentStore(options: SegmentStoreOptions) {
     vectorOf: (key: string) => Float32Array,
   ): Promise<void> {
     const file = encodeSegment(embedderId, dimensions, keys, vectorOf);
-    const name = await writeSegmentFile(folder, file);
+    let name: string;
+    try {
+      name = await writeSegmentFile(folder, file);
+    } catch (error) {
+      // A full or read-only folder: one sentence naming it and what to do, not a bare ENOSPC.
+      if ((error as NodeJS.ErrnoException).code === undefined) throw error;
+      throw new Error(cacheFolderProblem({ what: 'embedding cache', folder, error }), { cause: error });
+    }
     knownFiles.add(name);
     const parsed = parseSegment(file);
     if (parsed.status !== 'ok')
