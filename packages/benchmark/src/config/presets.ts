@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunConfigInput } from './run-config.js';
+import { decodeUtf8 } from './strict-utf8.js';
 
 /** Presets live in configs/presets/<name>.json as {"description", "config"}. */
 export const PRESETS_DIR = resolve(import.meta.dirname, '../../../../configs/presets');
@@ -22,8 +23,9 @@ export function loadPreset(nameOrPath: string, dir = PRESETS_DIR): Preset {
     throw new Error(`Unknown preset "${nameOrPath}"; known: ${listPresets(dir).join(', ')}.`);
   }
   let parsed: { description?: unknown; config?: unknown };
+  const text = decodeUtf8(readFileSync(path), path);
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new Error(`${path} is not valid JSON (${(error as Error).message})`);
   }

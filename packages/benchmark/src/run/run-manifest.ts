@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type RunConfig, resultKeyDifferences } from '../config/run-config.js';
+import { readUtf8FileSync } from '../config/strict-utf8.js';
 import type { Sample } from '../results/sample.js';
 import { datasetFileSha256 } from './dataset-checksum.js';
 import type { Provenance } from './provenance.js';
@@ -55,8 +56,9 @@ export function partialReason(manifest: RunManifest): string | undefined {
 export function readManifest(dir: string): RunManifest {
   const path = join(dir, 'config.json');
   if (!existsSync(path)) throw new Error(`${path} not found: is ${dir} a run folder?`);
+  const text = readUtf8FileSync(path);
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as RunManifest;
+    return JSON.parse(text) as RunManifest;
   } catch (error) {
     throw new Error(`${path} is not valid JSON (${(error as Error).message})`);
   }
