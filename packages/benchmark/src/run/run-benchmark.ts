@@ -10,6 +10,7 @@ import type { PipelineResources } from '../providers/pipeline/configured-embedde
 import type { Provider } from '../providers/provider.js';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
+import { absentGoldWarning } from './absent-gold.js';
 import { datasetFileSha256 } from './dataset-checksum.js';
 import { preflightRun } from './preflight.js';
 import { collectProvenance } from './provenance.js';
@@ -268,6 +269,8 @@ export async function runBenchmark(
         });
       }
       samples.sort((left, right) => left.position - right.position);
+      const absentGold = absentGoldWarning(samples);
+      if (absentGold) hooks.onNotice?.(absentGold);
       const fromOtherEndpoints = qa?.answersFromOtherEndpoints() ?? {};
       if (Object.keys(fromOtherEndpoints).length > 0) {
         manifest.cache = { answers_from_other_endpoints: fromOtherEndpoints };
