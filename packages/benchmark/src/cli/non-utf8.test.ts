@@ -7,7 +7,8 @@ import { REPO_ROOT, runCli } from '../testing/run-cli.js';
 
 /** `text`'s bytes with its first `"question": "` value's first character replaced by `bad`. */
 function spoil(text: Buffer, bad: number): { bytes: Buffer; offset: number } {
-  const at = text.indexOf('"question": "') + '"question": "'.length;
+  const match = /"question":\s*"/.exec(text.toString('latin1'))!;
+  const at = match.index + match[0].length;
   const bytes = Buffer.from(text);
   bytes[at] = bad;
   return { bytes, offset: at };
