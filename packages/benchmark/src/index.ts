@@ -1,5 +1,5 @@
 // The public API of @lme/benchmark (the `lme` CLI is bin/lme.js); see docs/architecture.md.
-// What a notebook or a library needs: run, read, compare, gate, summarize, load, LoCoMo metrics.
+// What a notebook or a library needs: run, read, compare, gate, aggregate, load, LoCoMo metrics.
 
 // Analysis: read run folders, compare them (paired tests, Holm correction), gate, merge shards.
 export {
@@ -32,6 +32,7 @@ export {
   type LoadedAnyDataset,
   loadAnyDataset,
 } from './benchmarks/load-dataset.js';
+export { aggregateLocomo } from './benchmarks/locomo/aggregate-locomo.js';
 export {
   type LoadedLocomo,
   type LocomoRecord,
@@ -56,7 +57,6 @@ export {
   renderLocomoRetrievalTable,
 } from './benchmarks/locomo/locomo-report.js';
 export { locomoRetrievalMetrics } from './benchmarks/locomo/locomo-retrieval-metrics.js';
-export { summarizeLocomo } from './benchmarks/locomo/summarize-locomo.js';
 export {
   type LoadedDataset,
   type LoadOptions,
@@ -79,6 +79,7 @@ export { renderQaTable } from './qa/render-qa-table.js';
 export type { LocomoOfficialAggregate, LocomoSummary } from './results/locomo-summary.js';
 export type { Sample } from './results/sample.js';
 export type { MetricMeans, Summary } from './results/summary.js';
+export { aggregateMetrics } from './run/aggregate-metrics.js';
 export { renderSummaryTable } from './run/render-table.js';
 // Running, and summarizing samples.
 export {
@@ -87,5 +88,4 @@ export {
   RunInterruptedError,
   runBenchmark,
 } from './run/run-benchmark.js';
-export { summarize } from './run/summarize.js';
 export { type RunningServer, type ServeOptions, serve } from './serve/serve.js';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { summarize } from '../run/summarize.js';
+import { aggregateMetrics } from '../run/aggregate-metrics.js';
 import { makeSampleRun } from '../testing/make-sample-run.js';
 import { compareRuns, compareTwoRuns } from './compare-runs.js';
 import { type Run, readRun } from './read-run.js';
@@ -27,7 +27,7 @@ function qaRun(runId: string, accuracies: number[]): Run {
 }
 
 describe('compareRuns', () => {
-  it('counts QA metrics as summarize() does: abstention questions included', () => {
+  it('counts QA metrics as aggregateMetrics() does: abstention questions included', () => {
     const n = official.samples.length;
     const base = qaRun(
       'base',
@@ -40,7 +40,7 @@ describe('compareRuns', () => {
     const comparison = compareTwoRuns(base, other, { metrics: ['qa.accuracy', 'session.recall_all@5'] });
     expect(comparison.binaryMetrics).toEqual(['qa.accuracy', 'session.recall_all@5']);
     const summary = (run: Run) =>
-      summarize({
+      aggregateMetrics({
         runId: 'x',
         dataset: 'sample',
         convention: 'official',
@@ -104,7 +104,7 @@ describe('compareRuns', () => {
     const markdown = renderComparison(compareRuns([official, words], { metrics: ['session.recall_all@5'] }));
     expect(markdown).toContain('- config differences: tokenizer official → words');
     expect(markdown).toMatch(
-      /### overall · n 18\n\n\| metric +\| official \| +words \| +delta \| +test \| +p \|/,
+      /### overall\n\n\| metric +\| +n \| official \| +words \| +delta \| +test \| +p \|\n\|[-|:]+\|\n\| session\.recall_all@5 \| 18 \| /,
     );
     expect(markdown).toContain('### Flipped questions (overall)');
   });

@@ -1,9 +1,10 @@
 import { orderQuestionTypes } from '../benchmarks/benchmark-registry.js';
 import { suggestNames } from '../config/close-names.js';
+import { meanMetrics } from '../results/metric-means.js';
 import type { Sample } from '../results/sample.js';
 import { inMeans } from '../results/sample.js';
 import type { Exclusion } from '../results/summary.js';
-import { counts, isQaMetric } from '../run/summarize.js';
+import { inRetrievalMeans, isQaMetric } from '../run/aggregate-metrics.js';
 import {
   type CategoryComparison,
   type CompareOptions,
@@ -25,7 +26,7 @@ const ABSTENTION = 'abstention';
 const OVERALL = 'overall';
 
 /**
- * The questions a category's means are over, as summarize() counts them: retrieval metrics over
+ * The questions a category's means are over, as aggregateMetrics() counts them: retrieval metrics over
  * the questions the run's exclusion keeps, QA metrics over every finished question (`_abs` ones
  * too, as the official QA scripts), abstention questions as their own group. Dataset order.
  */
@@ -39,7 +40,7 @@ function categorize(run: Run, types: readonly string[]): Map<string, Group> {
   const exclusion: Exclusion = runExclusion(run.config);
   const samples = inDatasetOrder(run.samples);
   const finished = samples.filter(inMeans);
-  const counted = samples.filter((sample) => counts(sample, exclusion));
+  const counted = samples.filter((sample) => inRetrievalMeans(sample, exclusion));
   const groups = new Map<string, Group>();
   for (const type of types) {
     groups.set(type, {
@@ -57,17 +58,10 @@ function metricNames(run: Run): Set<string> {
   return new Set(run.samples.flatMap((sample) => Object.keys(sample.metrics)));
 }
 
-/** Mean of a metric over the samples that have it, summed in order (as meanMetrics does). */
-function mean(samples: readonly Sample[], metric: string): number | undefined {
-  let total = 0;
-  let n = 0;
-  for (const sample of samples) {
-    const value = sample.metrics[metric];
-    if (value === undefined) continue;
-    total += value;
-    n++;
-  }
-  return n === 0 ? undefined : total / n;
+/** A metric's mean over the samples that have it and how many those are, as aggregateMetrics computes it. */
+function meanAndN(samples: readonly Sample[], metric: string): { mean: number | undefined; n: number } {
+  const means = meanMetrics(samples, (name) => name === metric);
+  return { mean: means.metrics[metric], n: means.counts[metric] ?? 0 };
 }
 
 function isBinary(runs: readonly Run[], metric: string): boolean {
@@ -83,7 +77,7 @@ function chooseMetrics(base: Run, other: Run, wanted: readonly string[] | undefi
   const baseNames = metricNames(base);
   const otherNames = metricNames(other);
   if (wanted === undefined) {
-    const metrics = DEFAULT_COMPARE_METRICS.filter(
+    const metrics: string[] = DEFAULT_COMPARE_METRICS.filter(
       (metric) => baseNames.has(metric) && otherNames.has(metric),
     );
     if (metrics.length === 0) {
@@ -106,6 +100,20 @@ function chooseMetrics(base: Run, other: Run, wanted: readonly string[] | undefi
     }
   }
   return [...wanted];
+}
+
+/** A run with no finished question has no figure to compare: say why, naming its first error. */
+function requireScoredQuestions(run: Run): void {
+  if (run.samples.some(inMeans)) return;
+  const where = `${run.config.run_id} (${run.dir})`;
+  if (run.samples.length === 0) throw new Error(`Run ${where} has no questions in its samples.jsonl.`);
+  const failed = run.samples.filter((sample) => sample.error !== null);
+  const first = failed[0];
+  const cause =
+    failed.length === run.samples.length && first !== undefined
+      ? `all ${failed.length} failed (first: ${first.question_id}: ${first.error}); see the "error" field of its samples.jsonl`
+      : `none of its ${run.samples.length} questions is in the means (errata excluded them)`;
+  throw new Error(`Run ${where} has no scored questions: ${cause}.`);
 }
 
 function comparisonWarnings(base: Run, other: Run): string[] {
@@ -184,8 +192,8 @@ function compareCategory(
         baseValues.push(baseValue);
         otherValues.push(otherValue);
       }
-      const base = mean(baseSamples, metric);
-      const other = mean(otherSamples, metric);
+      const base = meanAndN(baseSamples, metric);
+      const other = meanAndN(otherSamples, metric);
       let test: MetricTest | null = null;
       if (baseValues.length > 0) {
         test = binary.has(metric)
@@ -194,9 +202,11 @@ function compareCategory(
       }
       return {
         metric,
-        base,
-        other,
-        delta: base === undefined || other === undefined ? undefined : other - base,
+        base: base.mean,
+        other: other.mean,
+        delta: base.mean === undefined || other.mean === undefined ? undefined : other.mean - base.mean,
+        nBase: base.n,
+        nOther: other.n,
         nPaired: baseValues.length,
         test,
       };
@@ -219,6 +229,7 @@ function flips(baseGroup: Group, otherGroup: Group, metric: string): Flips {
 
 /** Compares one run with the base: per category means, deltas, paired tests, flipped questions. */
 export function compareTwoRuns(base: Run, other: Run, options: CompareOptions = {}): RunComparison {
+  for (const run of [base, other]) requireScoredQuestions(run);
   const baseIds = new Set(base.samples.map((sample) => sample.question_id));
   if (!other.samples.some((sample) => baseIds.has(sample.question_id))) {
     throw new Error(

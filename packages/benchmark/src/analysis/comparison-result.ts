@@ -4,11 +4,13 @@ import type { PairedBootstrapResult } from './paired-bootstrap.js';
 import type { RunLabel } from './run-label.js';
 
 // The shapes `lme compare` produces (compareRuns), shared by its renderers and the HTML report.
-/** Compared when no metrics are named, if both runs have them. */
+/** Compared when no metrics are named, each if both runs have it (QA figures when both runs ran QA). */
 export const DEFAULT_COMPARE_METRICS = [
   'session.recall_all@5',
   'session.recall_any@5',
   'session.ndcg_any@5',
+  'qa.accuracy_strict',
+  'qa.locomo_f1',
 ] as const;
 
 export type CompareOptions = {
@@ -31,6 +33,10 @@ export type MetricComparison = {
   /** Mean over the other run's questions of the category. */
   other: number | undefined;
   delta: number | undefined;
+  /** Questions `base` is the mean of (retrieval and QA metrics count different questions). */
+  nBase: number;
+  /** Questions `other` is the mean of. */
+  nOther: number;
   /** Questions of the category both runs have a value for; the test runs on these. */
   nPaired: number;
   /** Null when no question is paired. */
@@ -40,6 +46,10 @@ export type MetricComparison = {
 export type CategoryComparison = {
   /** A question type, `abstention` or `overall`. */
   category: string;
+  /**
+   * Questions of the category in each run's retrieval means (its QA means when only QA metrics are
+   * compared); each metric carries its own n (`MetricComparison.nBase`, ...), which is the one to show.
+   */
   nBase: number;
   nOther: number;
   nPaired: number;

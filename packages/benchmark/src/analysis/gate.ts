@@ -1,7 +1,7 @@
 import { orderQuestionTypes } from '../benchmarks/benchmark-registry.js';
 import { QUESTION_TYPES } from '../benchmarks/longmemeval-record.js';
 import { suggestNames } from '../config/close-names.js';
-import { formatValue } from '../results/markdown-table.js';
+import { formatDelta, formatValue } from '../results/markdown-table.js';
 import type { MetricMeans, Summary } from '../results/summary.js';
 import { type FailedQuestions, failedQuestions } from './failed-questions.js';
 import { gateProblems } from './gate-problems.js';
@@ -24,6 +24,12 @@ export type GateCheck = {
   metric: string;
   /** NaN when the scope has no finished question to measure (all of them failed). */
   observed: number;
+  /** Questions `observed` is the mean of (retrieval and QA metrics count different questions). */
+  n: number;
+  /** A threshold check's bound. */
+  threshold?: { operator: ComparisonOperator; value: number };
+  /** A drop check's baseline value and its n, and the drop allowed. */
+  baseline?: { value: number; n: number; maxDrop: number };
   passed: boolean;
   /** `>= 0.8500` or `baseline 0.7910, change -0.0100, may drop 0.0200`. */
   condition: string;
@@ -128,16 +134,17 @@ function row(summary: Summary, scope: string): MetricMeans | undefined {
   return summary.metrics.by_type[scope];
 }
 
+/** The questions a summary row's mean of `metric` is over (a summary without counts: the row's n). */
+function metricN(means: MetricMeans | undefined, metric: string): number {
+  return means?.counts[metric] ?? means?.n ?? 0;
+}
+
 function allMetricNames(summary: Summary): Set<string> {
   return new Set(
     [summary.metrics.overall, summary.metrics.abstention, ...Object.values(summary.metrics.by_type)].flatMap(
       (means) => Object.keys(means?.metrics ?? {}),
     ),
   );
-}
-
-function signed(value: number): string {
-  return `${value >= 0 ? '+' : ''}${value.toFixed(4)}`;
 }
 
 function checkThreshold(
@@ -160,6 +167,8 @@ function checkThreshold(
       scope: threshold.scope,
       metric: threshold.metric,
       observed: Number.NaN,
+      n: 0,
+      threshold: { operator: threshold.operator, value: threshold.value },
       passed: false,
       condition: `${threshold.operator} ${formatValue(threshold.value)} (no finished ${threshold.scope} question)`,
     };
@@ -180,6 +189,8 @@ function checkThreshold(
     scope: threshold.scope,
     metric: threshold.metric,
     observed,
+    n: metricN(means, threshold.metric),
+    threshold: { operator: threshold.operator, value: threshold.value },
     passed: holds(observed, threshold.operator, threshold.value),
     condition: `${threshold.operator} ${formatValue(threshold.value)}`,
   };
@@ -214,17 +225,21 @@ function dropMetrics(options: GateOptions, baseline: Summary): string[] {
 function checkDrop(
   scope: string,
   metric: string,
-  observed: number,
-  before: number,
+  now: MetricMeans,
+  then: MetricMeans,
   maxDrop: number,
 ): GateCheck {
+  const observed = now.metrics[metric]!;
+  const before = then.metrics[metric]!;
   return {
     kind: 'drop',
     scope,
     metric,
     observed,
+    n: metricN(now, metric),
+    baseline: { value: before, n: metricN(then, metric), maxDrop },
     passed: before - observed <= maxDrop + DROP_TOLERANCE,
-    condition: `baseline ${formatValue(before)}, change ${signed(observed - before)}, may drop ${formatValue(maxDrop)}`,
+    condition: `baseline ${formatValue(before)}, change ${formatDelta(observed - before)}, may drop ${formatValue(maxDrop)}`,
   };
 }
 
@@ -267,13 +282,12 @@ export function evaluateGate(options: GateOptions): GateResult {
       scopes.push(...types.filter((type) => type in baseline.metrics.by_type));
     }
     for (const scope of scopes) {
-      const now = row(summary, scope)?.metrics ?? {};
-      const before = row(baseline, scope)?.metrics ?? {};
+      const now = row(summary, scope);
+      const then = row(baseline, scope);
+      if (now === undefined || then === undefined) continue;
       for (const metric of metrics) {
-        const observed = now[metric];
-        const previous = before[metric];
-        if (observed === undefined || previous === undefined) continue;
-        checks.push(checkDrop(scope, metric, observed, previous, maxDrop));
+        if (now.metrics[metric] === undefined || then.metrics[metric] === undefined) continue;
+        checks.push(checkDrop(scope, metric, now, then, maxDrop));
       }
     }
   }

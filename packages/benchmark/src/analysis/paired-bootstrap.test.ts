@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createMulberry32 } from '../dataset/seeded-random.js';
 import { pairedBootstrap } from './paired-bootstrap.js';
-import { createMulberry32 } from './seeded-random.js';
 
 function noisyPairs(n: number, shift: number, seed: number): { base: number[]; other: number[] } {
   const random = createMulberry32(seed);

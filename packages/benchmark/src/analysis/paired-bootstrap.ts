@@ -1,4 +1,4 @@
-import { createMulberry32 } from './seeded-random.js';
+import { createMulberry32 } from '../dataset/seeded-random.js';
 
 export type PairedBootstrapOptions = {
   /** Resamples drawn (default 10 000). */

@@ -2,7 +2,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { renderSummaryTable } from '../run/render-table.js';
+import { summaryCsv } from '../run/write-csv.js';
 import { makeSampleRun } from '../testing/make-sample-run.js';
+import { evaluateGate, parseThreshold } from './gate.js';
 import { readRun, readSamples, readSummaryOrRun } from './read-run.js';
 
 const line = (id: string) =>
@@ -99,5 +102,56 @@ describe('readRun', () => {
     cpSync(dir, unfinished, { recursive: true });
     rmSync(join(unfinished, 'summary.json'));
     expect(() => readSummaryOrRun(unfinished)).toThrow(/has no summary\.json: the run did not finish/);
+  });
+
+  it("reads a summary.json written before lme recorded each metric's n, and gates and tabulates it", () => {
+    // The shape lme wrote before `counts`: one n per row, no errors, no_target or first_error.
+    const old = {
+      run_id: 'old',
+      dataset: 'sample',
+      convention: 'official',
+      exclusion: 'A',
+      n: 22,
+      metrics: {
+        overall: {
+          n: 18,
+          metrics: { 'session.recall_all@5': 0.8333333333333334, 'session.recall_any@5': 0.7777777777777778 },
+        },
+        by_type: {
+          'multi-session': { n: 3, metrics: { 'session.recall_all@5': 0.6666666666666666 } },
+        },
+        abstention: { n: 4, metrics: { 'session.recall_all@5': 1 } },
+      },
+    };
+    const folder = join(mkdtempSync(join(tmpdir(), 'lme-old-')), 'old');
+    cpSync(dir, folder, { recursive: true });
+    writeFileSync(join(folder, 'summary.json'), JSON.stringify(old));
+    for (const summary of [
+      readRun(folder).summary!,
+      readSummaryOrRun(join(folder, 'summary.json')).summary,
+    ]) {
+      expect(summary.metrics.overall.counts).toEqual({
+        'session.recall_all@5': 18,
+        'session.recall_any@5': 18,
+      });
+      expect(summary.metrics.by_type['multi-session']!.counts).toEqual({ 'session.recall_all@5': 3 });
+      expect(summaryCsv(summary)).toContain(
+        'old,default,multi-session,session.recall_all@5,0.6666666666666666,3,,',
+      );
+      expect(renderSummaryTable(summary)).toContain('| overall');
+      const gate = evaluateGate({
+        summary,
+        summaryPath: folder,
+        thresholds: [parseThreshold('session.recall_all@5>=0.8')],
+        baseline: { summary, path: folder },
+        perType: true,
+      });
+      expect(gate.checks.map((check) => [check.scope, check.n, check.passed])).toEqual([
+        ['overall', 18, true],
+        ['overall', 18, true],
+        ['overall', 18, true],
+        ['multi-session', 3, true],
+      ]);
+    }
   });
 });

@@ -93,7 +93,25 @@ function parseSummary(value: unknown, path: string): Summary {
   const metrics = value.metrics as Record<string, unknown>;
   if (!isObject(metrics.by_type)) metrics.by_type = {};
   if (!isObject(metrics.abstention)) metrics.abstention = { n: 0, metrics: {}, counts: {} };
+  for (const means of [
+    metrics.overall,
+    metrics.abstention,
+    ...Object.values(metrics.by_type as Record<string, unknown>),
+  ]) {
+    if (isObject(means)) withMetricCounts(means);
+  }
   return value as Summary;
+}
+
+/**
+ * A summary row as this lme reads it: `counts` (the n of each metric) is there. Summaries written
+ * before lme recorded it hold one `n` per row, the questions every mean of that row was over then.
+ */
+function withMetricCounts(means: Record<string, unknown>): void {
+  if (!isObject(means.metrics)) means.metrics = {};
+  if (typeof means.n !== 'number') means.n = 0;
+  if (isObject(means.counts)) return;
+  means.counts = Object.fromEntries(Object.keys(means.metrics as object).map((name) => [name, means.n]));
 }
 
 function requireDirectory(dir: string): void {

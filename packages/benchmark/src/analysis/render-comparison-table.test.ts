@@ -49,6 +49,8 @@ function pairWith(runId: string, pValue: number): RunComparison {
         base: 0.5,
         other: 0.6,
         delta: 0.1,
+        nBase: 100,
+        nOther: 100,
         nPaired: 100,
         test: { kind: 'mcnemar', b: 1, c: 11, pValue },
       },
@@ -84,12 +86,12 @@ describe('renderComparisonTable', () => {
     const text = renderComparisonTable(result);
     expect(text).toMatch(/^## 2 runs vs official \(base\)\n/);
     expect(text).toMatch(
-      /^\| category +\| metric +\| official \(base\) \| +words tokenizer \| +words, 2 failed \|$/m,
+      /^\| category +\| metric +\| +n \| official \(base\) \| +words tokenizer \| +words, 2 failed \|$/m,
     );
-    expect(text).toMatch(/^\| failed questions +\| +\| +0 \| +0 \| +2 \|$/m);
+    expect(text).toMatch(/^\| failed questions +\| +\| +\| +0 \| +0 \| +2 \|$/m);
     // recall_all@5 overall: official 0.8333, words 0.8333 on the same 18 questions.
     expect(text).toMatch(
-      /^\| overall · n 18 +\| session\.recall_all@5 \| +0\.8333 \| +0\.8333 \(0\.0000\) \| /m,
+      /^\| overall +\| session\.recall_all@5 \| +18 \| +0\.8333 \| +0\.8333 \(0\.0000\) \| /m,
     );
     expect(text).toContain('- words tokenizer: run words-labelled, ');
     expect(text).toContain('Holm-corrected over the 6 tests of each category (2 runs × 3 metrics)');
@@ -103,17 +105,17 @@ describe('renderComparisonTable', () => {
       comparisons: pValues.map((pValue, index) => pairWith(`r${index}`, pValue)),
     });
     // Alone, p = 0.03 is significant; with a second test at 0.04, Holm makes both 0.06.
-    expect(overallCells(renderComparisonTable(result([0.03]))).slice(3)).toEqual([
+    expect(overallCells(renderComparisonTable(result([0.03]))).slice(4)).toEqual([
       '0.5000',
       '0.6000 (+0.1000 *)',
       '',
     ]);
-    expect(overallCells(renderComparisonTable(result([0.03, 0.04]))).slice(4, 6)).toEqual([
+    expect(overallCells(renderComparisonTable(result([0.03, 0.04]))).slice(5, 7)).toEqual([
       '0.6000 (+0.1000)',
       '0.6000 (+0.1000)',
     ]);
     // 0.0004 × 2 = 0.0008 (***) and 0.004 stays 0.004 (**).
-    expect(overallCells(renderComparisonTable(result([0.0004, 0.004]))).slice(4, 6)).toEqual([
+    expect(overallCells(renderComparisonTable(result([0.0004, 0.004]))).slice(5, 7)).toEqual([
       '0.6000 (+0.1000 ***)',
       '0.6000 (+0.1000 **)',
     ]);

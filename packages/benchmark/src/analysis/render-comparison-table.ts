@@ -1,9 +1,8 @@
-import { formatValue } from '../results/markdown-table.js';
+import { formatDelta, formatValue } from '../results/markdown-table.js';
 import { abstentionLabel } from '../run/render-table.js';
-import type { ComparisonResult, RunComparison, RunLabel } from './compare-runs.js';
+import type { ComparisonResult, RunLabel } from './compare-runs.js';
+import { adjustedPValues, testKey } from './comparison-rows.js';
 import { formatConfigValue } from './config-differences.js';
-import { holmAdjust } from './holm.js';
-import { formatDelta } from './render-comparison.js';
 import { describeErrata } from './run-label.js';
 
 /** Family-wise significance levels, after Holm's correction, and their marks. */
@@ -36,46 +35,32 @@ function renderTable(header: readonly string[], body: readonly string[][], leftC
   return [line(header), rule, ...body.map(line)].join('\n');
 }
 
-function key(runIndex: number, category: string, metric: string): string {
-  return `${runIndex}\u0000${category}\u0000${metric}`;
-}
-
-/**
- * Holm-adjusted p-values of every test, one family per category: the runs × metrics compared
- * with the base in that category.
- */
-function adjustedPValues(comparisons: readonly RunComparison[]): Map<string, number> {
-  const families = new Map<string, { key: string; pValue: number }[]>();
-  comparisons.forEach((comparison, runIndex) => {
-    for (const category of comparison.categories) {
-      for (const metric of category.metrics) {
-        if (metric.test === null) continue;
-        const family = families.get(category.category) ?? [];
-        family.push({ key: key(runIndex, category.category, metric.metric), pValue: metric.test.pValue });
-        families.set(category.category, family);
-      }
-    }
-  });
-  const adjusted = new Map<string, number>();
-  for (const family of families.values()) {
-    const values = holmAdjust(family.map(({ pValue }) => pValue));
-    for (const [index, { key: cellKey }] of family.entries()) adjusted.set(cellKey, values[index]!);
-  }
-  return adjusted;
-}
-
 function unionInOrder(lists: readonly (readonly string[])[]): string[] {
   return [...new Set(lists.flat())];
 }
 
 /**
- * Every run compared with the base in one side-by-side table: one column per run, one row per
- * category × metric, each run's value with its delta from the base and a significance mark from
- * the paired test (McNemar or bootstrap), Holm-corrected over the runs × metrics of the category.
- * A first row counts each run's failed questions. Notes below name the runs, their config
- * differences and any warning.
+ * The side-by-side comparison as cells, for the markdown table and the HTML report's table:
+ * `header` and `body` rows (the first two columns are labels), then sentences below it.
  */
-export function renderComparisonTable(result: ComparisonResult): string {
+export type ComparisonTable = {
+  title: string;
+  header: string[];
+  body: string[][];
+  notes: string[];
+  /** One per run: its folder, config differences from the base and errata. */
+  runs: string[];
+  warnings: string[];
+};
+
+/**
+ * Every run compared with the base in one side-by-side table: one column per run, one row per
+ * category × metric with the n of the base's mean of that metric, each run's value with its delta
+ * from the base and a significance mark from the paired test (McNemar or bootstrap),
+ * Holm-corrected over the runs × metrics of the category. A first row counts each run's failed
+ * questions. Notes below name the runs, their config differences and any warning.
+ */
+export function buildComparisonTable(result: ComparisonResult): ComparisonTable {
   const { comparisons } = result;
   const first = comparisons[0];
   if (first === undefined) throw new Error('There is no comparison to render.');
@@ -86,40 +71,38 @@ export function renderComparisonTable(result: ComparisonResult): string {
     comparisons.map((comparison) => comparison.categories.map((category) => category.category)),
   );
   const metrics = unionInOrder(comparisons.map((comparison) => comparison.metrics));
-  const body: string[][] = [['failed questions', '', ...runs.map((run) => String(run.errors))]];
+  const body: string[][] = [['failed questions', '', '', ...runs.map((run) => String(run.errors))]];
   for (const category of categories) {
     const found = comparisons.map((comparison) =>
       comparison.categories.find((entry) => entry.category === category),
     );
-    const nBase = found.find((entry) => entry !== undefined)?.nBase ?? 0;
     // Abstention is out of overall for retrieval metrics, in it for QA metrics: each kind's first row says which.
-    const title = (metric: string) =>
-      `${category === 'abstention' ? abstentionLabel(metric) : category} · n ${nBase}`;
+    const title = (metric: string) => (category === 'abstention' ? abstentionLabel(metric) : category);
     metrics.forEach((metric, metricIndex) => {
       const previous = metrics[metricIndex - 1];
       const titled = metricIndex === 0 || (category === 'abstention' && title(previous!) !== title(metric));
-      const baseValue = found
+      const baseEntry = found
         .flatMap((entry) => entry?.metrics ?? [])
-        .find((entry) => entry.metric === metric)?.base;
+        .find((entry) => entry.metric === metric);
+      const nBase = baseEntry?.nBase ?? 0;
       const cells = found.map((entry, runIndex) => {
         const comparison = entry?.metrics.find((candidate) => candidate.metric === metric);
         if (entry === undefined || comparison === undefined) return '-';
-        const stars = mark(adjusted.get(key(runIndex, category, metric)));
-        const n = entry.nOther === nBase ? '' : `, n ${entry.nOther}`;
+        const stars = mark(adjusted.get(testKey(runIndex, category, metric)));
+        const n = comparison.nOther === nBase ? '' : `, n ${comparison.nOther}`;
         const delta =
           comparison.delta === undefined
             ? ''
             : ` (${formatDelta(comparison.delta)}${stars === '' ? '' : ` ${stars}`}${n})`;
         return `${formatValue(comparison.other)}${delta}`;
       });
-      body.push([titled ? title(metric) : '', metric, formatValue(baseValue), ...cells]);
+      body.push([titled ? title(metric) : '', metric, String(nBase), formatValue(baseEntry?.base), ...cells]);
     });
   }
   const baseName = names[0]!;
-  const table = renderTable(['category', 'metric', `${baseName} (base)`, ...names.slice(1)], body, 2);
   const family = comparisons.length * metrics.length;
   const notes = [
-    `Each run against the base ${baseName}: value (delta from the base, significance); n after a delta is the run's own count when it differs from the base's.`,
+    `Each run against the base ${baseName}: value (delta from the base, significance). n is the questions in the base's mean of that metric (retrieval and QA metrics count different questions); n after a delta is the run's own count when it differs.`,
     `Significance: ${LEVELS.map(({ below, mark: stars }) => `${stars} p < ${below}`).join(', ')}, Holm-corrected over the ${family} tests of each category (${comparisons.length} ${comparisons.length === 1 ? 'run' : 'runs'} × ${metrics.length} ${metrics.length === 1 ? 'metric' : 'metrics'}); exact McNemar for 0/1 metrics, paired bootstrap of the mean difference (${result.resamples} resamples, seed ${result.seed}) otherwise, on the questions both runs count.`,
     'Failed questions are in no mean and no test.',
   ];
@@ -131,20 +114,30 @@ export function renderComparisonTable(result: ComparisonResult): string {
             ({ key: name, values }) => `${name} ${values.map(formatConfigValue).join(' → ')}`,
           ).join(', ');
     const id = run.label === undefined ? '' : ` run ${run.runId},`;
-    return `- ${names[index]}:${id} ${run.dir}${index === 0 ? ' (base)' : `; config differences: ${differences === '' ? 'none' : differences}`}; errata ${describeErrata(run)}`;
+    return `${names[index]}:${id} ${run.dir}${index === 0 ? ' (base)' : `; config differences: ${differences === '' ? 'none' : differences}`}; errata ${describeErrata(run)}`;
   });
-  const warnings = [...new Set(comparisons.flatMap((comparison) => comparison.warnings))].map(
-    (warning) => `> warning: ${warning}`,
-  );
+  return {
+    title: `${comparisons.length === 1 ? `${names[1]} vs ${baseName}` : `${comparisons.length} runs vs ${baseName}`} (base)`,
+    header: ['category', 'metric', 'n', `${baseName} (base)`, ...names.slice(1)],
+    body,
+    notes,
+    runs: runLines,
+    warnings: [...new Set(comparisons.flatMap((comparison) => comparison.warnings))],
+  };
+}
+
+/** The side-by-side comparison (buildComparisonTable) as markdown. */
+export function renderComparisonTable(result: ComparisonResult): string {
+  const table = buildComparisonTable(result);
   return [
-    `## ${comparisons.length === 1 ? `${names[1]} vs ${baseName}` : `${comparisons.length} runs vs ${baseName}`} (base)`,
+    `## ${table.title}`,
     '',
-    table,
+    renderTable(table.header, table.body, 2),
     '',
-    ...notes,
+    ...table.notes,
     '',
-    ...runLines,
-    ...(warnings.length === 0 ? [] : ['', ...warnings]),
+    ...table.runs.map((line) => `- ${line}`),
+    ...(table.warnings.length === 0 ? [] : ['', ...table.warnings.map((warning) => `> warning: ${warning}`)]),
   ]
     .join('\n')
     .concat('\n');

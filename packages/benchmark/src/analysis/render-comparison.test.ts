@@ -8,6 +8,8 @@ const metric = (name: string, base: number, other: number): MetricComparison => 
   base,
   other,
   delta: other - base,
+  nBase: 2,
+  nOther: 2,
   nPaired: 2,
   test: { kind: 'mcnemar', b: 1, c: 0, pValue: 1 },
 });
@@ -45,9 +47,9 @@ describe('renderComparisonTable', () => {
     const rows = renderComparisonTable(result())
       .split('\n')
       .filter((line) => line.includes('recall_any@5') || line.includes('qa.accuracy_strict'));
-    expect(rows[0]).toMatch(/^\| abstention \(not in overall\) · n 2 +\| session\.recall_any@5/);
-    expect(rows[1]).toMatch(/^\| abstention \(also in its type and overall\) · n 2 \| qa\.accuracy_strict/);
-    expect(rows[2]).toMatch(/^\| overall · n 2 +\| session\.recall_any@5/);
+    expect(rows[0]).toMatch(/^\| abstention \(not in overall\) +\| session\.recall_any@5/);
+    expect(rows[1]).toMatch(/^\| abstention \(also in its type and overall\) \| qa\.accuracy_strict/);
+    expect(rows[2]).toMatch(/^\| overall +\| session\.recall_any@5/);
     expect(rows[3]).toMatch(/^\| +\| qa\.accuracy_strict/);
   });
 });
@@ -56,9 +58,9 @@ describe('renderComparison', () => {
   it('titles abstention "not in overall" for retrieval metrics only: QA counts it in its type and overall', () => {
     const sections = renderComparison(result()).split('### ').slice(1);
     expect(sections.map((section) => section.split('\n')[0])).toEqual([
-      'abstention (not in overall) · n 2',
-      'abstention (also in its type and overall) · n 2',
-      'overall · n 2',
+      'abstention (not in overall)',
+      'abstention (also in its type and overall)',
+      'overall',
     ]);
     expect(sections[0]).toContain('session.recall_any@5');
     expect(sections[0]).not.toContain('qa.accuracy_strict');

@@ -1,5 +1,5 @@
 import { QUESTION_TYPES } from '../benchmarks/longmemeval-record.js';
-import { formatValue, renderMarkdownTable } from '../results/markdown-table.js';
+import { formatDelta, formatValue, renderMarkdownTable } from '../results/markdown-table.js';
 import { ABSTENTION_QA_LABEL, ABSTENTION_RETRIEVAL_LABEL } from '../run/render-table.js';
 import type {
   CategoryComparison,
@@ -13,14 +13,8 @@ import { describeErrata } from './run-label.js';
 
 const SIGNIFICANT = 0.05;
 
-export function formatDelta(value: number | undefined): string {
-  if (value === undefined || Number.isNaN(value)) return '-';
-  if (value === 0) return '0.0000';
-  return `${value > 0 ? '+' : ''}${value.toFixed(4)}`;
-}
-
 export function formatPValue(pValue: number): string {
-  const shown = pValue < 0.0001 ? '<0.0001' : pValue.toFixed(4);
+  const shown = pValue < 0.0001 ? '<0.0001' : formatValue(pValue);
   return pValue < SIGNIFICANT ? `${shown} *` : shown;
 }
 
@@ -37,12 +31,14 @@ function categoryTitle(category: CategoryComparison, kind: 'retrieval' | 'qa'): 
       : kind === 'qa'
         ? ABSTENTION_QA_LABEL
         : ABSTENTION_RETRIEVAL_LABEL;
-  const { nBase, nOther, nPaired } = category;
-  const counts =
-    nBase === nOther && nOther === nPaired
-      ? `n ${nPaired}`
-      : `n ${nBase} base, ${nOther} other, ${nPaired} paired`;
-  return `### ${label} · ${counts}`;
+  return `### ${label}`;
+}
+
+/** Questions in each mean and in the test: `18` when all agree, else `18 base, 22 other, 18 paired`. */
+export function describeCounts(nBase: number, nOther: number, nPaired: number): string {
+  return nBase === nOther && nOther === nPaired
+    ? String(nPaired)
+    : `${nBase} base, ${nOther} other, ${nPaired} paired`;
 }
 
 function groupByType(questions: readonly FlippedQuestion[]): string {
@@ -126,13 +122,14 @@ function renderMetricsTable(
 ): string {
   const body = metrics.map((metric) => [
     metric.metric,
+    describeCounts(metric.nBase, metric.nOther, metric.nPaired),
     formatValue(metric.base),
     formatValue(metric.other),
     formatDelta(metric.delta),
     describeTest(metric.test),
     metric.test === null ? '-' : formatPValue(metric.test.pValue),
   ]);
-  return renderMarkdownTable(['metric', baseHeader, otherHeader, 'delta', 'test', 'p'], body);
+  return renderMarkdownTable(['metric', 'n', baseHeader, otherHeader, 'delta', 'test', 'p'], body);
 }
 
 /** The comparison as markdown: one section per compared run, one table per category. */

@@ -36,3 +36,67 @@ export function renderGateResult(result: GateResult): string {
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** One check of `lme gate --format json`; a missing number is null (NaN has no JSON form). */
+export type GateCheckJson = {
+  kind: 'threshold' | 'drop';
+  /** `overall`, `abstention` or a question type. */
+  group: string;
+  metric: string;
+  value: number | null;
+  /** Questions `value` is the mean of. */
+  n: number;
+  operator: string | null;
+  threshold: number | null;
+  baseline: number | null;
+  baseline_n: number | null;
+  max_drop: number | null;
+  passed: boolean;
+  /** The check as the text output words it. */
+  condition: string;
+};
+
+export type GateJson = {
+  passed: boolean;
+  exit_code: number;
+  run: string;
+  baseline: string | null;
+  checks: GateCheckJson[];
+  failed_checks: number;
+  /** Reasons the gate fails besides its checks (failed questions, a partial run, ...), one sentence each. */
+  problems: string[];
+  warnings: string[];
+};
+
+/**
+ * `lme gate --format json`: the verdict, the exit code it sets and every check with its group,
+ * value, n and bound or baseline, for CI annotations.
+ */
+export function gateResultJson(
+  result: GateResult,
+  where: { run: string; baseline?: string; exitCode: number },
+): GateJson {
+  return {
+    passed: result.passed,
+    exit_code: where.exitCode,
+    run: where.run,
+    baseline: where.baseline ?? null,
+    checks: result.checks.map((check) => ({
+      kind: check.kind,
+      group: check.scope,
+      metric: check.metric,
+      value: Number.isNaN(check.observed) ? null : check.observed,
+      n: check.n,
+      operator: check.threshold?.operator ?? null,
+      threshold: check.threshold?.value ?? null,
+      baseline: check.baseline?.value ?? null,
+      baseline_n: check.baseline?.n ?? null,
+      max_drop: check.baseline?.maxDrop ?? null,
+      passed: check.passed,
+      condition: check.condition,
+    })),
+    failed_checks: result.failed,
+    problems: result.problems,
+    warnings: result.warnings,
+  };
+}

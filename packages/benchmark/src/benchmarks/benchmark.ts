@@ -73,7 +73,7 @@ export type Benchmark = {
    * Its block of summary.json (LoCoMo: `locomo`), from every sample of the run; undefined when no
    * sample is its own. `qa` names the judge when QA ran.
    */
-  summarize?(
+  aggregate?(
     samples: readonly Sample[],
     qa?: { judge: string; judge_model: string },
   ): Partial<Summary> | undefined;

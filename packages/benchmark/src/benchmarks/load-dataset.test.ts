@@ -18,11 +18,11 @@ describe('loadAnyDataset', () => {
     expect(loaded.records).toHaveLength(22);
   });
 
-  it('recognises LoCoMo files: plain, gzipped, and a single sample object', async () => {
+  it('recognises LoCoMo files: plain, gzipped, and a single conversation object', async () => {
     const text = readFileSync(locomoFixture, 'utf8');
     const gzipped = join(dir, 'locomo.json.gz');
     writeFileSync(gzipped, gzipSync(text));
-    const single = join(dir, 'one-sample.json');
+    const single = join(dir, 'one-conversation.json');
     writeFileSync(single, JSON.stringify(JSON.parse(text)[0]));
     const plain = await loadAnyDataset(locomoFixture);
     expect(plain.format).toBe('locomo');
@@ -46,10 +46,10 @@ describe('loadAnyDataset', () => {
     await expect(loadAnyDataset(join(dir, 'absent.json'))).rejects.toThrow(/absent\.json: no such file/);
   });
 
-  it('says what a JSON object that is not a LoCoMo sample is, instead of calling it LoCoMo', async () => {
+  it('says what a JSON object that is not a LoCoMo conversation is, instead of calling it LoCoMo', async () => {
     const path = join(dir, 'object.json');
     writeFileSync(path, JSON.stringify({ questions: [], version: 2 }));
-    const message = `${path}: the file is one JSON object (keys: questions, version), but lme reads a JSON array of LongMemEval question records, or a LoCoMo file (an array of samples, or one sample with "conversation" and "qa")`;
+    const message = `${path}: the file is one JSON object (keys: questions, version), but lme reads a JSON array of LongMemEval question records, or a LoCoMo file (an array of conversations, or one conversation with "conversation" and "qa")`;
     await expect(detectDatasetFormat(path)).rejects.toThrow(message);
     await expect(loadAnyDataset(path)).rejects.toThrow(message);
   });

@@ -18,9 +18,9 @@ export type LoadedAnyDataset = LoadedBenchmarkFile & { format: DatasetFormat };
 
 /**
  * Which benchmark a dataset file holds, from its first record (`Benchmark.recognizes`: LoCoMo
- * samples have `conversation` and `qa`); anything else is taken for LongMemEval (whose loader then
+ * conversations have `conversation` and `qa`); anything else is taken for LongMemEval (whose loader then
  * validates it). A file that
- * is one JSON object rather than an array is accepted only when it is a single LoCoMo sample.
+ * is one JSON object rather than an array is accepted only when it is a single LoCoMo conversation.
  * Every error starts with the path.
  */
 export async function detectDatasetFormat(path: string): Promise<DatasetFormat> {
@@ -33,7 +33,7 @@ export async function detectDatasetFormat(path: string): Promise<DatasetFormat> 
     if (format !== DEFAULT_BENCHMARK) return format;
     const keys = Object.keys(value as object).slice(0, 5);
     throw new Error(
-      `${path}: the file is one JSON object (keys: ${keys.join(', ') || 'none'}), but lme reads a JSON array of LongMemEval question records, or a LoCoMo file (an array of samples, or one sample with "conversation" and "qa")`,
+      `${path}: the file is one JSON object (keys: ${keys.join(', ') || 'none'}), but lme reads a JSON array of LongMemEval question records, or a LoCoMo file (an array of conversations, or one conversation with "conversation" and "qa")`,
     );
   }
   try {

@@ -12,7 +12,7 @@ import { EXIT } from './exit-codes.js';
 import { createProgress } from './progress.js';
 import { addRunOptions, configFromEnvironment, configFromFlags, FLAG_KEYS } from './run-command.js';
 
-/** An ablation file in configs/ablations: {"description", "base": {config}, "grid": {"flag": [values]}}. */
+/** An ablation grid file (configs/grids/*.json): {"description", "base": {config}, "grid": {"flag": [values]}}. */
 type AblationFile = { description?: string; base?: RunConfigInput; grid?: Record<string, unknown[]> };
 
 function readAblationFile(path: string): AblationFile {
@@ -28,7 +28,7 @@ export function ablateCommand(): Command {
     new Command('ablate').description('run a grid of variants and write one combined table'),
   )
     .option('--grid <key=v1,v2>', 'an axis of the grid, by run option name (repeatable)', collect, [])
-    .option('--grid-file <path>', 'a JSON grid, e.g. configs/ablations/session-aware.json')
+    .option('--grid-file <path>', 'a JSON grid, e.g. configs/grids/fusion-session-aware.json')
     .option('--ablation-id <id>', 'name of the ablation folder, as --run-id (default: time and dataset)')
     .addHelpText(
       'after',

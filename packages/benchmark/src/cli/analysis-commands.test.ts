@@ -30,18 +30,18 @@ describe('lme compare', () => {
     const table = runCli(args);
     expect(table.status).toBe(0);
     expect(table.stdout).toMatch(
-      /^## 2 runs vs official #1 \(base\)\n\n\| category +\| metric +\| official #1 \(base\) \| +words \| +official #3 \|$/m,
+      /^## 2 runs vs official #1 \(base\)\n\n\| category +\| metric +\| +n \| official #1 \(base\) \| +words \| +official #3 \|$/m,
     );
-    expect(table.stdout).toMatch(/^\| failed questions +\| +\| +0 \| +0 \| +0 \|$/m);
+    expect(table.stdout).toMatch(/^\| failed questions +\| +\| +\| +0 \| +0 \| +0 \|$/m);
     expect(table.stdout).toMatch(
-      /^\| +\| session\.ndcg_any@5 +\| +0\.6334 \| 0\.6\d{3} \([+-]0\.\d{4}\) \| 0\.6334 \(0\.0000\) \|$/m,
+      /^\| +\| session\.ndcg_any@5 +\| +18 \| +0\.6334 \| 0\.6\d{3} \([+-]0\.\d{4}\) \| 0\.6334 \(0\.0000\) \|$/m,
     );
     expect(table.stdout).not.toContain('vs words');
     const pairs = runCli([...args, '--pairs', '--out', out]);
     expect(pairs.status).toBe(0);
     expect(pairs.stdout.startsWith(table.stdout)).toBe(true);
     expect(pairs.stdout).toContain('## official (base) vs words');
-    expect(pairs.stdout).toMatch(/\| session\.ndcg_any@5 +\| +0\.6334 \|/);
+    expect(pairs.stdout).toMatch(/\| session\.ndcg_any@5 +\| +18 \| +0\.6334 \|/);
     expect(read(root, 'compare.md')).toBe(pairs.stdout);
   });
 

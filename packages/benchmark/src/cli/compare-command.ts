@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { compareRuns } from '../analysis/compare-runs.js';
+import { Command, Option } from 'commander';
+import { type ComparisonResult, compareRuns, DEFAULT_COMPARE_METRICS } from '../analysis/compare-runs.js';
+import { renderComparisonCsv, renderComparisonJson } from '../analysis/comparison-rows.js';
 import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../analysis/paired-bootstrap.js';
 import { readRun } from '../analysis/read-run.js';
 import { renderComparison } from '../analysis/render-comparison.js';
@@ -8,6 +9,17 @@ import { renderComparisonTable } from '../analysis/render-comparison-table.js';
 import { refuseOverwritingInput, writeFileNoFollow } from '../run/no-follow-file.js';
 import { RUN_FILES } from '../run/run-folder.js';
 import { integerFlag } from './parse-flag.js';
+
+const FORMATS = ['md', 'json', 'csv'] as const;
+type CompareFormat = (typeof FORMATS)[number];
+
+/** The comparison in the chosen format: md the table (and --pairs reports), json/csv tidy rows. */
+function renderAs(format: CompareFormat, result: ComparisonResult, pairs: boolean): string {
+  if (format === 'json') return renderComparisonJson(result);
+  if (format === 'csv') return renderComparisonCsv(result);
+  const table = renderComparisonTable(result);
+  return pairs ? `${table}\n${renderComparison(result)}` : table;
+}
 
 /** `a,b` → ['a', 'b'] (empty items dropped). */
 export function listFlag(value: string): string[] {
@@ -26,26 +38,44 @@ export function compareCommand(): Command {
     .argument('<runs...>', 'results folders to compare with the base')
     .option(
       '--metrics <m1,m2>',
-      'metrics to compare (default: session.recall_all@5, session.recall_any@5, session.ndcg_any@5)',
+      `metrics to compare (default: those of ${DEFAULT_COMPARE_METRICS.join(', ')} that both runs have)`,
       listFlag,
     )
     .option(
       '--pairs',
       'after the table, one report per run against the base (config differences, tests, flipped questions)',
     )
-    .option('--out <file.md>', 'also write the markdown to this file')
+    .addOption(
+      new Option(
+        '--format <format>',
+        'md: the table as markdown; json or csv: one row per run × question type × metric (values, delta, n of each side, paired n, p-values, CI) for pandas and CI',
+      )
+        .choices(FORMATS)
+        .default('md'),
+    )
+    .option('--out <file>', 'also write the output to this file')
     .option('--resamples <n>', `paired bootstrap resamples (default: ${DEFAULT_RESAMPLES})`, integerFlag(1))
     .option('--seed <n>', `paired bootstrap seed (default: ${DEFAULT_SEED})`, integerFlag(0, 2 ** 32 - 1))
     .addHelpText(
       'after',
-      "\nThe table has one column per run (its label when it has one), one row per question type × metric: each\nrun's value, its delta from the base and * p < 0.05, ** p < 0.01, *** p < 0.001 from the paired test (exact\nMcNemar for 0/1 metrics, paired bootstrap otherwise), Holm-corrected over the runs × metrics of each row\ngroup. Its first row counts each run's failed questions (in no mean).\n\nExamples:\n  lme compare results/bm25-official results/bm25-words results/hybrid --out compare.md\n  lme compare results/bm25-official results/bm25-words --pairs",
+      "\nThe table has one column per run (its label when it has one), one row per question type × metric: each\nrun's value, its delta from the base and * p < 0.05, ** p < 0.01, *** p < 0.001 from the paired test (exact\nMcNemar for 0/1 metrics, paired bootstrap otherwise), Holm-corrected over the runs × metrics of each row\ngroup. Its first row counts each run's failed questions (in no mean). n is the questions in the base's mean of\neach metric: retrieval metrics leave abstention questions out of overall, QA metrics count them.\n\nExamples:\n  lme compare results/bm25-official results/bm25-words results/hybrid --out compare.md\n  lme compare results/bm25-official results/bm25-words --pairs\n  lme compare results/qa-a results/qa-b --format json > compare.json",
     )
     .action(
       (
         baseDir: string,
         otherDirs: string[],
-        options: { metrics?: string[]; out?: string; resamples?: number; seed?: number; pairs?: boolean },
+        options: {
+          metrics?: string[];
+          out?: string;
+          format: CompareFormat;
+          resamples?: number;
+          seed?: number;
+          pairs?: boolean;
+        },
       ) => {
+        if (options.pairs && options.format !== 'md') {
+          throw new Error(`--pairs adds markdown reports; it goes with --format md, not ${options.format}.`);
+        }
         const runs = [baseDir, ...otherDirs].map((dir) => readRun(dir));
         if (options.out !== undefined) {
           refuseOverwritingInput(
@@ -63,10 +93,9 @@ export function compareCommand(): Command {
         for (const comparison of result.comparisons) {
           for (const warning of comparison.warnings) process.stderr.write(`lme: warning: ${warning}\n`);
         }
-        const table = renderComparisonTable(result);
-        const markdown = options.pairs ? `${table}\n${renderComparison(result)}` : table;
-        if (options.out !== undefined) writeFileNoFollow(options.out, markdown);
-        process.stdout.write(markdown);
+        const output = renderAs(options.format, result, options.pairs ?? false);
+        if (options.out !== undefined) writeFileNoFollow(options.out, output);
+        process.stdout.write(output);
       },
     );
 }

@@ -150,7 +150,7 @@ describe('lme datasets', () => {
       'LoCoMo categories:\ncategory 4 single-hop: 2 questions\ncategory 1 multi-hop: 1 questions',
     );
     expect(locomo.stderr).toContain(
-      'lme: warning: question conv-mini_q4 (sample conv-mini qa[3]): evidence "D1:2; D3:4"',
+      'lme: warning: question conv-mini_q4 (conversation conv-mini qa[3]): evidence "D1:2; D3:4"',
     );
   });
 });

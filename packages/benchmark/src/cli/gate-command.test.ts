@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readRun } from '../analysis/read-run.js';
 import type { Sample } from '../results/sample.js';
-import { summarize } from '../run/summarize.js';
+import { aggregateMetrics } from '../run/aggregate-metrics.js';
 import { makeSampleRun } from '../testing/make-sample-run.js';
 import { runCli } from '../testing/run-cli.js';
 
@@ -39,7 +39,7 @@ function withFailures(source: string, name: string, fails: (sample: Sample) => b
       : sample,
   );
   writeFileSync(join(dir, 'samples.jsonl'), samples.map((sample) => `${JSON.stringify(sample)}\n`).join(''));
-  const summary = summarize({
+  const summary = aggregateMetrics({
     runId: name,
     dataset: 'sample',
     convention: 'official',
@@ -90,7 +90,7 @@ describe('lme gate', () => {
     expect(overall.status).toBe(0);
     expect(overall.stdout).toContain(`against baseline ${join(words, 'summary.json')}`);
     expect(overall.stdout).toMatch(
-      /^PASS {2}overall {2}session\.recall_all@5 {2}0\.8333 {2}baseline 0\.8333, change \+0\.0000, may drop 0\.0200$/m,
+      /^PASS {2}overall {2}session\.recall_all@5 {2}0\.8333 {2}baseline 0\.8333, change 0\.0000, may drop 0\.0200$/m,
     );
     const perType = runCli([
       'gate',

@@ -1,12 +1,12 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { evaluateGate, parseBound, type Threshold } from '../analysis/gate.js';
 import { type GateSpec, mergeGateSpecs, readGateFile } from '../analysis/gate-file.js';
 import { readSummaryOrRun } from '../analysis/read-run.js';
-import { renderGateResult } from '../analysis/render-gate-result.js';
+import { gateResultJson, renderGateResult } from '../analysis/render-gate-result.js';
 import { listFlag } from './compare-command.js';
 import { integerFlag, numberFlag } from './parse-flag.js';
 
-/** Exit code of a failed gate (see main.ts EXIT). */
+/** Exit code of a failed gate (`EXIT.gateFailed`, cli/exit-codes.ts). */
 const GATE_FAILED = 3;
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -24,7 +24,13 @@ type GateFlags = {
   allowErrors?: number;
   allowSubset?: boolean;
   allowPartial?: boolean;
+  format: 'text' | 'json';
 };
+
+/** What the gate prints: its text report, or one JSON object (gateResultJson) for CI annotations. */
+function writeJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
 
 export function gateCommand(): Command {
   return new Command('gate')
@@ -64,6 +70,14 @@ export function gateCommand(): Command {
       'pass a run that stopped before its last question (--max-cost, a signal, a full disk); by default a partial run fails the gate',
     )
     .option('--config <file.json>', 'gate file (configs/gates/<name>.json); flags override it')
+    .addOption(
+      new Option(
+        '--format <format>',
+        'text: one line per check and the verdict; json: one object (passed, exit_code, each check with group, metric, value, n, bound or baseline, problems) for CI annotations',
+      )
+        .choices(['text', 'json'])
+        .default('text'),
+    )
     .addHelpText(
       'after',
       "\nExamples:\n  lme gate results/x --min 'session.recall_all@5>=0.85' --min 'multi-session:session.recall_all@5>=0.7'\n  lme gate results/x --baseline results/baselines/ci-s-subset/summary.json --max-drop 0.02 --per-type\n  lme gate results/x --config configs/gates/example.json",
@@ -94,9 +108,20 @@ export function gateCommand(): Command {
       }
       if (spec.thresholds.length === 0 && spec.baseline === undefined) {
         // A gate that checks nothing fails as a gate (exit 3, as its help says), not as bad input.
-        process.stderr.write(
-          'lme: The gate has nothing to check: give --min, --max, --baseline or a --config file.\n',
-        );
+        const problem = 'The gate has nothing to check: give --min, --max, --baseline or a --config file.';
+        process.stderr.write(`lme: ${problem}\n`);
+        if (flags.format === 'json') {
+          writeJson({
+            passed: false,
+            exit_code: GATE_FAILED,
+            run: runPath,
+            baseline: null,
+            checks: [],
+            failed_checks: 0,
+            problems: [problem],
+            warnings: [],
+          });
+        }
         process.exitCode = GATE_FAILED;
         return;
       }
@@ -118,8 +143,19 @@ export function gateCommand(): Command {
       for (const warning of [...(run.run?.warnings ?? []), ...result.warnings]) {
         process.stderr.write(`lme: warning: ${warning}\n`);
       }
-      const header = `gate ${run.path}${baseline === undefined ? '' : ` against baseline ${baseline.path}`}\n\n`;
-      process.stdout.write(header + renderGateResult(result));
-      if (!result.passed) process.exitCode = GATE_FAILED;
+      const exitCode = result.passed ? 0 : GATE_FAILED;
+      if (flags.format === 'json') {
+        writeJson(
+          gateResultJson(result, {
+            run: run.path,
+            ...(baseline === undefined ? {} : { baseline: baseline.path }),
+            exitCode,
+          }),
+        );
+      } else {
+        const header = `gate ${run.path}${baseline === undefined ? '' : ` against baseline ${baseline.path}`}\n\n`;
+        process.stdout.write(header + renderGateResult(result));
+      }
+      if (!result.passed) process.exitCode = exitCode;
     });
 }

@@ -1,5 +1,5 @@
 import type { RunConfig } from './run-config.js';
-import { addSecret, checkEndpointUrl } from './secrets.js';
+import { addSecret, checkEndpointUrl, type SECRET_VARIABLES } from './secrets.js';
 
 /**
  * Who calls an OpenAI-compatible endpoint: the QA reader and judge (each with its own optional
@@ -20,7 +20,11 @@ const ROLE_ENDPOINTS = {
   reader: { key: 'readerBaseUrl', flag: '--reader-base-url', keyVariable: 'LME_READER_API_KEY' },
   judge: { key: 'judgeBaseUrl', flag: '--judge-base-url', keyVariable: 'LME_JUDGE_API_KEY' },
   pipeline: { key: undefined, flag: undefined, keyVariable: undefined },
-} as const satisfies Record<OpenAiRole, { key?: keyof RunConfig; flag?: string; keyVariable?: string }>;
+  // Each key variable must be one of SECRET_VARIABLES (checked by the type), so its value is redacted.
+} as const satisfies Record<
+  OpenAiRole,
+  { key?: keyof RunConfig; flag?: string; keyVariable?: (typeof SECRET_VARIABLES)[number] }
+>;
 
 /** The environment variables that may hold a role's key, in the order they are read. */
 export function apiKeyVariables(role: OpenAiRole): string[] {

@@ -4,7 +4,7 @@ import type { RunConfigInput } from './run-config.js';
  * Every run option, declared once: its flag, the config key it sets, its help text, and (when the
  * run config schema's default does not say it) what the help should call the default. Type,
  * default, bounds and choices come from `runConfigSchema`, so a preset and a flag are held to the
- * same limits; `cli/run-options-cli.ts` turns these into commander options.
+ * same limits; `cli/run-option-flags.ts` turns these into commander options.
  */
 export type RunOptionDeclaration = {
   /** Commander flags, e.g. `-j, --concurrency <n>`; a boolean key set off by `--no-x` is `--no-x`. */

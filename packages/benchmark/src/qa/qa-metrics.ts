@@ -1,7 +1,7 @@
 /**
  * The QA figures, defined once. Per question, `qaSampleMetrics` turns the judge label into
  * `qa.accuracy_strict` (the official figure: a judge error is a wrong answer) and `qa.accuracy`
- * (lme's own lenient figure: judge errors left out); summarize.ts averages them per type, overall
+ * (lme's own lenient figure: judge errors left out); aggregate-metrics.ts averages them per type, overall
  * and for abstention like every other metric (QA means count `_abs` questions in their type and in
  * overall, as print_qa_metrics.py does), then `addQaTaskAverages` adds the task averages.
  */

@@ -6,7 +6,7 @@ import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { evaluateQuestion } from '../metrics/question-metrics.js';
 import type { Sample } from '../results/sample.js';
 import type { Exclusion } from '../results/summary.js';
-import { summarize } from '../run/summarize.js';
+import { aggregateMetrics } from '../run/aggregate-metrics.js';
 
 /** One question of a reference run of the official scripts (`<run>.jsonl.gz`). */
 export type ReferenceQuestion = {
@@ -110,7 +110,7 @@ export function compareWithReference(options: {
   };
 
   for (const exclusion of ['A', 'B'] as const) {
-    const summary = summarize({
+    const summary = aggregateMetrics({
       runId: reference.name,
       dataset: '',
       convention: 'official',

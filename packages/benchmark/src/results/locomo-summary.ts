@@ -29,7 +29,8 @@ export type LocomoOfficialAggregate = {
   printedLines: string[];
 };
 
-type Means = { n: number; metrics: Record<string, number> };
+/** Means of a group of questions; `counts` is the n of each (summaries before it lack it). */
+type Means = { n: number; metrics: Record<string, number>; counts?: Record<string, number> };
 
 /** The `locomo` block of a LoCoMo run's summary.json. */
 export type LocomoSummary = {

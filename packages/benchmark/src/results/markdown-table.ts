@@ -13,3 +13,13 @@ export function renderMarkdownTable(header: string[], body: string[][]): string 
 export function formatValue(value: number | undefined): string {
   return value === undefined || Number.isNaN(value) ? '-' : value.toFixed(4);
 }
+
+/**
+ * A signed difference to 4 decimals (`+0.0120`, `-0.0030`); an exact zero has no sign (`0.0000`),
+ * since it has no direction; `-` when there is none.
+ */
+export function formatDelta(value: number | undefined): string {
+  if (value === undefined || Number.isNaN(value)) return '-';
+  if (value === 0) return formatValue(0);
+  return `${value > 0 ? '+' : ''}${formatValue(value)}`;
+}

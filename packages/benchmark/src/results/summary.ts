@@ -46,7 +46,7 @@ export type Summary = {
    * (no judge).
    */
   qa?: QaProvenance;
-  /** LoCoMo runs: the official aggregation and per-category figures (benchmarks/locomo/summarize-locomo.ts). */
+  /** LoCoMo runs: the official aggregation and per-category figures (benchmarks/locomo/aggregate-locomo.ts). */
   locomo?: LocomoSummary;
   /** The dataset's errata: applied (`--errata`) or only known, with the ceiling (run/summarize-errata.ts). */
   errata?: ErrataSummary;

@@ -13,9 +13,9 @@ import { parseRunConfig } from '../config/parse-run-config.js';
 import type { RunConfigInput } from '../config/run-config.js';
 import type { Sample } from '../results/sample.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
+import { aggregateMetrics } from './aggregate-metrics.js';
 import { checkReaderSettings, createQaStage } from './qa-stage.js';
 import { emptySample } from './run-question.js';
-import { summarize } from './summarize.js';
 
 const ENVIRONMENT = { OPENAI_API_KEY: 'sk-test-qa-stage-1234' };
 const SAMPLE = join(REPO_ROOT, 'datasets', 'sample', 'longmemeval_s_sample.json.gz');
@@ -104,7 +104,7 @@ describe('the QA stage against an OpenAI-compatible loopback server', () => {
     const official = officialQaMetrics(
       records.map((record, index) => ({ type: record.question_type, reply: replies[index]! })),
     );
-    const summary = summarize({
+    const summary = aggregateMetrics({
       runId: 't',
       dataset: 'sample',
       convention: 'official',

@@ -3,9 +3,9 @@ import { findErrataFor, type LoadedErrata, loadErrata } from '../errata/load-err
 import { formatHypothesisLine } from '../qa/hypotheses.js';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
+import { aggregateMetrics } from './aggregate-metrics.js';
 import { renderSummaryTable } from './render-table.js';
 import type { RunManifest } from './run-manifest.js';
-import { summarize } from './summarize.js';
 import { renderErrataLine } from './summarize-errata.js';
 import { samplesCsv, summaryCsv } from './write-csv.js';
 
@@ -33,7 +33,7 @@ export function writeRunOutputs(
   partial?: string,
 ): RunResult {
   const { config } = manifest;
-  const summary = summarize({
+  const summary = aggregateMetrics({
     runId: manifest.run_id,
     dataset: config.dataset,
     convention: config.convention,

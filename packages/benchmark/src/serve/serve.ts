@@ -1,14 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { MemoryDocument, Retriever } from '@lme/search-core';
-import { buildCorpus, type Granularity } from '../benchmarks/build-corpus.js';
-import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { RunConfig } from '../config/run-config.js';
-import { ingestRequestSchema, resetRequestSchema, searchRequestSchema } from '../providers/http/protocol.js';
 import { createPipeline } from '../providers/pipeline/configured-pipeline.js';
 import { createBodyBudget } from './body-budget.js';
-import { bearerCheck, httpError, isJsonContentType, parseBody, reply, statusOf } from './http-exchange.js';
-import { createNamespaceStore, megabytes, type StoredNamespace } from './namespace-store.js';
+import { bearerCheck, httpError, isJsonContentType, reply, statusOf } from './http-exchange.js';
+import { createNamespaceStore } from './namespace-store.js';
+import { createServeRoutes, type ServeNamespaces } from './serve-routes.js';
 
 export type ServeOptions = {
   /**
@@ -47,9 +44,6 @@ export type RunningServer = {
   close(options?: { graceMs?: number }): Promise<void>;
 };
 
-type Index = { documents: MemoryDocument[]; retriever: Promise<Retriever> };
-type Namespace = StoredNamespace<Index>;
-
 /**
  * An lme pipeline behind the HTTP provider protocol (docs/provider-protocol.md): each namespace
  * holds ingested sessions in memory; a search cuts them into documents exactly as `buildCorpus`
@@ -59,118 +53,17 @@ type Namespace = StoredNamespace<Index>;
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const { config } = options;
   const pipeline = createPipeline(config);
-  let built = 0;
   const maxMemoryBytes = options.maxMemoryBytes ?? 1024 * 1024 * 1024;
   const bodies = createBodyBudget({
     maxBytes: maxMemoryBytes,
     maxBodyBytes: Math.min(options.maxBodyBytes ?? 256 * 1024 * 1024, maxMemoryBytes),
   });
   const isAuthorized = bearerCheck(options.authToken);
-  const namespaces = createNamespaceStore<Index>({
+  const namespaces: ServeNamespaces = createNamespaceStore({
     maxNamespaces: options.maxNamespaces ?? 256,
     maxMemoryBytes,
   });
-
-  function indexOf(namespace: Namespace, granularity: Granularity): Index {
-    const cached = namespace.indexes.get(granularity);
-    if (cached) return cached;
-    // Session positions stand in for session ids, so repeated ids stay distinct documents and each
-    // document leads back to its stored session and turn.
-    const record: LongMemEvalRecord = {
-      question_id: '',
-      question_type: '',
-      question: '',
-      answer: '',
-      question_date: '',
-      haystack_session_ids: namespace.sessions.map((_, index) => String(index)),
-      haystack_dates: namespace.sessions.map((session) => session.date),
-      haystack_sessions: namespace.sessions.map((session) =>
-        session.turns.map((turn) => ({ role: turn.role, content: turn.content })),
-      ),
-      answer_session_ids: [],
-    };
-    const { documents } = buildCorpus(record, { granularity, indexRoles: config.indexRoles });
-    const retriever = pipeline.createRetriever(`serve-${built++}`);
-    const index: Index = {
-      documents,
-      retriever: retriever.index({ documents }).then(() => retriever),
-    };
-    // A failed build is not cached: the next search tries again.
-    index.retriever.catch(() => namespace.indexes.delete(granularity));
-    namespace.indexes.set(granularity, index);
-    return index;
-  }
-
-  const routes: Record<string, { method: 'GET' | 'POST'; handle(body: unknown): Promise<unknown> }> = {
-    '/v1/health': {
-      method: 'GET',
-      handle: async () => ({
-        status: 'ok',
-        name: 'lme serve',
-        retriever: config.retriever,
-        tokenizer: config.tokenizer,
-        index_roles: config.indexRoles,
-        namespaces: namespaces.size,
-        memory_mb: megabytes(namespaces.heldBytes),
-        max_memory_mb: megabytes(maxMemoryBytes),
-      }),
-    },
-    '/v1/reset': {
-      method: 'POST',
-      handle: async (body) => {
-        namespaces.reset(parseBody(resetRequestSchema, body).namespace);
-        return { ok: true };
-      },
-    },
-    '/v1/ingest': {
-      method: 'POST',
-      handle: async (body) => {
-        const request = parseBody(ingestRequestSchema, body);
-        const sessions = request.sessions.map((session, sessionIndex) => {
-          const turns = [...session.turns].sort((left, right) => left.turn_index - right.turn_index);
-          turns.forEach((turn, position) => {
-            if (position > 0 && turns[position - 1]!.turn_index === turn.turn_index) {
-              throw httpError(
-                400,
-                `invalid request: sessions.${sessionIndex} (session_id ${JSON.stringify(session.session_id)}) repeats turn_index ${turn.turn_index}.`,
-              );
-            }
-          });
-          return { session_id: session.session_id, date: session.date, turns };
-        });
-        const state = namespaces.append(request.namespace, sessions);
-        return { ok: true, sessions: state.sessions.length };
-      },
-    },
-    '/v1/search': {
-      method: 'POST',
-      handle: async (body) => {
-        const request = parseBody(searchRequestSchema, body);
-        const state = namespaces.use(request.namespace, false);
-        const granularity = request.granularity ?? config.granularity;
-        const sessions = state.sessions;
-        const index = indexOf(state, granularity);
-        const retriever = await index.retriever;
-        const found = await retriever.search({
-          query: request.query,
-          queryDate: request.query_date,
-          limit: request.top_k,
-        });
-        const hits = found.map((hit) => {
-          const document = index.documents[hit.document]!;
-          const session = sessions[Number(document.sessionId)]!;
-          return document.turnIndex === undefined
-            ? { session_id: session.session_id, score: hit.score }
-            : {
-                session_id: session.session_id,
-                turn_index: session.turns[document.turnIndex]!.turn_index,
-                score: hit.score,
-              };
-        });
-        return { hits };
-      },
-    },
-  };
+  const routes = createServeRoutes({ config, pipeline, namespaces, maxMemoryBytes });
 
   async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     try {

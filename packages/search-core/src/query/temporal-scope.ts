@@ -20,7 +20,7 @@ export type TemporalRule =
   | 'month'
   | 'year';
 
-/** The stretch of time a question is about: whole local days, `start` 00:00 to `end` 23:59:59.999. */
+/** The stretch of time a question is about: whole UTC days, `start` 00:00 to `end` 23:59:59.999. */
 export type TemporalScope = {
   start: Date;
   end: Date;
@@ -33,15 +33,18 @@ const LONGMEMEVAL_DATE =
   /^\s*(\d{4})\/(\d{1,2})\/(\d{1,2})(?:\s*\([A-Za-z]+\))?(?:\s+(\d{1,2}):(\d{2}))?\s*$/;
 
 /**
- * Parses a LongMemEval date (`2023/05/30 (Tue) 23:40`; the weekday and time are optional) into a
- * Date in the process's time zone, the zone chrono resolves relative expressions in. Undefined
- * when the text is not in that format.
+ * Parses a LongMemEval date (`2023/05/30 (Tue) 23:40`; the weekday and time are optional) as UTC:
+ * the dates carry no zone, so lme reads them all in one (as chrono resolves questions, and as the
+ * M-scale builder writes them), and no figure depends on the machine's time zone. Undefined when
+ * the text is not in that format.
  */
 export function parseLongMemEvalDate(text: string): Date | undefined {
   const match = LONGMEMEVAL_DATE.exec(text);
   if (!match) return undefined;
   const [, year, month, day, hour, minute] = match;
-  const date = new Date(Number(year), Number(month) - 1, Number(day), Number(hour ?? 0), Number(minute ?? 0));
+  const date = new Date(
+    Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour ?? 0), Number(minute ?? 0)),
+  );
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
@@ -61,14 +64,18 @@ const PRESENT = /^(?:right\s+)?(?:now|today|tonight|currently|at the moment)$/i;
 const BARE_YEAR = /\b(?:in|during|since|of|from|until|by)\s+((?:19|20)\d{2})\b(?![/.-]\d)/gi;
 const HALF_UNIT_DAYS = { day: 0, week: 3, month: 15, year: 182 } as const;
 
+/** A UTC calendar date (month 0-11; days and months past their end roll over) at 00:00. */
+function utcDay(year: number, month: number, day: number): Date {
+  return new Date(Date.UTC(year, month, day));
+}
 function startOfDay(date: Date): Date {
-  return new Date(date.getFullYear(), date.getMonth(), date.getDate());
+  return utcDay(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate());
 }
 function endOfDay(date: Date): Date {
-  return new Date(date.getFullYear(), date.getMonth(), date.getDate(), 23, 59, 59, 999);
+  return new Date(startOfDay(date).getTime() + 86_400_000 - 1);
 }
 function addDays(date: Date, days: number): Date {
-  return new Date(date.getFullYear(), date.getMonth(), date.getDate() + days);
+  return utcDay(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() + days);
 }
 
 type Range = { start: Date; end: Date; rule: TemporalRule };
@@ -100,7 +107,7 @@ function rangeOf(result: ParsedResult, reference: Date): Range | undefined {
   }
   const week = WEEK.exec(text);
   if (week) {
-    const monday = addDays(reference, -((reference.getDay() + 6) % 7));
+    const monday = addDays(reference, -((reference.getUTCDay() + 6) % 7));
     return week[1]
       ? { start: addDays(monday, -7), end: endOfDay(addDays(monday, -1)), rule: 'calendar-week' }
       : { start: monday, end: endOfDay(reference), rule: 'calendar-week' };
@@ -108,7 +115,7 @@ function rangeOf(result: ParsedResult, reference: Date): Range | undefined {
   if (WEEKEND.test(text)) {
     let day = startOfDay(start);
     if (day > reference) day = addDays(day, -7);
-    const saturday = addDays(day, -((day.getDay() + 1) % 7));
+    const saturday = addDays(day, -((day.getUTCDay() + 1) % 7));
     return { start: saturday, end: endOfDay(addDays(saturday, 1)), rule: 'weekend' };
   }
   if (certain('day') || certain('weekday')) {
@@ -117,14 +124,14 @@ function rangeOf(result: ParsedResult, reference: Date): Range | undefined {
     return { start: day, end: endOfDay(day), rule: 'day' };
   }
   if (certain('month')) {
-    let year = start.getFullYear();
-    const month = start.getMonth();
-    if (!certain('year') && new Date(year, month, 1) > reference) year--;
-    return { start: new Date(year, month, 1), end: endOfDay(new Date(year, month + 1, 0)), rule: 'month' };
+    let year = start.getUTCFullYear();
+    const month = start.getUTCMonth();
+    if (!certain('year') && utcDay(year, month, 1) > reference) year--;
+    return { start: utcDay(year, month, 1), end: endOfDay(utcDay(year, month + 1, 0)), rule: 'month' };
   }
   if (certain('year')) {
-    const year = start.getFullYear();
-    return { start: new Date(year, 0, 1), end: endOfDay(new Date(year, 11, 31)), rule: 'year' };
+    const year = start.getUTCFullYear();
+    return { start: utcDay(year, 0, 1), end: endOfDay(utcDay(year, 11, 31)), rule: 'year' };
   }
   return undefined; // a time of day alone ("at 5pm") names no span of days
 }
@@ -139,7 +146,8 @@ export function parseTemporalScope(
   question: string,
   reference: Date,
 ): { scope: TemporalScope; spans: { index: number; length: number }[] } | undefined {
-  const results = chrono().parse(question, { instant: reference }, { forwardDate: false });
+  // Offset 0: chrono resolves in UTC, the zone the dates are read in, not the machine's.
+  const results = chrono().parse(question, { instant: reference, timezone: 0 }, { forwardDate: false });
   const ranges: (Range & { text: string; index: number })[] = [];
   for (const result of results) {
     const weekdayOnly =
@@ -157,8 +165,8 @@ export function parseTemporalScope(
     if (ranges.some((range) => index >= range.index && index < range.index + range.text.length)) continue;
     const year = Number(match[1]);
     ranges.push({
-      start: new Date(year, 0, 1),
-      end: endOfDay(new Date(year, 11, 31)),
+      start: utcDay(year, 0, 1),
+      end: endOfDay(utcDay(year, 11, 31)),
       rule: 'year',
       text: match[1]!,
       index,

@@ -14,17 +14,17 @@ const fixture = resolve(REPO_ROOT, 'datasets/fixtures/locomo-mini.json');
 const dir = mkdtempSync(join(tmpdir(), 'lme-locomo-'));
 
 /** Just enough of the published shape to edit the fixture in tests. */
-type SampleJson = {
+type ConversationJson = {
   sample_id?: string;
   qa: Record<string, unknown>[];
   conversation: Record<string, unknown> & { session_2: Record<string, unknown>[] };
 };
 
-function writeVariant(name: string, edit: (samples: SampleJson[]) => void): string {
-  const samples = JSON.parse(readFileSync(fixture, 'utf8')) as SampleJson[];
-  edit(samples);
+function writeVariant(name: string, edit: (conversations: ConversationJson[]) => void): string {
+  const conversations = JSON.parse(readFileSync(fixture, 'utf8')) as ConversationJson[];
+  edit(conversations);
   const path = join(dir, name);
-  writeFileSync(path, JSON.stringify(samples));
+  writeFileSync(path, JSON.stringify(conversations));
   return path;
 }
 
@@ -42,7 +42,7 @@ describe('loadLocomo', () => {
   it('maps every QA item of the fixture onto a LongMemEval record', async () => {
     const { records, warnings, sha256 } = await loadLocomo(fixture);
     expect(warnings).toEqual([
-      'question conv-mini_q4 (sample conv-mini qa[3]): evidence "D1:2; D3:4" is not a dialog id as the conversation writes them; read as D1:2, D3:4 (the official dialog-level recall never matches it)',
+      'question conv-mini_q4 (conversation conv-mini qa[3]): evidence "D1:2; D3:4" is not a dialog id as the conversation writes them; read as D1:2, D3:4 (the official dialog-level recall never matches it)',
     ]);
     expect(sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(records.map((record) => [record.question_id, record.question_type])).toEqual([
@@ -129,17 +129,17 @@ describe('loadLocomo', () => {
   });
 
   it('reports evidence that names no turn and keeps the rest', async () => {
-    const path = writeVariant('dangling.json', (samples) => {
-      samples[0]!.qa[0]!.evidence = ['D1:1', 'D9:9', 'D'];
-      samples[0]!.qa[1]!.evidence = ['D:2:04'];
+    const path = writeVariant('dangling.json', (conversations) => {
+      conversations[0]!.qa[0]!.evidence = ['D1:1', 'D9:9', 'D'];
+      conversations[0]!.qa[1]!.evidence = ['D:2:04'];
     });
     const { records, warnings } = await loadLocomo(path);
     // Each warning names the question, where it sits in the file, and the reference.
     expect(warnings).toEqual([
-      'question conv-mini_q1 (sample conv-mini qa[0]): evidence "D9:9" names no dialog of the conversation; it is left out of the gold',
-      'question conv-mini_q1 (sample conv-mini qa[0]): evidence "D" names no dialog of the conversation; it is left out of the gold',
-      'question conv-mini_q2 (sample conv-mini qa[1]): evidence "D:2:04" is not a dialog id as the conversation writes them; read as D2:4 (the official dialog-level recall never matches it)',
-      'question conv-mini_q4 (sample conv-mini qa[3]): evidence "D1:2; D3:4" is not a dialog id as the conversation writes them; read as D1:2, D3:4 (the official dialog-level recall never matches it)',
+      'question conv-mini_q1 (conversation conv-mini qa[0]): evidence "D9:9" names no dialog of the conversation; it is left out of the gold',
+      'question conv-mini_q1 (conversation conv-mini qa[0]): evidence "D" names no dialog of the conversation; it is left out of the gold',
+      'question conv-mini_q2 (conversation conv-mini qa[1]): evidence "D:2:04" is not a dialog id as the conversation writes them; read as D2:4 (the official dialog-level recall never matches it)',
+      'question conv-mini_q4 (conversation conv-mini qa[3]): evidence "D1:2; D3:4" is not a dialog id as the conversation writes them; read as D1:2, D3:4 (the official dialog-level recall never matches it)',
     ]);
     expect(records[0]!.answer_session_ids).toEqual(['conv-mini_s1']);
     expect(records[1]!.answer_session_ids).toEqual(['conv-mini_s2']);
@@ -148,40 +148,40 @@ describe('loadLocomo', () => {
   it.each([
     [
       'a turn without text',
-      (samples: SampleJson[]) => {
-        delete samples[0]!.conversation.session_2[1]!.text;
+      (conversations: ConversationJson[]) => {
+        delete conversations[0]!.conversation.session_2[1]!.text;
       },
-      /locomo-bad\.json: sample conv-mini: field "conversation\.session_2\[1\]\.text" is missing or not a string/,
+      /locomo-bad\.json: conversation conv-mini: field "conversation\.session_2\[1\]\.text" is missing or not a string/,
     ],
     [
       'an unreadable session date',
-      (samples: SampleJson[]) => {
-        samples[0]!.conversation.session_3_date_time = '2023-09-02';
+      (conversations: ConversationJson[]) => {
+        conversations[0]!.conversation.session_3_date_time = '2023-09-02';
       },
-      /sample conv-mini: field "conversation\.session_3_date_time" is not a date like "1:56 pm on 8 May, 2023" \(got "2023-09-02"\)/,
+      /conversation conv-mini: field "conversation\.session_3_date_time" is not a date like "1:56 pm on 8 May, 2023" \(got "2023-09-02"\)/,
     ],
     [
       'an unknown category',
-      (samples: SampleJson[]) => {
-        samples[0]!.qa[2]!.category = 7;
+      (conversations: ConversationJson[]) => {
+        conversations[0]!.qa[2]!.category = 7;
       },
-      /sample conv-mini: field "qa\[2\]\.category" must be 1, 2, 3, 4 or 5 \(got 7\)/,
+      /conversation conv-mini: field "qa\[2\]\.category" must be 1, 2, 3, 4 or 5 \(got 7\)/,
     ],
     [
       'an answerless question',
-      (samples: SampleJson[]) => {
-        delete samples[0]!.qa[0]!.answer;
+      (conversations: ConversationJson[]) => {
+        delete conversations[0]!.qa[0]!.answer;
       },
-      /sample conv-mini: field "qa\[0\]\.answer" is missing or not a string or number/,
+      /conversation conv-mini: field "qa\[0\]\.answer" is missing or not a string or number/,
     ],
     [
-      'a missing sample id',
-      (samples: SampleJson[]) => {
-        delete samples[0]!.sample_id;
+      'a missing conversation id (sample_id)',
+      (conversations: ConversationJson[]) => {
+        delete conversations[0]!.sample_id;
       },
-      /sample 0: field "sample_id" is missing/,
+      /conversation 0: field "sample_id" is missing/,
     ],
-  ])('rejects %s, naming the file, sample and field', async (_, edit, message) => {
+  ])('rejects %s, naming the file, conversation and field', async (_, edit, message) => {
     await expect(loadLocomo(writeVariant('locomo-bad.json', edit))).rejects.toThrow(message);
   });
 });

@@ -63,13 +63,13 @@ export function convertLocomoDate(text: string): string | undefined {
   return `${year}/${pad(month + 1)}/${pad(day)} (${WEEKDAYS[date.getUTCDay()]}) ${pad(hour)}:${pad(minute)}`;
 }
 
-/** Whether a parsed JSON value looks like LoCoMo: samples (objects with `conversation` and `qa`). */
+/** Whether a parsed JSON value looks like LoCoMo: conversations (objects with `conversation` and `qa`). */
 export function isLocomoShaped(value: unknown): boolean {
   const first = Array.isArray(value) ? value[0] : value;
   return isObject(first) && 'conversation' in first && 'qa' in first;
 }
 
-/** Reads a LoCoMo file (`locomo10.json`, optionally gzipped; an array of samples or one sample). */
+/** Reads a LoCoMo file (`locomo10.json`, optionally gzipped; an array of conversations or one). */
 export async function loadLocomo(path: string): Promise<LoadedLocomo> {
   await checkDatasetFile(path);
   const bytes = await readWholeDatasetFile(path);
@@ -88,8 +88,9 @@ export async function loadLocomo(path: string): Promise<LoadedLocomo> {
 }
 
 /**
- * Maps LoCoMo samples onto LongMemEval records, one per QA item:
- * - question_id `<sample_id>_q<i>` (i 1-based in the sample's `qa`), `_abs` appended for
+ * Maps LoCoMo conversations (the file's records, which it calls samples: `sample_id`) onto
+ * LongMemEval records, one per QA item:
+ * - question_id `<sample_id>_q<i>` (i 1-based in the conversation's `qa`), `_abs` appended for
  *   category 5 so lme treats it as abstention; question_type from LOCOMO_CATEGORIES;
  * - the haystack is every non-empty session of the conversation in session-number order, ids
  *   `<sample_id>_s<n>`, dates converted to `YYYY/MM/DD (Ddd) HH:MM`; question_date is the last
@@ -100,22 +101,22 @@ export async function loadLocomo(path: string): Promise<LoadedLocomo> {
  *   official LoCoMo RAG and prompts present turns, so who said what is not lost;
  * - has_answer on the turns the evidence names (`D<session>:<turn>`; the lenient parse accepts the
  *   published file's `D8:6; D9:17`, `D30:05` and `D:11:26`); answer_session_ids are the sessions
- *   holding them; evidence naming no turn is reported in `warnings` (question id, sample, QA
- *   index and the reference) and left out of the gold;
+ *   holding them; evidence naming no turn is reported in `warnings` (question id, conversation,
+ *   QA index and the reference) and left out of the gold;
  * - answer: `answer` (a string or number); category 5 items carry only `adversarial_answer` (a
  *   plausible but wrong answer), so their answer becomes an explanation for the abstention
  *   judge: `Not mentioned in the conversation (a tempting wrong answer: <adversarial_answer>).`;
  * - locomo_evidence: the QA's `evidence` strings verbatim, for the official LoCoMo metrics.
- * Throws one sentence naming the sample and the field at fault; the caller adds the file.
+ * Throws one sentence naming the conversation and the field at fault; the caller adds the file.
  */
 export function locomoRecords(value: unknown): { records: LocomoRecord[]; warnings: string[] } {
-  const samples = Array.isArray(value) ? value : [value];
-  if (samples.length === 0) throw new Error('holds no LoCoMo samples');
+  const conversations = Array.isArray(value) ? value : [value];
+  if (conversations.length === 0) throw new Error('holds no LoCoMo conversations');
   const records: LocomoRecord[] = [];
   const warnings: string[] = [];
   const seen = new Set<string>();
-  samples.forEach((sample, position) => {
-    const mapped = sampleRecords(sample, position, warnings);
+  conversations.forEach((conversation, position) => {
+    const mapped = conversationRecords(conversation, position, warnings);
     for (const record of mapped) {
       if (seen.has(record.question_id)) throw new Error(`question ${record.question_id} appears twice`);
       seen.add(record.question_id);
@@ -128,33 +129,35 @@ export function locomoRecords(value: unknown): { records: LocomoRecord[]; warnin
 type LocomoTurn = { turn: Turn; diaId: string };
 type LocomoSession = { number: number; id: string; date: string; turns: LocomoTurn[] };
 
-function sampleRecords(sample: unknown, position: number, warnings: string[]): LocomoRecord[] {
-  if (!isObject(sample)) throw new Error(`sample ${position} is not a JSON object`);
-  const sampleId =
-    typeof sample.sample_id === 'string' && sample.sample_id.trim() !== ''
-      ? sample.sample_id
-      : typeof sample.sample_id === 'number'
-        ? String(sample.sample_id)
+/** The records of one LoCoMo conversation (`{sample_id, conversation, qa}`), one per QA item. */
+function conversationRecords(entry: unknown, position: number, warnings: string[]): LocomoRecord[] {
+  if (!isObject(entry)) throw new Error(`conversation ${position} is not a JSON object`);
+  const conversationId =
+    typeof entry.sample_id === 'string' && entry.sample_id.trim() !== ''
+      ? entry.sample_id
+      : typeof entry.sample_id === 'number'
+        ? String(entry.sample_id)
         : undefined;
-  const where = sampleId === undefined ? `sample ${position}` : `sample ${sampleId}`;
+  const where = conversationId === undefined ? `conversation ${position}` : `conversation ${conversationId}`;
   const fail = (field: string, problem: string): never => {
     throw new Error(`${where}: field "${field}" ${problem}`);
   };
-  if (sampleId === undefined) fail('sample_id', 'is missing or not a non-empty string');
-  if (!isObject(sample.conversation)) fail('conversation', 'is missing or not an object');
-  if (!Array.isArray(sample.qa)) fail('qa', 'is missing or not an array');
-  const conversation = sample.conversation as Record<string, unknown>;
+  if (conversationId === undefined) fail('sample_id', 'is missing or not a non-empty string');
+  if (!isObject(entry.conversation)) fail('conversation', 'is missing or not an object');
+  if (!Array.isArray(entry.qa)) fail('qa', 'is missing or not an array');
+  /** The `conversation` field: speaker names and the sessions with their dates. */
+  const dialog = entry.conversation as Record<string, unknown>;
 
   const sessions: LocomoSession[] = [];
-  for (const key of Object.keys(conversation)) {
+  for (const key of Object.keys(dialog)) {
     const match = /^session_(\d+)$/.exec(key);
     if (!match) continue;
     const number = Number(match[1]);
-    const rawTurns = conversation[key];
+    const rawTurns = dialog[key];
     if (!Array.isArray(rawTurns)) fail(`conversation.${key}`, 'is not an array of turns');
     if ((rawTurns as unknown[]).length === 0) continue; // the official code skips empty sessions
     const dateKey = `${key}_date_time`;
-    const rawDate = conversation[dateKey];
+    const rawDate = dialog[dateKey];
     if (typeof rawDate !== 'string') fail(`conversation.${dateKey}`, 'is missing or not a string');
     const date = convertLocomoDate(rawDate as string);
     if (date === undefined) {
@@ -179,7 +182,7 @@ function sampleRecords(sample: unknown, position: number, warnings: string[]): L
         diaId: turn.dia_id as string,
       };
     });
-    sessions.push({ number, id: `${sampleId}_s${number}`, date: date!, turns });
+    sessions.push({ number, id: `${conversationId}_s${number}`, date: date!, turns });
   }
   if (sessions.length === 0) fail('conversation', 'holds no non-empty session_<n>');
   sessions.sort((left, right) => left.number - right.number);
@@ -197,7 +200,7 @@ function sampleRecords(sample: unknown, position: number, warnings: string[]): L
   const dates = sessions.map((session) => session.date);
   const plainSessions = sessions.map((session) => session.turns.map(({ turn }) => turn));
 
-  return (sample.qa as unknown[]).map((raw, index): LocomoRecord => {
+  return (entry.qa as unknown[]).map((raw, index): LocomoRecord => {
     const field = `qa[${index}]`;
     if (!isObject(raw)) fail(field, 'is not an object');
     const item = raw as Record<string, unknown>;
@@ -207,7 +210,7 @@ function sampleRecords(sample: unknown, position: number, warnings: string[]): L
       fail(`${field}.category`, `must be 1, 2, 3, 4 or 5 (got ${JSON.stringify(category)})`);
     }
     const adversarial = category === LOCOMO_ADVERSARIAL;
-    const questionId = `${sampleId}_q${index + 1}${adversarial ? '_abs' : ''}`;
+    const questionId = `${conversationId}_q${index + 1}${adversarial ? '_abs' : ''}`;
     let answer: string | number;
     if (typeof item.answer === 'string' || typeof item.answer === 'number') {
       answer = item.answer;
@@ -245,7 +248,7 @@ function sampleRecords(sample: unknown, position: number, warnings: string[]): L
         marked.set(sessionIndex, turns);
       }
     });
-    // Sessions without evidence are shared between the sample's records; evidence sessions are
+    // Sessions without evidence are shared between the conversation's records; evidence sessions are
     // copied with has_answer set on their evidence turns.
     const haystack = plainSessions.map((turns, sessionIndex) => {
       const evidenceTurns = marked.get(sessionIndex);

@@ -1,10 +1,10 @@
 import type { Benchmark } from '../benchmark.js';
+import { aggregateLocomo } from './aggregate-locomo.js';
 import { isLocomoShaped, loadLocomo } from './load-locomo.js';
 import { LOCOMO_CATEGORY_ORDER, locomoQuestionType } from './locomo-categories.js';
 import { locomoQaMetrics } from './locomo-qa-metrics.js';
 import { renderLocomoTables } from './locomo-report.js';
 import { locomoRetrievalMetrics } from './locomo-retrieval-metrics.js';
-import { summarizeLocomo } from './summarize-locomo.js';
 
 /**
  * LoCoMo (`locomo10.json`): two speakers, QA in five categories, each conversation mapped onto the
@@ -27,8 +27,8 @@ export const locomoBenchmark: Benchmark = {
   readerPrompt: 'locomo',
   retrievalMetrics: (options) => locomoRetrievalMetrics(options),
   answerMetrics: (record, hypothesis) => locomoQaMetrics(record, hypothesis),
-  summarize: (samples, qa) => {
-    const locomo = summarizeLocomo(samples, qa);
+  aggregate: (samples, qa) => {
+    const locomo = aggregateLocomo(samples, qa);
     return locomo ? { locomo } : undefined;
   },
   tables: (summary, samples) => renderLocomoTables(summary, samples),

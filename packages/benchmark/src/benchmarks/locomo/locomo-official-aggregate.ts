@@ -5,7 +5,7 @@ import type {
 } from '../../results/locomo-summary.js';
 import { pyAdd, pyFloat, pyInt, pyRound3, pyStr, roundFloat3 } from './python-number.js';
 
-/** One scored QA, in the order of the output file (samples, then their `qa`). */
+/** One scored QA, in the order of the output file (conversations, then their `qa`). */
 export type LocomoScoredQuestion = {
   category: number;
   /** The official per-QA score, unrounded (int for category 5 and for a no-overlap F1 of 0). */

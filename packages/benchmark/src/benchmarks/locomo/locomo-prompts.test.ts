@@ -18,7 +18,7 @@ const turn = (speaker: string, dia_id: string, text: string, blip_caption?: stri
   text,
   ...(blip_caption ? { blip_caption } : {}),
 });
-const sample = {
+const conversation = {
   sample_id: 'conv-x',
   conversation: {
     speaker_a: 'Ann',
@@ -38,7 +38,7 @@ const sample = {
     { question: 'What is the cat called?', answer: 'Tom', evidence: ['D2:1'], category: 4 },
   ],
 };
-const { records } = locomoRecords([sample]);
+const { records } = locomoRecords([conversation]);
 const [temporal, adversarial, singleHop] = records as [
   (typeof records)[0],
   (typeof records)[0],

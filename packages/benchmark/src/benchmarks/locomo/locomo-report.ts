@@ -1,3 +1,4 @@
+import { formatValue } from '../../results/markdown-table.js';
 import { inMeans, type Sample } from '../../results/sample.js';
 import type { Summary } from '../../results/summary.js';
 import { LOCOMO_CATEGORY_NAMES, type LocomoCategoryId } from './locomo-categories.js';
@@ -165,7 +166,7 @@ export function renderLocomoTables(summary: Summary, samples: readonly Sample[])
     const judged = summary.locomo.judge_accuracy?.overall.metrics['qa.accuracy_strict'];
     if (ceiling && ceiling.wrong_labels > 0 && judged !== undefined) {
       parts.push(
-        `Judge accuracy (categories 1-4) ${judged.toFixed(4)}, ceiling ${ceiling.value.toFixed(4)} under the published answers ` +
+        `Judge accuracy (categories 1-4) ${formatValue(judged)}, ceiling ${formatValue(ceiling.value)} under the published answers ` +
           `(${ceiling.wrong_labels} of ${ceiling.n} known wrong, errata ${summary.errata!.errata}).`,
       );
     }

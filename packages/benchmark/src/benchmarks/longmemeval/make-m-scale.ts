@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { createGzip } from 'node:zlib';
+import { parseLongMemEvalDate } from '@lme/search-core';
+import { seededRandom } from '../../dataset/seeded-random.js';
 import type { LongMemEvalRecord } from '../longmemeval-record.js';
 import { streamLongMemEval } from './load-longmemeval.js';
 
@@ -53,26 +55,13 @@ export function poolSession(id: string, session: unknown): PoolSession {
   return { id, json, digest: createHash('sha1').update(json).digest('hex') };
 }
 
-/** mulberry32 seeded from SHA-256 of the text: a small, fast, deterministic stream in [0, 1). */
-export function seededRandom(text: string): () => number {
-  let state = createHash('sha256').update(text).digest().readUInt32LE(0);
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const DATE = /^(\d{4})\/(\d{2})\/(\d{2}) \([A-Z][a-z]{2}\) (\d{2}):(\d{2})$/;
 
-/** Minutes since 1970 of a LongMemEval date (`2023/05/30 (Tue) 23:40`). */
+/** Minutes since 1970 of a LongMemEval date (`2023/05/30 (Tue) 23:40`), read as UTC like every lme date. */
 export function dateToMinutes(date: string): number {
-  const match = DATE.exec(date);
-  if (!match) throw new Error(`"${date}" is not a date like "2023/05/30 (Tue) 23:40"`);
-  const [, year, month, day, hour, minute] = match.map(Number) as number[];
-  return Date.UTC(year!, month! - 1, day!, hour!, minute!) / 60_000;
+  const parsed = parseLongMemEvalDate(date);
+  if (!parsed) throw new Error(`"${date}" is not a date like "2023/05/30 (Tue) 23:40"`);
+  return parsed.getTime() / 60_000;
 }
 
 /** The LongMemEval date at minutes since 1970, weekday included. */

@@ -39,7 +39,7 @@ describe('lme report --html', () => {
     expect(model.runs.map((run) => run.label)).toEqual(['official', 'words']);
     expect(model.runs[0]!.dataset_sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(model.runs[0]!.colour).not.toBe(model.runs[1]!.colour);
-    expect(model.comparison).toContain('official');
+    expect(model.comparison?.header).toContain('official (base)');
   });
 
   it('has a bar per question type and run in every headline chart, with n on each', async () => {

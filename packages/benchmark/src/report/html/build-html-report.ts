@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { compareRuns } from '../../analysis/compare-runs.js';
 import { type Run, readRun } from '../../analysis/read-run.js';
-import { renderComparisonTable } from '../../analysis/render-comparison-table.js';
+import { buildComparisonTable, type ComparisonTable } from '../../analysis/render-comparison-table.js';
 import { readQuestionDetails } from './question-details.js';
 import { renderHtmlReport } from './render-html-report.js';
 import { buildReportModel, type ReportModel } from './report-model.js';
@@ -106,10 +106,10 @@ export async function buildHtmlReport(options: BuildHtmlReportOptions): Promise<
   if ('unavailable' in read)
     notes.push(`Question text and evidence turns not available: ${read.unavailable}.`);
 
-  let comparison: string | undefined;
+  let comparison: ComparisonTable | undefined;
   if (runs.length >= 2) {
     try {
-      comparison = renderComparisonTable(compareRuns(runs, { resamples: options.resamples ?? 2000 }));
+      comparison = buildComparisonTable(compareRuns(runs, { resamples: options.resamples ?? 2000 }));
     } catch (error) {
       warnings.push(`no comparison table: ${(error as Error).message}`);
     }

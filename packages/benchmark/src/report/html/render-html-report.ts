@@ -1,3 +1,4 @@
+import type { ComparisonTable } from '../../analysis/render-comparison-table.js';
 import { metricBarSpecs, recallCurveSpec } from './chart-specs.js';
 import { REPORT_CLIENT } from './report-client.js';
 import type { ReportModel, ReportRun } from './report-model.js';
@@ -52,6 +53,25 @@ function provenanceRow(run: ReportRun): string {
   ].join('');
 }
 
+/** The paired comparison as an HTML table: label columns left, numbers right, notes below. */
+function comparisonSection(table: ComparisonTable): string {
+  const cell = (tag: 'td' | 'th', text: string, column: number) =>
+    `<${tag}${column >= 2 ? ' class="num"' : ''}>${escapeHtml(text)}</${tag}>`;
+  const head = `<tr>${table.header.map((text, column) => cell('th', text, column)).join('')}</tr>`;
+  const rows = table.body.map(
+    (row) => `<tr>${row.map((text, column) => cell('td', text, column)).join('')}</tr>`,
+  );
+  const list = (items: readonly string[]) =>
+    items.length === 0 ? '' : `<ul>${items.map((item) => `<li>${escapeHtml(item)}</li>`).join('')}</ul>`;
+  return [
+    `<h2>Paired comparison: ${escapeHtml(table.title)}</h2>`,
+    `<table id="comparison">${head}\n${rows.join('\n')}</table>`,
+    ...table.notes.map((note) => `<p class="muted">${escapeHtml(note)}</p>`),
+    list(table.runs),
+    list(table.warnings.map((warning) => `warning: ${warning}`)),
+  ].join('\n');
+}
+
 const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#222;background:#fafafa}
 header,main{padding:12px 24px}header{background:#fff;border-bottom:1px solid #ddd}
@@ -95,11 +115,11 @@ ${model.runs.map(provenanceRow).join('\n')}
 <main>
 <div id="overview">
 <h2>Headline metrics per question type</h2>
-<p class="muted">Bars: mean per question type (overall excludes abstention); the number on a bar is n, the questions in the mean.</p>
+<p class="muted">Bars: mean per question type (overall excludes abstention for retrieval metrics; QA metrics count it); the number on a bar is n, the questions in that mean.</p>
 <div class="charts" id="charts">${chartSlots}</div>
 <h2>Recall@k</h2>
 <div class="charts"><div class="chart" id="curve"></div></div>
-${model.comparison ? `<h2>Paired comparison (first run as base)</h2><pre id="comparison">${escapeHtml(model.comparison)}</pre>` : ''}
+${model.comparison ? comparisonSection(model.comparison) : ''}
 <h2>Questions</h2>
 <div class="filters">
 <label>type <select id="type-filter"></select></label>

@@ -1,9 +1,10 @@
 import { type Run, runExclusion } from '../../analysis/read-run.js';
+import type { ComparisonTable } from '../../analysis/render-comparison-table.js';
 import { orderQuestionTypes } from '../../benchmarks/benchmark-registry.js';
 import { missCause } from '../../providers/pipeline/gold-trace.js';
 import type { Sample } from '../../results/sample.js';
 import type { Summary } from '../../results/summary.js';
-import { summarize } from '../../run/summarize.js';
+import { aggregateMetrics } from '../../run/aggregate-metrics.js';
 import { sampleErrataCell } from '../../run/write-csv.js';
 import type { QuestionDetails } from './question-details.js';
 import { describeRun, type RunProvenance } from './run-provenance.js';
@@ -29,6 +30,8 @@ const HEADLINE_METRICS = [
   'turn.recall_all@5',
   'turn.recall_any@5',
   'turn.ndcg_any@5',
+  // The official figure (a judge error counts as wrong) first, as the CLI's QA table leads with it.
+  'qa.accuracy_strict',
   'qa.accuracy',
 ] as const;
 
@@ -38,7 +41,7 @@ const TOP_HITS = 10;
 
 export type ReportRun = RunProvenance & { label: string; colour: string };
 
-/** One bar: a run's mean of a metric over a category. */
+/** One bar: a run's mean of a metric over a category, and n, the questions in that mean. */
 export type MetricRow = { run: string; category: string; metric: string; value: number; n: number };
 export type CurveRow = { run: string; metric: string; k: number; value: number };
 
@@ -99,7 +102,7 @@ export type ReportModel = {
   miss_cutoffs: number[];
   questions: QuestionRow[];
   /** `lme compare`'s single side-by-side table (first run as base), when there are several runs. */
-  comparison?: string;
+  comparison?: ComparisonTable;
   /** Why the question text or evidence is missing, when it is. */
   notes: string[];
 };
@@ -112,7 +115,7 @@ export type ReportModelOptions = {
   explains?: readonly (Map<string, Record<string, unknown>> | undefined)[];
   /** The dataset's questions by id (text, dates, evidence), when the dataset file was readable. */
   details?: Map<string, QuestionDetails>;
-  comparison?: string;
+  comparison?: ComparisonTable;
   notes?: string[];
   now?: Date;
 };
@@ -120,7 +123,7 @@ export type ReportModelOptions = {
 function runSummary(run: Run): Summary {
   return (
     run.summary ??
-    summarize({
+    aggregateMetrics({
       runId: run.config.run_id,
       dataset: run.config.config.dataset,
       convention: run.config.config.convention,
@@ -219,7 +222,10 @@ export function buildReportModel(options: ReportModelOptions): ReportModel {
       if (!means) continue;
       for (const metric of metrics) {
         const value = means.metrics[metric];
-        if (typeof value === 'number') bars.push({ run, category, metric, value: round(value), n: means.n });
+        if (typeof value === 'number') {
+          // Retrieval and QA means count different questions (abstention, failed reads).
+          bars.push({ run, category, metric, value: round(value), n: means.counts[metric] ?? means.n });
+        }
       }
     }
     const level = present.has('session.recall_all@5') ? 'session' : 'turn';

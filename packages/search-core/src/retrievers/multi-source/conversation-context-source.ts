@@ -1,5 +1,6 @@
 import type { MemoryDocument } from '../../core/retriever.js';
 import type { Tokenizer } from '../../lexical/tokenizer.js';
+import { parseLongMemEvalDate } from '../../query/temporal-scope.js';
 
 export type ConversationContextOptions = {
   /** The most recent sessions (by date, at or before the question date) the source reads. Default 3. */
@@ -15,12 +16,9 @@ export type ConversationContextResult = {
   scores: Float64Array;
 };
 
-/** `2023/05/30 (Tue) 23:40` → epoch milliseconds; NaN when it is not that shape. */
+/** A LongMemEval date (`2023/05/30 (Tue) 23:40`) → epoch milliseconds, read as UTC; NaN when unreadable. */
 export function haystackTime(date: string | undefined): number {
-  const match = /^(\d{4})\/(\d{2})\/(\d{2})(?:\s*\([^)]*\))?\s*(\d{1,2}):(\d{2})/.exec(date ?? '');
-  if (!match) return Number.NaN;
-  const [, year, month, day, hour, minute] = match.map(Number) as number[];
-  return Date.UTC(year!, month! - 1, day!, hour!, minute!);
+  return (date === undefined ? undefined : parseLongMemEvalDate(date))?.getTime() ?? Number.NaN;
 }
 
 /**

@@ -1,37 +1,19 @@
 import type { LocomoOfficialAggregate, LocomoSummary } from '../../results/locomo-summary.js';
+import { meanMetrics } from '../../results/metric-means.js';
 import type { Sample } from '../../results/sample.js';
 import { LOCOMO_CATEGORY_NAMES, type LocomoCategoryId } from './locomo-categories.js';
 import { aggregateLocomoOfficial, LOCOMO_PRINT_ORDER } from './locomo-official-aggregate.js';
 import { locomoCategory } from './locomo-record.js';
 import { locomoScoredQuestions } from './locomo-report.js';
 
-type Means = { n: number; metrics: Record<string, number> };
-
 const label = (category: number) =>
   `${category} ${LOCOMO_CATEGORY_NAMES[category as LocomoCategoryId] ?? 'unknown'}`;
-
-function means(samples: readonly Sample[], keep: (name: string) => boolean): Means {
-  const sums = new Map<string, { total: number; n: number }>();
-  for (const sample of samples) {
-    for (const [name, value] of Object.entries(sample.metrics)) {
-      if (!keep(name)) continue;
-      const entry = sums.get(name) ?? { total: 0, n: 0 };
-      entry.total += value;
-      entry.n++;
-      sums.set(name, entry);
-    }
-  }
-  return {
-    n: samples.length,
-    metrics: Object.fromEntries([...sums].map(([name, { total, n }]) => [name, total / n])),
-  };
-}
 
 /**
  * The LoCoMo block of a run's summary, or undefined when no sample is a LoCoMo question. `qa`
  * names the judge behind `qa.accuracy_strict` (set when QA ran).
  */
-export function summarizeLocomo(
+export function aggregateLocomo(
   samples: readonly Sample[],
   qa?: { judge: string; judge_model: string },
 ): LocomoSummary | undefined {
@@ -44,9 +26,9 @@ export function summarizeLocomo(
   const summary: LocomoSummary = {
     retrieval: {
       by_category: Object.fromEntries(
-        groups.map(([category, group]) => [label(category), means(group, isRetrieval)]),
+        groups.map(([category, group]) => [label(category), meanMetrics(group, isRetrieval)]),
       ),
-      overall: means(finished, isRetrieval),
+      overall: meanMetrics(finished, isRetrieval),
     },
   };
   const recallMetric =
@@ -87,9 +69,9 @@ export function summarizeLocomo(
       judge: qa.judge,
       judge_model: qa.judge_model,
       by_category: Object.fromEntries(
-        judged.map(([category, group]) => [label(category), means(group, isStrict)]),
+        judged.map(([category, group]) => [label(category), meanMetrics(group, isStrict)]),
       ),
-      overall: means(
+      overall: meanMetrics(
         judged.flatMap(([, group]) => group),
         isStrict,
       ),

@@ -1,6 +1,7 @@
 import { BENCHMARKS, orderQuestionTypes } from '../benchmarks/benchmark-registry.js';
 import type { LoadedErrata } from '../errata/load-errata.js';
 import { addQaTaskAverages } from '../qa/qa-metrics.js';
+import { meanMetrics } from '../results/metric-means.js';
 import type { Sample } from '../results/sample.js';
 import { inMeans } from '../results/sample.js';
 import type { Exclusion, MetricMeans, QaProvenance, Summary } from '../results/summary.js';
@@ -11,7 +12,7 @@ import { summarizeErrata } from './summarize-errata.js';
  * skips `_abs` questions; B (the average run_retrieval prints) also skips questions with no
  * user-side gold. The evidence convention skips `_abs` questions. Failed questions never count.
  */
-export function counts(sample: Sample, exclusion: Exclusion): boolean {
+export function inRetrievalMeans(sample: Sample, exclusion: Exclusion): boolean {
   if (!inMeans(sample) || sample.abstention) return false;
   return exclusion === 'A' || !sample.no_target;
 }
@@ -19,29 +20,6 @@ export function counts(sample: Sample, exclusion: Exclusion): boolean {
 /** QA metrics count `_abs` questions in their type and overall, as the official print_qa_metrics. */
 export function isQaMetric(name: string): boolean {
   return name.startsWith('qa.');
-}
-
-export function meanMetrics(
-  samples: readonly Sample[],
-  includeMetric: (name: string) => boolean = () => true,
-): MetricMeans {
-  const sums = new Map<string, { total: number; n: number }>();
-  for (const sample of samples) {
-    for (const [name, value] of Object.entries(sample.metrics)) {
-      if (!includeMetric(name)) continue;
-      const entry = sums.get(name) ?? { total: 0, n: 0 };
-      entry.total += value;
-      entry.n++;
-      sums.set(name, entry);
-    }
-  }
-  const metrics: Record<string, number> = {};
-  const counts: Record<string, number> = {};
-  for (const [name, { total, n }] of sums) {
-    metrics[name] = total / n;
-    counts[name] = n;
-  }
-  return { n: samples.length, metrics, counts };
 }
 
 /** Retrieval means over the questions `retrieval` keeps, QA means over every finished question. */
@@ -80,7 +58,7 @@ export function percentile(values: readonly number[], q: number): number {
 }
 
 /** Means overall, per question type and for abstention questions, in the dataset's type order. */
-export function summarize(options: {
+export function aggregateMetrics(options: {
   runId: string;
   dataset: string;
   convention: string;
@@ -95,7 +73,7 @@ export function summarize(options: {
   const { exclusion } = options;
   // Questions set aside by applied errata are in no table row; summary.errata counts them.
   const samples = options.samples.filter((sample) => sample.errata?.excluded !== true);
-  const counted = (sample: Sample) => counts(sample, exclusion);
+  const counted = (sample: Sample) => inRetrievalMeans(sample, exclusion);
   const byType: Record<string, MetricMeans> = {};
   for (const type of orderQuestionTypes(samples.map((sample) => sample.question_type))) {
     byType[type] = groupMeans(
@@ -115,7 +93,7 @@ export function summarize(options: {
     (sample) => sample.hypothesis !== null || Object.keys(sample.metrics).some(isQaMetric),
   );
   const qa = qaRan && options.qa ? options.qa : undefined;
-  const ownBlocks = Object.values(BENCHMARKS).map((benchmark) => benchmark.summarize?.(samples, qa));
+  const ownBlocks = Object.values(BENCHMARKS).map((benchmark) => benchmark.aggregate?.(samples, qa));
   return {
     run_id: options.runId,
     dataset: options.dataset,
