@@ -44,7 +44,11 @@ const extra = values.flags.split(/\s+/).filter(Boolean);
 /** Presets that return turns themselves (their session run also gives the turn metrics). */
 function returnsTurns(preset: string): boolean {
   const config = JSON.parse(readFileSync(join(root, 'configs/presets', `${preset}.json`), 'utf8')).config;
-  return config.sessionAware === true || config.multiRoute === true || config.granularity === 'turn';
+  return (
+    config.retriever === 'session-aware' ||
+    config.retriever === 'multi-route' ||
+    config.granularity === 'turn'
+  );
 }
 
 type Summary = {
@@ -56,7 +60,9 @@ type Summary = {
 
 function presetUsesEmbeddings(preset: string): boolean {
   const config = JSON.parse(readFileSync(join(root, 'configs/presets', `${preset}.json`), 'utf8')).config;
-  return config.retriever !== 'bm25' || extra.includes('dense') || extra.includes('hybrid');
+  // A session-aware, multi-route or multi-source preset searches --routes (unset: hybrid).
+  const searchesDense = config.retriever !== 'bm25' && config.routes !== 'bm25';
+  return searchesDense || extra.includes('dense') || extra.includes('hybrid');
 }
 
 /** Runs (or reuses) one lme run and returns its summary, or undefined when skipped. */

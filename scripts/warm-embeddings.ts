@@ -10,13 +10,15 @@ import {
   resolveDatasetPath,
   streamLongMemEval,
 } from '../packages/benchmark/src/benchmarks/longmemeval/load-longmemeval.js';
+import { resolveOpenAiEndpoint } from '../packages/benchmark/src/config/openai-endpoints.js';
+import { parseRunConfig } from '../packages/benchmark/src/config/parse-run-config.js';
 import { onnxModelResolver } from '../packages/benchmark/src/models/onnx-model-resolver.js';
 import { createEmbedder, withDiskCache } from '../packages/search-core/src/embedding/index.js';
 
 const { values } = parseArgs({
   options: {
     dataset: { type: 'string', default: 's' },
-    'data-dir': { type: 'string', default: process.env.LME_DATA_DIR ?? '../shared/datasets/longmemeval' },
+    'data-dir': { type: 'string', default: process.env.LME_DATA_DIR ?? 'datasets' },
     roles: { type: 'string', default: 'user' },
     embedder: { type: 'string', default: 'local:use-lite' },
     'cache-dir': { type: 'string', default: process.env.LME_CACHE_DIR ?? '.lme-cache' },
@@ -29,7 +31,11 @@ const resolveOnnxModel = onnxModelResolver({
   modelDir: process.env.LME_MODEL_DIR,
   onMessage: (message) => console.error(`model: ${message}`),
 });
-const embedder = withDiskCache(createEmbedder(values.embedder, { resolveOnnxModel }), {
+// openai: embedders reach their endpoint as in `lme run` (OPENAI_BASE_URL, OPENAI_API_KEY, its retries and timeout).
+const endpoint = values.embedder.startsWith('openai:')
+  ? resolveOpenAiEndpoint(parseRunConfig({}), 'pipeline')
+  : {};
+const embedder = withDiskCache(createEmbedder(values.embedder, { ...endpoint, resolveOnnxModel }), {
   dir: values['cache-dir'],
   onWarning: (message) => console.error(`warning: ${message}`),
 });

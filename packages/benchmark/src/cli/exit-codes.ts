@@ -1,5 +1,5 @@
 /**
- * Exit codes of the lme CLI (documented in README "Exit codes"):
+ * Exit codes of the lme CLI (documented in docs/runs.md, "The results folder and exit codes"):
  * - 0 `ok`: the command did what was asked, every question finished.
  * - 1 `error`: bad input or a failure before or during the work (one line on stderr says which).
  * - 2 `failedQuestions`: a run finished and wrote every output, but some questions failed

@@ -14,6 +14,8 @@ function spoil(text: Buffer, bad: number): { bytes: Buffer; offset: number } {
   return { bytes, offset: at };
 }
 
+const BM25 = ['--preset', 'bm25-official'];
+
 describe('bytes that are not UTF-8', () => {
   const sample = gunzipSync(readFileSync(join(REPO_ROOT, 'datasets/sample/longmemeval_s_sample.json.gz')));
 
@@ -62,8 +64,7 @@ describe('bytes that are not UTF-8', () => {
       'run',
       '--dataset',
       'sample',
-      '--preset',
-      'bm25-official',
+      ...BM25,
       '--limit',
       '2',
       '--out',

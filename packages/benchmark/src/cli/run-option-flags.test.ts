@@ -91,7 +91,7 @@ describe('run config bounds', () => {
 describe('warnings for flags with no effect', () => {
   it('name the flag and what it needs', () => {
     expect(resolveRunConfig(parseRun(['--top-sessions', '3'])).warnings).toEqual([
-      '--top-sessions has no effect without --session-aware.',
+      '--top-sessions has no effect without --retriever session-aware.',
     ]);
     expect(resolveRunConfig(parseRun(['--mmr-lambda', '0.5'])).warnings).toEqual([
       '--mmr-lambda has no effect without --mmr.',
@@ -112,7 +112,7 @@ describe('warnings for flags with no effect', () => {
     ).toEqual([
       '--rerank-depth has no effect without --reranker.',
       '--rerank-model has no effect without --reranker http:<url>.',
-      '--source-weights has no effect without --multi-source.',
+      '--source-weights has no effect without --retriever multi-source.',
     ]);
     expect(
       resolveRunConfig(
@@ -171,7 +171,14 @@ describe('lme serve', () => {
   it('reuses the run declarations and defaults', () => {
     const serve = serveCommand();
     const retriever = serve.options.find((option) => option.long === '--retriever');
-    expect(retriever?.argChoices).toEqual(['bm25', 'dense', 'hybrid']);
+    expect(retriever?.argChoices).toEqual([
+      'bm25',
+      'dense',
+      'hybrid',
+      'session-aware',
+      'multi-route',
+      'multi-source',
+    ]);
     const roles = serve.options.find((option) => option.long === '--index-roles');
     expect(roles?.argChoices).toEqual(['user', 'all']);
     expect(roles?.description).toMatch(/default: user/);

@@ -127,7 +127,7 @@ export type ResolvedRunConfig = { config: RunConfig; warnings: string[] };
 /**
  * The config a command line asks for: defaults < stored config (resume) < preset < environment
  * < flags. A preset named by flag replaces the stored one. Flags that change nothing in the
- * resolved config (`--top-sessions` without `--session-aware`) come back as warnings.
+ * resolved config (`--top-sessions` without `--retriever session-aware`) come back as warnings.
  */
 export function resolveRunConfig(command: Command, stored: RunConfigInput = {}): ResolvedRunConfig {
   const flags = configFromFlags(command);

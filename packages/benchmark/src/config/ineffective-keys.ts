@@ -1,3 +1,11 @@
+import {
+  BASE_RETRIEVERS,
+  type BaseRetrieverName,
+  fusesRoutes,
+  ranksTurns,
+  searchesDense,
+  takesRoutes,
+} from './base-retrievers.js';
 import type { RunConfig } from './run-config.js';
 import { flagOfKey } from './run-options.js';
 import { embeds, readsAndJudges, reranks, reranksOverHttp, summarizes, usesPipeline } from './run-shape.js';
@@ -10,9 +18,19 @@ import { embeds, readsAndJudges, reranks, reranksOverHttp, summarizes, usesPipel
 type Rule = { used: (config: RunConfig) => boolean; needs: string };
 
 const pipeline = usesPipeline;
-const fuses = (config: RunConfig) =>
-  pipeline(config) && !config.multiRoute && (config.retriever === 'hybrid' || config.sessionAware);
-const sessionAware = (config: RunConfig) => pipeline(config) && config.sessionAware;
+const fuses = (config: RunConfig) => pipeline(config) && fusesRoutes(config);
+const FUSES = '--retriever hybrid or session-aware (or multi-source over --routes hybrid)';
+const DENSE_ROUTE = 'a dense route (--retriever dense|hybrid, or --routes dense|hybrid)';
+
+/** The options a base retriever declares (config/base-retrievers.ts) matter under it alone. */
+const RETRIEVER_OPTION_RULES = Object.fromEntries(
+  (Object.keys(BASE_RETRIEVERS) as BaseRetrieverName[]).flatMap((name) =>
+    BASE_RETRIEVERS[name].options.map((key): [string, Rule] => [
+      key,
+      { used: (config) => pipeline(config) && config.retriever === name, needs: `--retriever ${name}` },
+    ]),
+  ),
+) as Partial<Record<keyof RunConfig, Rule>>;
 const reads = readsAndJudges;
 const http = (config: RunConfig) => config.provider === 'http';
 
@@ -20,8 +38,17 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
   rerankDepth: { used: reranks, needs: '--reranker' },
   rerankModel: { used: reranksOverHttp, needs: '--reranker http:<url>' },
   rerankKeyEnv: { used: reranksOverHttp, needs: '--reranker http:<url>' },
-  sourceWeights: { used: (config) => pipeline(config) && config.multiSource, needs: '--multi-source' },
+  ...RETRIEVER_OPTION_RULES,
   retriever: { used: pipeline, needs: '--provider pipeline' },
+  routes: {
+    used: (config) => pipeline(config) && takesRoutes(config),
+    needs: '--retriever session-aware, multi-route or multi-source',
+  },
+  // Session-aware and multi-route rank turns (their documents are turns): stated, not silent.
+  granularity: {
+    used: (config) => !(pipeline(config) && ranksTurns(config)),
+    needs: '--retriever bm25, dense, hybrid or multi-source (session-aware and multi-route rank turns)',
+  },
   embedThreads: {
     used: (config) => embeds(config) && !config.embedder.startsWith('openai:'),
     needs: '--embedder hf:<model> or local:use-lite in a pipeline that embeds',
@@ -31,25 +58,19 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
     needs: '--embedder hf:<model> in a pipeline that embeds',
   },
   tokenizer: { used: pipeline, needs: '--provider pipeline' },
-  sessionAware: { used: pipeline, needs: '--provider pipeline' },
-  multiRoute: { used: pipeline, needs: '--provider pipeline' },
-  topSessions: { used: sessionAware, needs: '--session-aware' },
-  turnsPerSession: { used: sessionAware, needs: '--session-aware' },
-  sessionIndex: { used: sessionAware, needs: '--session-aware' },
-  sessionWeights: { used: sessionAware, needs: '--session-aware' },
   summarizer: { used: summarizes, needs: '--session-index summary|both or --contextual' },
   summarizerModel: {
     used: (config) => summarizes(config) && config.summarizer === 'llm',
     needs: '--summarizer llm',
   },
-  fusion: { used: fuses, needs: '--retriever hybrid or --session-aware' },
+  fusion: { used: fuses, needs: FUSES },
   fusionNormalization: {
     used: (config) => fuses(config) && config.fusion !== 'rrf',
-    needs: '--fusion weighted|combmnz with --retriever hybrid or --session-aware',
+    needs: `--fusion weighted|combmnz with ${FUSES}`,
   },
   adaptiveWeights: {
     used: (config) => fuses(config) && config.fusion !== 'rrf',
-    needs: '--fusion weighted|combmnz with --retriever hybrid or --session-aware',
+    needs: `--fusion weighted|combmnz with ${FUSES}`,
   },
   adaptivePower: {
     used: (config) => fuses(config) && config.fusion !== 'rrf' && config.adaptiveWeights === true,
@@ -57,32 +78,31 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
   },
   denseGap: {
     used: (config) => fuses(config) && config.fusion !== 'rrf',
-    needs: '--fusion weighted|combmnz with --retriever hybrid or --session-aware',
+    needs: `--fusion weighted|combmnz with ${FUSES}`,
   },
   timeBoost: {
-    used: (config) => pipeline(config) && !config.multiRoute && !config.multiSource,
-    needs: '--provider pipeline (not --multi-route or --multi-source)',
+    used: (config) =>
+      pipeline(config) && config.retriever !== 'multi-route' && config.retriever !== 'multi-source',
+    needs: '--provider pipeline (not --retriever multi-route or multi-source)',
   },
   denseNeighbours: {
-    used: (config) => pipeline(config) && !config.multiRoute && config.retriever !== 'bm25',
-    needs: '--retriever dense|hybrid (not --multi-route)',
+    used: (config) => pipeline(config) && config.retriever !== 'multi-route' && searchesDense(config),
+    needs: `${DENSE_ROUTE}, not --retriever multi-route`,
   },
   weights: {
     used: (config) => fuses(config) && config.fusion !== 'rrf',
-    needs: '--fusion weighted|combmnz with --retriever hybrid or --session-aware',
+    needs: `--fusion weighted|combmnz with ${FUSES}`,
   },
   rrfK: {
-    used: (config) => (fuses(config) && config.fusion === 'rrf') || (pipeline(config) && config.multiRoute),
-    needs: '--fusion rrf with --retriever hybrid or --session-aware, or --multi-route',
+    used: (config) =>
+      (fuses(config) && config.fusion === 'rrf') || (pipeline(config) && config.retriever === 'multi-route'),
+    needs: `--fusion rrf with ${FUSES}, or --retriever multi-route`,
   },
-  embedder: { used: embeds, needs: '--retriever dense|hybrid, --dedup or --mmr' },
-  vectorStore: { used: embeds, needs: '--retriever dense|hybrid, --dedup or --mmr' },
-  feedbackDocs: {
-    used: (config) => embeds(config) && config.retriever !== 'bm25',
-    needs: '--retriever dense|hybrid',
-  },
+  embedder: { used: embeds, needs: `${DENSE_ROUTE}, --dedup or --mmr` },
+  vectorStore: { used: embeds, needs: `${DENSE_ROUTE}, --dedup or --mmr` },
+  feedbackDocs: { used: (config) => embeds(config) && searchesDense(config), needs: DENSE_ROUTE },
   feedbackWeight: {
-    used: (config) => embeds(config) && config.retriever !== 'bm25' && config.feedbackDocs > 0,
+    used: (config) => embeds(config) && searchesDense(config) && config.feedbackDocs > 0,
     needs: '--feedback-docs above 0',
   },
   dedupThreshold: { used: (config) => config.dedup, needs: '--dedup' },
@@ -113,7 +133,7 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
 
 /**
  * One sentence per key the user set (`explicitKeys`: typically those given as flags) that has no
- * effect in the resolved config, e.g. `--top-sessions has no effect without --session-aware.`
+ * effect in the resolved config, e.g. `--top-sessions has no effect without --retriever session-aware.`
  */
 export function ineffectiveKeyWarnings(config: RunConfig, explicitKeys: Iterable<string>): string[] {
   const warnings: string[] = [];

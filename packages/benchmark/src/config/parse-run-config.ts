@@ -1,32 +1,20 @@
+import { fromLegacyRetrieverKeys, settleBaseRetriever } from './base-retrievers.js';
 import { ConfigError } from './config-error.js';
 import { type RunConfig, type RunConfigInput, runConfigSchema } from './run-config.js';
 import { flagOfKey } from './run-options.js';
 
-/** Validates a merged config; throws one sentence per bad key, naming the key. */
+/**
+ * Validates a merged config; throws one sentence per bad key, naming the key. The old
+ * base-retriever booleans are mapped onto `retriever` first, and the config is held to its base
+ * retriever's declaration (config/base-retrievers.ts).
+ */
 export function parseRunConfig(input: RunConfigInput): RunConfig {
-  const parsed = runConfigSchema.safeParse(input);
+  const parsed = runConfigSchema.safeParse(fromLegacyRetrieverKeys(input));
   if (parsed.success) {
-    // Session-aware retrieval ranks turns inside sessions: its documents are turns.
-    if (parsed.data.sessionAware) parsed.data.granularity = 'turn';
-    // Multi-route recall ranks turns (and sessions from them); a chunk unit names its granularity.
-    if (parsed.data.multiRoute) parsed.data.granularity = 'turn';
-    if (parsed.data.multiSource && (parsed.data.multiRoute || parsed.data.sessionAware))
-      throw new ConfigError(
-        'Invalid configuration: multiSource: cannot be combined with multiRoute or sessionAware (each is a base retriever).',
-        ['multiSource'],
-      );
-    if (parsed.data.chunkUnit)
-      parsed.data.granularity = parsed.data.chunkUnit === 'session' ? 'session' : 'turn';
-    const conflict =
-      parsed.data.sessionFirst && !parsed.data.multiRoute
-        ? 'sessionFirst: needs multiRoute (--multi-route)'
-        : parsed.data.multiRoute && parsed.data.sessionAware
-          ? 'multiRoute: cannot be combined with sessionAware (both are base retrievers)'
-          : parsed.data.multiRoute && parsed.data.chunkUnit === 'session'
-            ? 'chunkUnit: multiRoute ranks turns or rounds, not sessions'
-            : undefined;
-    if (conflict) throw new ConfigError(`Invalid configuration: ${conflict}.`, [conflict.split(':')[0]!]);
-    return parsed.data;
+    const config = settleBaseRetriever(parsed.data);
+    // A chunk unit names its granularity (a retriever that ranks turns refuses `session`).
+    if (config.chunkUnit) config.granularity = config.chunkUnit === 'session' ? 'session' : 'turn';
+    return config;
   }
   const problems = parsed.error.issues.map((issue) => {
     const key = issue.path.join('.') || '(config)';

@@ -41,7 +41,12 @@ export const runConfigSchema = z
     providerMaxRetries: z.number().int().min(0).max(20).default(3),
     /** Documents every provider is graded on (the same budget for all); unset: the whole haystack. */
     topK: z.number().int().min(1).optional(),
-    retriever: z.enum(['bm25', 'dense', 'hybrid']).default('bm25'),
+    /** The base retriever, a key of BASE_RETRIEVERS (config/base-retrievers.ts). */
+    retriever: z
+      .enum(['bm25', 'dense', 'hybrid', 'session-aware', 'multi-route', 'multi-source'])
+      .default('bm25'),
+    /** The routes a session-aware, multi-route or multi-source retriever searches; unset: hybrid. */
+    routes: z.enum(['bm25', 'dense', 'hybrid']).optional(),
     tokenizer: z.enum(['official', 'words']).default('words'),
     granularity: z.enum(['session', 'turn']).default('session'),
     indexRoles: z.enum(['user', 'all']).default('user'),
@@ -91,8 +96,8 @@ export const runConfigSchema = z
      */
     feedbackDocs: z.number().int().min(0).max(1000).default(0),
     feedbackWeight: z.number().min(0).default(0.3),
-    /** Two-stage retrieval: sessions first, then turns inside them (turn-granularity documents). */
-    sessionAware: z.boolean().default(false),
+    /** Old form of `retriever: 'session-aware'` (old presets, config.json, `--session-aware`); mapped, never kept. */
+    sessionAware: z.boolean().optional(),
     topSessions: z.number().int().min(1).max(1000).default(5),
     turnsPerSession: z.number().int().min(1).max(1000).default(3),
     finalTopK: z.number().int().min(1).max(10_000).default(10),
@@ -120,9 +125,9 @@ export const runConfigSchema = z
     contextualModel: z.string().min(1).default('gpt-4o-mini'),
     /** Whether the dense route embeds the contextualized text (true) or the original text (false). */
     contextualDense: z.boolean().default(true),
-    /** Multi-route recall: turn BM25, turn dense and session-text BM25 fused by RRF (turn documents). */
-    multiRoute: z.boolean().default(false),
-    /** With multiRoute: sessions ranked by their session-level score plus bounded turn support. */
+    /** Old form of `retriever: 'multi-route'`; mapped, never kept. */
+    multiRoute: z.boolean().optional(),
+    /** Multi-route: sessions ranked by their session-level score plus bounded turn support. */
     sessionFirst: z.boolean().default(false),
     /** Query understanding and the multi-signal re-rank of the candidate pool. */
     multiSignal: z.boolean().default(false),
@@ -161,8 +166,8 @@ export const runConfigSchema = z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name')
       .optional(),
-    /** Multi-source retrieval: stored-memory hybrid, entity graph and conversation context merged. */
-    multiSource: z.boolean().default(false),
+    /** Old form of `retriever: 'multi-source'`; mapped, never kept. */
+    multiSource: z.boolean().optional(),
     /** Base weights of the multi-source sources (before the query cues adjust them). */
     sourceWeights: z
       .object({ memory: z.number().min(0), graph: z.number().min(0), context: z.number().min(0) })
@@ -232,7 +237,11 @@ export const runConfigSchema = z
   })
   .strict();
 
-export type RunConfig = z.infer<typeof runConfigSchema>;
+/**
+ * A resolved run config. The old base-retriever booleans (`sessionAware`, `multiRoute`,
+ * `multiSource`) are input only: `parseRunConfig` maps them onto `retriever` and drops them.
+ */
+export type RunConfig = Omit<z.infer<typeof runConfigSchema>, 'sessionAware' | 'multiRoute' | 'multiSource'>;
 
 /**
  * Keys that do not change what a run measures: a resumed run may differ in these. Every other

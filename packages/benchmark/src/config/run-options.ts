@@ -37,7 +37,17 @@ export const RUN_OPTIONS = [
     env: 'LME_DATA_DIR',
   },
   { flags: '--provider <name>', key: 'provider', help: 'memory system under test' },
-  { flags: '--retriever <name>', key: 'retriever', help: 'retriever of the pipeline' },
+  {
+    flags: '--retriever <name>',
+    key: 'retriever',
+    help: 'base retriever of the pipeline: bm25, dense, hybrid (routes over the documents), session-aware (sessions, then turns inside them), multi-route, multi-source; session-aware and multi-route rank turns, so they index turns whatever --granularity says',
+  },
+  {
+    flags: '--routes <name>',
+    key: 'routes',
+    help: 'routes a session-aware, multi-route or multi-source retriever searches: bm25, dense, or hybrid (both, fused)',
+    defaultHelp: 'hybrid',
+  },
   {
     flags: '--tokenizer <name>',
     key: 'tokenizer',
@@ -145,7 +155,7 @@ export const RUN_OPTIONS = [
   {
     flags: '--session-aware',
     key: 'sessionAware',
-    help: 'two-stage retrieval: top sessions first, then the best turns inside them',
+    help: 'old form of --retriever session-aware (with --retriever bm25|dense|hybrid as --routes)',
   },
   { flags: '--top-sessions <n>', key: 'topSessions', help: 'sessions kept by stage 1' },
   { flags: '--turns-per-session <n>', key: 'turnsPerSession', help: 'turns kept per session by stage 2' },
@@ -184,12 +194,12 @@ export const RUN_OPTIONS = [
   {
     flags: '--multi-route',
     key: 'multiRoute',
-    help: 'multi-route recall: turn BM25, turn dense and session-text BM25 fused by RRF (--rrf-k)',
+    help: 'old form of --retriever multi-route (with --retriever bm25|dense|hybrid as --routes)',
   },
   {
     flags: '--session-first',
     key: 'sessionFirst',
-    help: 'with --multi-route: rank sessions by session score plus bounded turn support',
+    help: 'with --retriever multi-route: rank sessions by session score plus bounded turn support',
   },
   {
     flags: '--multi-signal',
@@ -235,7 +245,7 @@ export const RUN_OPTIONS = [
   {
     flags: '--multi-source',
     key: 'multiSource',
-    help: 'multi-source retrieval: stored-memory hybrid, entity graph and conversation context, merged by adaptive weights',
+    help: 'old form of --retriever multi-source (with --retriever bm25|dense|hybrid as --routes)',
   },
   {
     flags: '--source-weights <name=w,...>',

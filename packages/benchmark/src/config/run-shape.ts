@@ -1,3 +1,4 @@
+import { searchesDense } from './base-retrievers.js';
 import type { RunConfig } from './run-config.js';
 
 /**
@@ -13,8 +14,8 @@ export const usesPipeline = (config: Pick<RunConfig, 'provider'>): boolean => co
  * The pipeline's settings embed text: a dense route, or a stage comparing vectors (dedup, MMR).
  * Says nothing of the provider; `embeds` does.
  */
-export const pipelineEmbeds = (config: Pick<RunConfig, 'retriever' | 'dedup' | 'mmr'>): boolean =>
-  config.retriever !== 'bm25' || config.dedup || config.mmr;
+export const pipelineEmbeds = (config: Pick<RunConfig, 'retriever' | 'routes' | 'dedup' | 'mmr'>): boolean =>
+  searchesDense(config) || config.dedup || config.mmr;
 
 /** The run embeds text (the pipeline with `pipelineEmbeds` settings). */
 export const embeds = (config: RunConfig): boolean => usesPipeline(config) && pipelineEmbeds(config);
@@ -25,7 +26,7 @@ export const embeds = (config: RunConfig): boolean => usesPipeline(config) && pi
  */
 export const summarizes = (config: RunConfig): boolean =>
   usesPipeline(config) &&
-  ((config.sessionAware && config.sessionIndex !== 'text') || config.contextual !== 'none');
+  ((config.retriever === 'session-aware' && config.sessionIndex !== 'text') || config.contextual !== 'none');
 
 /** The summaries come from an LLM (`--summarizer llm`): calls the dry run counts. */
 export const summarizesWithLlm = (config: RunConfig): boolean =>

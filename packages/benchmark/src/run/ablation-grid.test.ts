@@ -50,7 +50,8 @@ describe('presets', () => {
       expect.arrayContaining(['contextual-hybrid', 'multi-route', 'multi-signal', 'session-aware']),
     );
     expect(parseRunConfig(loadPreset('multi-route').config)).toMatchObject({
-      multiRoute: true,
+      retriever: 'multi-route',
+      routes: 'hybrid',
       sessionFirst: true,
       granularity: 'turn',
     });
@@ -59,6 +60,7 @@ describe('presets', () => {
   });
 
   it('makes session-aware runs turn-granularity', () => {
+    expect(parseRunConfig({ retriever: 'session-aware', granularity: 'session' }).granularity).toBe('turn');
     expect(parseRunConfig({ sessionAware: true, granularity: 'session' }).granularity).toBe('turn');
   });
 });

@@ -36,7 +36,8 @@ export function planRerank(
   };
   for (const record of records) {
     const documents = buildCorpus(record, config).documents;
-    const available = config.sessionAware ? config.topSessions * config.turnsPerSession : documents.length;
+    const available =
+      config.retriever === 'session-aware' ? config.topSessions * config.turnsPerSession : documents.length;
     const depth = Math.min(config.rerankDepth, available, documents.length);
     if (depth < 2) continue;
     const chars =

@@ -3,7 +3,7 @@ import { buildCorpus } from '../benchmarks/build-corpus.js';
 import { CON_NOTE_MAX_TOKENS, CON_NOTE_TEMPLATE } from '../benchmarks/longmemeval/official-prompts.js';
 import { isAbstention, type LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { RunConfig } from '../config/run-config.js';
-import { contextualizesWithLlm, embeds, summarizesWithLlm } from '../config/run-shape.js';
+import { contextualizesWithLlm, embeds, readsAndJudges, summarizesWithLlm } from '../config/run-shape.js';
 import { countTokens } from '../metrics/truncate-tokens.js';
 import { createConfiguredEmbedder } from '../providers/pipeline/configured-embedder.js';
 import { judgeRubricDefinition } from '../qa/judge-rubrics.js';
@@ -50,16 +50,68 @@ const CONTEXT_INSTRUCTION_CHARS = 400;
 const CONTEXT_COMPLETION_TOKENS = 150;
 const JUDGE_HYPOTHESIS_TOKENS = 120;
 
+/** An LLM role's calls and tokens, before pricing. */
+type UnpricedPlan = Omit<LlmPlan, 'costUsd'>;
+
 /**
  * The plan of a run over these records: questions, documents to index, texts to embed (and how
  * many the cache holds), LLM calls per role with estimated tokens and cost. Reader prompts are
  * estimated from the sessions the provider would hand over (all, evidence, or the top-k by
  * average session size), at the official token budget; completions at their maximum length.
+ * Which roles run is config/run-shape.ts's answer, as for preflight and the run itself.
  */
 export async function planRun(config: RunConfig, records: readonly LongMemEvalRecord[]): Promise<RunPlan> {
   const byType: Record<string, number> = {};
   for (const record of records) byType[record.question_type] = (byType[record.question_type] ?? 0) + 1;
   const notes: string[] = [];
+  const corpus = countCorpus(config, records);
+  const embedding = embeds(config) ? await planEmbedding(config, records, corpus.texts, notes) : undefined;
+
+  const tokensPerChar = sampleTokensPerChar(records);
+  const unpriced: UnpricedPlan[] = [];
+  if (readsAndJudges(config)) unpriced.push(...planReaderAndJudge(config, records, tokensPerChar, notes));
+  if (summarizesWithLlm(config)) unpriced.push(planSummaries(config, records, tokensPerChar, notes));
+  if (contextualizesWithLlm(config)) {
+    unpriced.push({
+      role: 'contextual',
+      model: config.contextualModel,
+      calls: corpus.documents,
+      promptTokens: Math.round(corpus.contextPromptChars * tokensPerChar),
+      completionTokens: corpus.documents * CONTEXT_COMPLETION_TOKENS,
+    });
+    notes.push(
+      'contexts already in the completion cache are not requested again; the plan counts every document.',
+    );
+  }
+  const rerank = planRerank(config, records, tokensPerChar);
+  if (rerank) {
+    unpriced.push({ role: 'reranker', ...rerank });
+    notes.push(
+      'rerank calls already in the completion cache are not made again; the plan counts every call.',
+    );
+  }
+  const prices = await loadPriceTable();
+  const llm = unpriced.map((plan) => ({ ...plan, costUsd: estimateCost(plan.model, plan, prices).usd }));
+  const costs = llm.map((plan) => plan.costUsd);
+  return {
+    questions: records.length,
+    byType,
+    abstention: records.filter((record) => isAbstention(record.question_id)).length,
+    documents: corpus.documents,
+    embedding,
+    llm,
+    costUsd: costs.some((cost) => cost === null)
+      ? null
+      : costs.reduce<number>((sum, cost) => sum + (cost ?? 0), 0),
+    notes,
+  };
+}
+
+/** The documents of every haystack, their distinct texts, and the characters of their `--contextual llm` prompts. */
+function countCorpus(
+  config: RunConfig,
+  records: readonly LongMemEvalRecord[],
+): { documents: number; texts: Set<string>; contextPromptChars: number } {
   let documents = 0;
   const texts = new Set<string>();
   let contextPromptChars = 0;
@@ -70,159 +122,132 @@ export async function planRun(config: RunConfig, records: readonly LongMemEvalRe
       for (const part of document.parts ?? [document.text]) texts.add(part);
     if (contextualizesWithLlm(config)) contextPromptChars += contextPromptCharacters(corpus.documents);
   }
+  return { documents, texts, contextPromptChars };
+}
 
-  let embedding: RunPlan['embedding'];
-  if (embeds(config)) {
-    const embedder: Partial<CachedEmbedder> & { close?(): Promise<void> } = createConfiguredEmbedder(config);
-    const queries = records.map((record) => record.question);
-    embedding = {
-      embedder: config.embedder,
-      distinctTexts: texts.size,
-      cached: embedder.countCached ? await embedder.countCached({ texts: [...texts] }) : 0,
-      queries: new Set(queries).size,
-      queriesCached: embedder.countCached ? await embedder.countCached({ texts: queries, kind: 'query' }) : 0,
-    };
-    await embedder.close?.();
-    if (!config.cache) notes.push('--no-cache: every text is embedded, cached or not.');
-    if (config.contextual !== 'none' && config.contextualDense) {
-      notes.push('contextualized texts differ per haystack: they are embedded on top of the counts above.');
-    }
+/** Texts and questions to embed, and how many of each the embedding cache already holds. */
+async function planEmbedding(
+  config: RunConfig,
+  records: readonly LongMemEvalRecord[],
+  texts: ReadonlySet<string>,
+  notes: string[],
+): Promise<RunPlan['embedding']> {
+  const embedder: Partial<CachedEmbedder> & { close?(): Promise<void> } = createConfiguredEmbedder(config);
+  const queries = records.map((record) => record.question);
+  const embedding = {
+    embedder: config.embedder,
+    distinctTexts: texts.size,
+    cached: embedder.countCached ? await embedder.countCached({ texts: [...texts] }) : 0,
+    queries: new Set(queries).size,
+    queriesCached: embedder.countCached ? await embedder.countCached({ texts: queries, kind: 'query' }) : 0,
+  };
+  await embedder.close?.();
+  if (!config.cache) notes.push('--no-cache: every text is embedded, cached or not.');
+  if (config.contextual !== 'none' && config.contextualDense) {
+    notes.push('contextualized texts differ per haystack: they are embedded on top of the counts above.');
   }
+  return embedding;
+}
 
-  const tokensPerChar = sampleTokensPerChar(records);
-  const prices = await loadPriceTable();
-  const llm: LlmPlan[] = [];
-  const priced = (plan: Omit<LlmPlan, 'costUsd'>): LlmPlan => ({
-    ...plan,
-    costUsd: estimateCost(plan.model, plan, prices).usd,
-  });
-
-  if (config.readerModel) {
-    const answerTokens = config.readerMaxTokens ?? ANSWER_TOKENS[config.readerPrompt];
-    const budget = officialContextLength(config.readerModel) - answerTokens - 1000;
-    let promptTokens = 0;
-    let noteCalls = 0;
-    let notePromptTokens = 0;
-    const noteTemplateTokens = countTokens(CON_NOTE_TEMPLATE);
-    for (const record of records) {
-      const chunks = readerChunkChars(config, record);
-      const chars = chunks.reduce((sum, value) => sum + value, 0);
-      promptTokens += Math.min(Math.round(chars * tokensPerChar), budget) + 150;
-      if (config.readerNotes) {
-        // Chain-of-Note: one note call per history chunk, before the reader's call.
-        noteCalls += chunks.length;
-        const questionTokens = Math.round((record.question.length + 40) * tokensPerChar);
-        for (const chunk of chunks) {
-          notePromptTokens += Math.round(chunk * tokensPerChar) + noteTemplateTokens + questionTokens;
-        }
+/** The reader's calls (and Chain-of-Note's, `--reader-notes`) and the judge's, by the configured rubric. */
+function planReaderAndJudge(
+  config: RunConfig,
+  records: readonly LongMemEvalRecord[],
+  tokensPerChar: number,
+  notes: string[],
+): UnpricedPlan[] {
+  const readerModel = config.readerModel!;
+  const plans: UnpricedPlan[] = [];
+  const answerTokens = config.readerMaxTokens ?? ANSWER_TOKENS[config.readerPrompt];
+  const budget = officialContextLength(readerModel) - answerTokens - 1000;
+  let promptTokens = 0;
+  let noteCalls = 0;
+  let notePromptTokens = 0;
+  const noteTemplateTokens = countTokens(CON_NOTE_TEMPLATE);
+  for (const record of records) {
+    const chunks = readerChunkChars(config, record);
+    const chars = chunks.reduce((sum, value) => sum + value, 0);
+    promptTokens += Math.min(Math.round(chars * tokensPerChar), budget) + 150;
+    if (config.readerNotes) {
+      // Chain-of-Note: one note call per history chunk, before the reader's call.
+      noteCalls += chunks.length;
+      const questionTokens = Math.round((record.question.length + 40) * tokensPerChar);
+      for (const chunk of chunks) {
+        notePromptTokens += Math.round(chunk * tokensPerChar) + noteTemplateTokens + questionTokens;
       }
     }
-    if (config.readerNotes) {
-      llm.push(
-        priced({
-          role: 'reader-notes',
-          model: config.readerModel,
-          calls: noteCalls,
-          promptTokens: notePromptTokens,
-          completionTokens: noteCalls * CON_NOTE_MAX_TOKENS,
-        }),
-      );
-      notes.push(
-        `Chain-of-Note (--reader-notes): one note call per history session before each answer, max_tokens ${CON_NOTE_MAX_TOKENS}.`,
-      );
-    }
-    llm.push(
-      priced({
-        role: 'reader',
-        model: config.readerModel,
-        calls: records.length,
-        promptTokens,
-        completionTokens: records.length * answerTokens,
-      }),
-    );
-    // The configured rubric: its prompt, its max_tokens, and the questions it grades at all.
-    const rubric = judgeRubricDefinition(config.judge);
-    const judged = records.filter((record) => rubric.grades?.(record) ?? true);
-    const judgePrompt = judged.reduce(
-      (sum, record) => sum + countTokens(rubric.prompt(record, '')) + JUDGE_HYPOTHESIS_TOKENS,
-      0,
-    );
-    llm.push(
-      priced({
-        role: 'judge',
-        model: config.judgeModel,
-        calls: judged.length,
-        promptTokens: judgePrompt,
-        completionTokens: judged.length * (rubric.maxTokens ?? 10) * config.judgeSamples,
-      }),
-    );
-    if (judged.length < records.length) {
-      notes.push(
-        `judge ${config.judge} grades ${judged.length} of ${records.length} questions (${rubric.description}).`,
-      );
-    }
-    if (config.judge === 'longmemeval' && records.some((record) => isAbstention(record.question_id))) {
-      notes.push('abstention questions are judged with the official abstention template.');
-    }
   }
-  if (summarizesWithLlm(config)) {
-    const sessions = new Map<string, number>();
-    for (const record of records) {
-      record.haystack_session_ids.forEach((id, index) => {
-        sessions.set(
-          id,
-          record.haystack_sessions[index]!.reduce(
-            (sum, turn) => sum + Math.min(turn.content.length, 12_000),
-            0,
-          ),
-        );
-      });
-    }
-    const chars = [...sessions.values()].reduce((sum, value) => sum + Math.min(value, 12_000) + 400, 0);
-    llm.push(
-      priced({
-        role: 'summarizer',
-        model: config.summarizerModel,
-        calls: sessions.size,
-        promptTokens: Math.round(chars * tokensPerChar),
-        completionTokens: sessions.size * SUMMARY_COMPLETION_TOKENS,
-      }),
-    );
-    notes.push('summaries already in the cache are not requested again; the plan counts every session.');
-  }
-  if (contextualizesWithLlm(config)) {
-    llm.push(
-      priced({
-        role: 'contextual',
-        model: config.contextualModel,
-        calls: documents,
-        promptTokens: Math.round(contextPromptChars * tokensPerChar),
-        completionTokens: documents * CONTEXT_COMPLETION_TOKENS,
-      }),
-    );
+  if (config.readerNotes) {
+    plans.push({
+      role: 'reader-notes',
+      model: readerModel,
+      calls: noteCalls,
+      promptTokens: notePromptTokens,
+      completionTokens: noteCalls * CON_NOTE_MAX_TOKENS,
+    });
     notes.push(
-      'contexts already in the completion cache are not requested again; the plan counts every document.',
+      `Chain-of-Note (--reader-notes): one note call per history session before each answer, max_tokens ${CON_NOTE_MAX_TOKENS}.`,
     );
   }
-  const rerank = planRerank(config, records, tokensPerChar);
-  if (rerank) {
-    llm.push(priced({ role: 'reranker', ...rerank }));
+  plans.push({
+    role: 'reader',
+    model: readerModel,
+    calls: records.length,
+    promptTokens,
+    completionTokens: records.length * answerTokens,
+  });
+  // The configured rubric: its prompt, its max_tokens, and the questions it grades at all.
+  const rubric = judgeRubricDefinition(config.judge);
+  const judged = records.filter((record) => rubric.grades?.(record) ?? true);
+  const judgePrompt = judged.reduce(
+    (sum, record) => sum + countTokens(rubric.prompt(record, '')) + JUDGE_HYPOTHESIS_TOKENS,
+    0,
+  );
+  plans.push({
+    role: 'judge',
+    model: config.judgeModel,
+    calls: judged.length,
+    promptTokens: judgePrompt,
+    completionTokens: judged.length * (rubric.maxTokens ?? 10) * config.judgeSamples,
+  });
+  if (judged.length < records.length) {
     notes.push(
-      'rerank calls already in the completion cache are not made again; the plan counts every call.',
+      `judge ${config.judge} grades ${judged.length} of ${records.length} questions (${rubric.description}).`,
     );
   }
-  const costs = llm.map((plan) => plan.costUsd);
+  if (config.judge === 'longmemeval' && records.some((record) => isAbstention(record.question_id))) {
+    notes.push('abstention questions are judged with the official abstention template.');
+  }
+  return plans;
+}
+
+/** `--summarizer llm`: one call per distinct session, its text cut at 12,000 characters. */
+function planSummaries(
+  config: RunConfig,
+  records: readonly LongMemEvalRecord[],
+  tokensPerChar: number,
+  notes: string[],
+): UnpricedPlan {
+  const sessions = new Map<string, number>();
+  for (const record of records) {
+    record.haystack_session_ids.forEach((id, index) => {
+      sessions.set(
+        id,
+        record.haystack_sessions[index]!.reduce(
+          (sum, turn) => sum + Math.min(turn.content.length, 12_000),
+          0,
+        ),
+      );
+    });
+  }
+  const chars = [...sessions.values()].reduce((sum, value) => sum + Math.min(value, 12_000) + 400, 0);
+  notes.push('summaries already in the cache are not requested again; the plan counts every session.');
   return {
-    questions: records.length,
-    byType,
-    abstention: records.filter((record) => isAbstention(record.question_id)).length,
-    documents,
-    embedding,
-    llm,
-    costUsd: costs.some((cost) => cost === null)
-      ? null
-      : costs.reduce<number>((sum, cost) => sum + (cost ?? 0), 0),
-    notes,
+    role: 'summarizer',
+    model: config.summarizerModel,
+    calls: sessions.size,
+    promptTokens: Math.round(chars * tokensPerChar),
+    completionTokens: sessions.size * SUMMARY_COMPLETION_TOKENS,
   };
 }
 

@@ -99,48 +99,19 @@ export async function runBenchmark(
     datasetInMemory: dependencies.dataset !== undefined,
   });
   await checkDataset(datasetPath, config, dependencies.dataset?.records);
-  // --errata: the file must parse and be written for this dataset, before anything starts.
-  const errata = config.errata === undefined ? undefined : loadErrata(config.errata);
-  const errataCheck = errata
-    ? await checkErrataDataset(errata, datasetPath, config.errataAnyChecksum === true)
-    : undefined;
-  const applyErrata = errata
-    ? createErrataApplier(errata, { skipMismatches: errataCheck?.warning !== undefined })
-    : (record: LongMemEvalRecord): ErrataApplication => ({ record });
-
+  const errata = await prepareErrata(config, datasetPath);
   const resume = dependencies.resume
     ? await prepareResume({ ...dependencies.resume, config, datasetPath, argv })
     : undefined;
   const runId = resume?.manifest.run_id ?? config.runId ?? defaultRunId(config);
   const dir = resume?.dir ?? resolve(config.out, runId);
-  const { overwrite: _overwrite, ...recorded } = config;
-  const manifest: RunManifest = resume?.manifest ?? {
-    run_id: runId,
-    config: { ...recorded, runId },
-    provenance: collectProvenance(argv),
-    dataset: { path: datasetPath, sha256: null, file_sha256: await datasetFileSha256(datasetPath) },
-  };
-  if (errata && errataCheck) {
-    manifest.errata = {
-      name: errata.name,
-      version: errata.version,
-      path: errata.path,
-      file_sha256: errata.file_sha256,
-      dataset_sha256: errataCheck.sha256,
-      entries: errata.entries.length,
-      ...(errataCheck.warning ? { checksum_override: true } : {}),
-    };
-  }
+  const manifest = await startManifest({ config, runId, argv, datasetPath, resume, errata });
   const previous = resume?.previous ?? [];
-  // A resumed run is partial again only if it stops again.
-  delete manifest.partial;
-  delete manifest.finished_at;
-  delete manifest.cache;
 
   // Everything that can fail at start happens before the folder is claimed.
   const provider = dependencies.provider ?? createProvider(config, runId, dependencies.resources);
   let claim: ReturnType<typeof claimRunFolder> | undefined;
-  let written = 0;
+  const counts = { written: 0 };
   try {
     const qa = await createQaStage(config, dependencies.environment, (message) =>
       hooks.onNotice?.(`warning: ${message}`),
@@ -155,154 +126,280 @@ export async function runBenchmark(
         droppedTornLine: resume.droppedTornLine,
         retrying: resume.retrying,
       });
-    if (errataCheck?.warning) hooks.onNotice?.(errataCheck.warning);
-    if (!qa) {
-      hooks.onNotice?.(
-        config.provider === 'pipeline' || config.provider === 'http'
-          ? 'QA skipped: set --reader-model (with OPENAI_BASE_URL / OPENAI_API_KEY) to measure answer accuracy.'
-          : `--provider ${config.provider} only feeds the reader: set --reader-model to measure answer accuracy.`,
-      );
-    }
+    if (errata.warning) hooks.onNotice?.(errata.warning);
+    if (!qa) hooks.onNotice?.(qaSkippedNotice(config));
     const folder = openRunFolder(dir);
     try {
       if (resume) folder.rewriteSamples(previous);
       folder.writeJson('config.json', manifest);
-      const finished = new Set(previous.map((sample) => sample.question_id));
-      const samples: Sample[] = [...previous];
-      // The spend already recorded (a resumed run's earlier sessions) counts against --max-cost.
-      const spend = spendOf(previous);
-      const limit = pLimit(config.concurrency);
-      const inFlight = new Set<Promise<void>>();
-      let selected = 0;
-      let done = 0;
-      let interrupted = false;
-      let stopReason: string | undefined;
-      // An error outside any question (a full disk writing samples.jsonl) stops the run; caught on
-      // its task so it is never an unhandled rejection that kills the process with a stack trace.
-      let failure: { error: unknown } | undefined;
-      const budgetStop = (): string | undefined => {
-        if (config.maxCost === undefined || !qa) return undefined;
-        if (spend.missingUsage !== undefined) {
-          return `the server reported no token usage for question ${spend.missingUsage}, so --max-cost cannot be enforced`;
-        }
-        if (spend.usd >= config.maxCost) return `estimated spend $${spend.usd.toFixed(4)} reached --max-cost`;
-        return undefined;
-      };
-      const markPartial = (reason: string) =>
-        folder.writeJson('config.json', {
-          ...manifest,
-          partial: { reason, stopped_at: new Date().toISOString() },
-        });
-      const runOne = async ({
-        record: published,
-        position,
-      }: {
-        record: LongMemEvalRecord;
-        position: number;
-      }) => {
-        const { record, mark } = applyErrata(published);
-        const sample = await runQuestion({
-          record,
-          position,
-          provider,
-          qa,
-          config,
-          signal,
-          onExplain: config.explain
-            ? (line) => folder.appendText('explain.jsonl', `${JSON.stringify(line)}\n`)
-            : undefined,
-        });
-        if (sample === undefined) {
-          interrupted = true;
-          return;
-        }
-        if (mark) sample.errata = mark;
-        folder.appendSample(sample);
-        written++;
-        samples.push(sample);
-        addSample(spend, sample);
-        done++;
-        hooks.onQuestionEnd?.({
-          sample,
-          done: samples.length,
-          fraction: source.fraction(done),
-          note: provider.progress?.(),
-        });
-      };
-      try {
-        for await (const item of source.items) {
-          selected++;
-          if (finished.has(item.record.question_id)) continue;
-          if (inFlight.size >= config.concurrency) await Promise.race(inFlight);
-          if (signal?.aborted || interrupted || failure) break;
-          stopReason = budgetStop();
-          if (stopReason) break;
-          const task = limit(() => (failure ? undefined : runOne(item)))
-            .catch((error: unknown) => {
-              failure ??= { error };
-            })
-            .finally(() => inFlight.delete(task));
-          inFlight.add(task);
-        }
-      } finally {
-        await Promise.all(inFlight);
-      }
-      if (failure) {
-        try {
-          markPartial(`stopped by an error: ${(failure.error as Error).message}`);
-        } catch {
-          // The disk that failed may refuse this too; config.json then records no finish time.
-        }
-        throw failure.error;
-      }
-      if (!stopReason && (interrupted || signal?.aborted)) {
-        markPartial('interrupted by a signal (Ctrl-C or SIGTERM)');
-        throw new RunInterruptedError(dir, samples.length);
-      }
-      if (selected === 0) throw new Error(noQuestionsMessage(datasetPath, config));
-      if (!stopReason) {
-        manifest.dataset.sha256 = source.sha256();
-        hooks.onDatasetRead?.({
-          path: datasetPath,
-          questions: samples.length,
-          sha256: manifest.dataset.sha256,
-        });
-      }
-      samples.sort((left, right) => left.position - right.position);
-      const absentGold = absentGoldWarning(samples);
-      if (absentGold) hooks.onNotice?.(absentGold);
-      const fromOtherEndpoints = qa?.answersFromOtherEndpoints() ?? {};
-      if (Object.keys(fromOtherEndpoints).length > 0) {
-        manifest.cache = { answers_from_other_endpoints: fromOtherEndpoints };
-        spend.fromOtherEndpoints = fromOtherEndpoints;
-      }
-      const result: BenchmarkResult = {
-        ...writeRunOutputs(folder, manifest, samples, stopReason),
-        spend,
-      };
-      if (stopReason) {
-        result.stoppedAtCost = spend.usd;
-        result.stopReason = stopReason;
-        markPartial(stopReason);
-      } else {
-        const providerStats = provider.report?.();
-        folder.writeJson('config.json', {
-          ...manifest,
-          ...(providerStats ? { provider_stats: providerStats } : {}),
-          finished_at: new Date().toISOString(),
-        });
-      }
-      hooks.onRunEnd?.(result);
-      return result;
+      const outcome = await runQuestions({
+        config,
+        source,
+        provider,
+        qa,
+        folder,
+        previous,
+        applyErrata: errata.apply,
+        hooks,
+        signal,
+        counts,
+      });
+      return finishRun({
+        config,
+        dir,
+        datasetPath,
+        folder,
+        manifest,
+        provider,
+        hooks,
+        signal,
+        source,
+        outcome,
+        fromOtherEndpoints: qa?.answersFromOtherEndpoints() ?? {},
+      });
     } finally {
       folder.close();
     }
   } catch (error) {
     // A run that failed before its first question leaves no folder that would block its id.
-    if (claim?.created && written === 0 && !(error instanceof RunInterruptedError)) claim.discard();
+    if (claim?.created && counts.written === 0 && !(error instanceof RunInterruptedError)) claim.discard();
     throw error;
   } finally {
     claim?.release();
     await provider.close?.();
   }
+}
+
+/** `--errata`: the file parsed and checked against this dataset before anything starts; none: records pass as they are. */
+type PreparedErrata = {
+  apply: (record: LongMemEvalRecord) => ErrataApplication;
+  /** What config.json records of the errata applied. */
+  recorded?: RunManifest['errata'];
+  /** The dataset's checksum is not the errata's (`--errata-any-checksum`). */
+  warning?: string;
+};
+
+async function prepareErrata(config: RunConfig, datasetPath: string): Promise<PreparedErrata> {
+  if (config.errata === undefined) return { apply: (record) => ({ record }) };
+  const errata = loadErrata(config.errata);
+  const check = await checkErrataDataset(errata, datasetPath, config.errataAnyChecksum === true);
+  return {
+    apply: createErrataApplier(errata, { skipMismatches: check.warning !== undefined }),
+    recorded: {
+      name: errata.name,
+      version: errata.version,
+      path: errata.path,
+      file_sha256: errata.file_sha256,
+      dataset_sha256: check.sha256,
+      entries: errata.entries.length,
+      ...(check.warning ? { checksum_override: true } : {}),
+    },
+    ...(check.warning ? { warning: check.warning } : {}),
+  };
+}
+
+/** The manifest config.json starts with: a new run's, or the resumed run's, neither partial nor finished. */
+async function startManifest(options: {
+  config: RunConfig;
+  runId: string;
+  argv: readonly string[];
+  datasetPath: string;
+  resume: Awaited<ReturnType<typeof prepareResume>> | undefined;
+  errata: PreparedErrata;
+}): Promise<RunManifest> {
+  const { config, runId, datasetPath, resume, errata } = options;
+  const { overwrite: _overwrite, ...recorded } = config;
+  const manifest: RunManifest = resume?.manifest ?? {
+    run_id: runId,
+    config: { ...recorded, runId },
+    provenance: collectProvenance([...options.argv]),
+    dataset: { path: datasetPath, sha256: null, file_sha256: await datasetFileSha256(datasetPath) },
+  };
+  if (errata.recorded) manifest.errata = errata.recorded;
+  // A resumed run is partial again only if it stops again.
+  delete manifest.partial;
+  delete manifest.finished_at;
+  delete manifest.cache;
+  return manifest;
+}
+
+function qaSkippedNotice(config: RunConfig): string {
+  return config.provider === 'pipeline' || config.provider === 'http'
+    ? 'QA skipped: set --reader-model (with OPENAI_BASE_URL / OPENAI_API_KEY) to measure answer accuracy.'
+    : `--provider ${config.provider} only feeds the reader: set --reader-model to measure answer accuracy.`;
+}
+
+type QuestionSource = Awaited<ReturnType<typeof openQuestionSource>>;
+type RunFolder = ReturnType<typeof openRunFolder>;
+
+/** How the question loop ended. */
+type QuestionsOutcome = {
+  /** The finished samples, the resumed run's included, in finishing order. */
+  samples: Sample[];
+  spend: Spend;
+  /** Questions the selection gave (finished ones included). */
+  selected: number;
+  interrupted: boolean;
+  stopReason?: string;
+  /** An error outside any question (a full disk writing samples.jsonl), which stops the run. */
+  failure?: { error: unknown };
+};
+
+/**
+ * The worker pool over the selected questions (`--concurrency`): each question not already
+ * finished is run, its sample appended as it finishes; starting stops on the abort signal, an
+ * interrupted question, a failure, or `--max-cost`.
+ */
+async function runQuestions(options: {
+  config: RunConfig;
+  source: QuestionSource;
+  provider: Provider;
+  qa: Awaited<ReturnType<typeof createQaStage>>;
+  folder: RunFolder;
+  previous: readonly Sample[];
+  applyErrata: PreparedErrata['apply'];
+  hooks: RunHooks;
+  signal: AbortSignal | undefined;
+  counts: { written: number };
+}): Promise<QuestionsOutcome> {
+  const { config, source, provider, qa, folder, hooks, signal } = options;
+  const finished = new Set(options.previous.map((sample) => sample.question_id));
+  const samples: Sample[] = [...options.previous];
+  // The spend already recorded (a resumed run's earlier sessions) counts against --max-cost.
+  const spend = spendOf(options.previous);
+  const limit = pLimit(config.concurrency);
+  const inFlight = new Set<Promise<void>>();
+  const outcome: QuestionsOutcome = { samples, spend, selected: 0, interrupted: false };
+  let done = 0;
+  const budgetStop = (): string | undefined => {
+    if (config.maxCost === undefined || !qa) return undefined;
+    if (spend.missingUsage !== undefined) {
+      return `the server reported no token usage for question ${spend.missingUsage}, so --max-cost cannot be enforced`;
+    }
+    if (spend.usd >= config.maxCost) return `estimated spend $${spend.usd.toFixed(4)} reached --max-cost`;
+    return undefined;
+  };
+  const runOne = async ({ record: published, position }: { record: LongMemEvalRecord; position: number }) => {
+    const { record, mark } = options.applyErrata(published);
+    const sample = await runQuestion({
+      record,
+      position,
+      provider,
+      qa,
+      config,
+      signal,
+      onExplain: config.explain
+        ? (line) => folder.appendText('explain.jsonl', `${JSON.stringify(line)}\n`)
+        : undefined,
+    });
+    if (sample === undefined) {
+      outcome.interrupted = true;
+      return;
+    }
+    if (mark) sample.errata = mark;
+    folder.appendSample(sample);
+    options.counts.written++;
+    samples.push(sample);
+    addSample(spend, sample);
+    done++;
+    hooks.onQuestionEnd?.({
+      sample,
+      done: samples.length,
+      fraction: source.fraction(done),
+      note: provider.progress?.(),
+    });
+  };
+  try {
+    for await (const item of source.items) {
+      outcome.selected++;
+      if (finished.has(item.record.question_id)) continue;
+      if (inFlight.size >= config.concurrency) await Promise.race(inFlight);
+      if (signal?.aborted || outcome.interrupted || outcome.failure) break;
+      outcome.stopReason = budgetStop();
+      if (outcome.stopReason) break;
+      // Caught on its task, so a failure is never an unhandled rejection that kills the process.
+      const task = limit(() => (outcome.failure ? undefined : runOne(item)))
+        .catch((error: unknown) => {
+          outcome.failure ??= { error };
+        })
+        .finally(() => inFlight.delete(task));
+      inFlight.add(task);
+    }
+  } finally {
+    await Promise.all(inFlight);
+  }
+  return outcome;
+}
+
+/**
+ * After the question loop: a failure or an interruption marks the run partial and throws; else
+ * the outputs are written and config.json records the finish (or the `--max-cost` stop).
+ */
+function finishRun(options: {
+  config: RunConfig;
+  dir: string;
+  datasetPath: string;
+  folder: RunFolder;
+  manifest: RunManifest;
+  provider: Provider;
+  hooks: RunHooks;
+  signal: AbortSignal | undefined;
+  source: QuestionSource;
+  outcome: QuestionsOutcome;
+  /** Answers the completion cache served from entries another endpoint made, per endpoint. */
+  fromOtherEndpoints: Record<string, number>;
+}): BenchmarkResult {
+  const { config, dir, datasetPath, folder, manifest, provider, hooks, signal, source, outcome } = options;
+  const { samples, spend, stopReason } = outcome;
+  const markPartial = (reason: string) =>
+    folder.writeJson('config.json', {
+      ...manifest,
+      partial: { reason, stopped_at: new Date().toISOString() },
+    });
+  if (outcome.failure) {
+    try {
+      markPartial(`stopped by an error: ${(outcome.failure.error as Error).message}`);
+    } catch {
+      // The disk that failed may refuse this too; config.json then records no finish time.
+    }
+    throw outcome.failure.error;
+  }
+  if (!stopReason && (outcome.interrupted || signal?.aborted)) {
+    markPartial('interrupted by a signal (Ctrl-C or SIGTERM)');
+    throw new RunInterruptedError(dir, samples.length);
+  }
+  if (outcome.selected === 0) throw new Error(noQuestionsMessage(datasetPath, config));
+  if (!stopReason) {
+    manifest.dataset.sha256 = source.sha256();
+    hooks.onDatasetRead?.({
+      path: datasetPath,
+      questions: samples.length,
+      sha256: manifest.dataset.sha256,
+    });
+  }
+  samples.sort((left, right) => left.position - right.position);
+  const absentGold = absentGoldWarning(samples);
+  if (absentGold) hooks.onNotice?.(absentGold);
+  if (Object.keys(options.fromOtherEndpoints).length > 0) {
+    manifest.cache = { answers_from_other_endpoints: options.fromOtherEndpoints };
+    spend.fromOtherEndpoints = options.fromOtherEndpoints;
+  }
+  const result: BenchmarkResult = {
+    ...writeRunOutputs(folder, manifest, samples, stopReason),
+    spend,
+  };
+  if (stopReason) {
+    result.stoppedAtCost = spend.usd;
+    result.stopReason = stopReason;
+    markPartial(stopReason);
+  } else {
+    const providerStats = provider.report?.();
+    folder.writeJson('config.json', {
+      ...manifest,
+      ...(providerStats ? { provider_stats: providerStats } : {}),
+      finished_at: new Date().toISOString(),
+    });
+  }
+  hooks.onRunEnd?.(result);
+  return result;
 }

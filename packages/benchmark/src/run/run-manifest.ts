@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type RunConfig, resultKeyDifferences } from '../config/run-config.js';
+import { fromLegacyRetrieverKeys } from '../config/base-retrievers.js';
+import { type RunConfig, type RunConfigInput, resultKeyDifferences } from '../config/run-config.js';
 import { readUtf8FileSync } from '../config/strict-utf8.js';
 import type { Sample } from '../results/sample.js';
 import { datasetFileSha256 } from './dataset-checksum.js';
@@ -57,10 +58,31 @@ export function readManifest(dir: string): RunManifest {
   const path = join(dir, 'config.json');
   if (!existsSync(path)) throw new Error(`${path} not found: is ${dir} a run folder?`);
   const text = readUtf8FileSync(path);
+  let manifest: RunManifest;
   try {
-    return JSON.parse(text) as RunManifest;
+    manifest = JSON.parse(text) as RunManifest;
   } catch (error) {
     throw new Error(`${path} is not valid JSON (${(error as Error).message})`);
+  }
+  return {
+    ...manifest,
+    ...(isObject(manifest.config) ? { config: currentRetrieverForm(manifest.config) } : {}),
+  };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A config.json written before base retrievers were one key (`retriever: hybrid` with
+ * `sessionAware: true`) read in today's form (`retriever: session-aware`, `routes: hybrid`), so
+ * resume, compare and the report see one shape; a config no run could have written stays as it is.
+ */
+function currentRetrieverForm(config: RunConfig): RunConfig {
+  try {
+    return fromLegacyRetrieverKeys(config as RunConfigInput) as RunConfig;
+  } catch {
+    return config;
   }
 }
 

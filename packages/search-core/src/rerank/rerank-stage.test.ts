@@ -7,7 +7,7 @@ import { createSessionPriorReranker } from './offline-reranker.js';
 import { rerankHits } from './rerank-hits.js';
 import type { CandidateReranker } from './reranker.js';
 import { createReranker, parseRerankerId } from './reranker-registry.js';
-import { sessionAwareRerankHook, withReranker } from './with-reranker.js';
+import { createSessionTurnReranker, withReranker } from './with-reranker.js';
 
 /** Puts the candidates in reverse order. */
 const reverse: CandidateReranker = {
@@ -138,7 +138,7 @@ describe('rerank stage', () => {
       turnsPerSession: 2,
       finalTopK: 2,
       fusion: { kind: 'weighted', weights: { bm25: 1 } },
-      reranker: sessionAwareRerankHook(reverse, 10, state),
+      turnReranker: createSessionTurnReranker(reverse, 10, state),
       namespace: 'n',
     });
     const retriever = withReranker(withStages(base, { finalK: 2, namespace: 'n' }), {

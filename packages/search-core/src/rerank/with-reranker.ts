@@ -1,24 +1,24 @@
 import type { MemoryDocument, Retriever, SearchOptions } from '../core/retriever.js';
-import type { Reranker as SessionAwareRerankHook } from '../retrievers/session-aware-retriever.js';
+import type { SessionTurnReranker } from '../retrievers/session-aware-retriever.js';
 import type { StagedSearchResult } from '../stages/with-stages.js';
 import { type RerankTrace, rerankHits } from './rerank-hits.js';
 import type { CandidateReranker } from './reranker.js';
 
 export type RerankedSearchResult = StagedSearchResult & { rerank?: RerankTrace };
 
-/** Where a session-aware base leaves the trace of its rerank hook for `withReranker` to pick up. */
+/** Where a session-aware base leaves the trace of its turn reranker for `withReranker` to pick up. */
 export type RerankHookState = { trace?: RerankTrace };
 
 /**
- * The session-aware retriever's `reranker` hook backed by a candidate reranker: its merged stage-2
+ * The session-aware retriever's `turnReranker` backed by a candidate reranker: its merged stage-2
  * candidates (top sessions × turns per session) are reranked before its final top-K cut, the top
  * `depth` of them. The trace goes to `state` (one retriever per haystack, one search at a time).
  */
-export function sessionAwareRerankHook(
+export function createSessionTurnReranker(
   reranker: CandidateReranker,
   depth: number,
   state: RerankHookState,
-): SessionAwareRerankHook {
+): SessionTurnReranker {
   return async ({ query, candidates, documents, signal }) => {
     const { hits, trace } = await rerankHits({
       reranker,
@@ -37,13 +37,13 @@ export type WithRerankerOptions = {
   reranker: CandidateReranker;
   /** `--rerank-depth`: how many of the top hits are reranked. */
   depth: number;
-  /** Set when the base reranks through its own hook (session-aware): only the trace is attached. */
+  /** Set when the base reranks through its own turn reranker (session-aware): only the trace is attached. */
   hookState?: RerankHookState;
 };
 
 /**
  * The rerank stage after any retriever with a staged search: the top `depth` hits of its final
- * ranking are reranked (`rerankHits`), or, for a base that reranks through its hook, the hook's
+ * ranking are reranked (`rerankHits`), or, for a base that reranks through its turn reranker, that reranker's
  * trace is attached. The result carries `rerank` for explain.jsonl.
  */
 export function withReranker<

@@ -12,8 +12,11 @@ import { boostInScope, datesInScope, parseDates } from './time-boost.js';
 /** What stage 1 ranks sessions by: their text, their summaries, or both. */
 export type SessionIndexKind = 'summary' | 'text' | 'both';
 
-/** Reorders the merged candidates before the final cut (a cross-encoder, an LLM, …). */
-export type Reranker = (options: {
+/**
+ * Reorders the session-aware retriever's merged stage-2 turns before its final cut (a
+ * cross-encoder, an LLM, …); `createSessionTurnReranker` (rerank/) backs it by a CandidateReranker.
+ */
+export type SessionTurnReranker = (options: {
   query: string;
   candidates: readonly RetrievalHit[];
   documents: readonly MemoryDocument[];
@@ -38,7 +41,7 @@ export type SessionAwareOptions = {
    * Defaults: SESSION_WEIGHTS[sessionIndex].
    */
   sessionWeights?: Partial<SessionWeights>;
-  reranker?: Reranker;
+  turnReranker?: SessionTurnReranker;
   namespace: string;
   /** Weight of a turn's neighbour turns in its dense score, both stages (neighbour-turns.ts); unset: 0. */
   denseNeighbours?: number;
@@ -70,16 +73,39 @@ export const SESSION_WEIGHTS: Record<SessionIndexKind, SessionWeights> = {
   both: { text: 0.25, dense: 0.6, summary: 0.05, centroid: 0.1 },
 };
 
+/** The indexed haystack grouped into sessions, and the indexes both stages search. */
+type SessionIndex = {
+  documents: readonly MemoryDocument[];
+  sessionIds: string[];
+  /** The documents (turns) of each session, in order. */
+  turnsOf: number[][];
+  sessionDates: (Date | undefined)[];
+  summaries: SessionSummary[];
+  turnIndex: ReturnType<typeof createBm25Index>;
+  textIndex?: ReturnType<typeof createBm25Index>;
+  summaryIndex?: ReturnType<typeof createBm25Index>;
+  centroids: Float32Array[];
+};
+
+/** Stage 1's outcome: every session's fused score and rank, and the signals behind them. */
+type SessionRanking = {
+  routes: RouteScores[];
+  scores: ArrayLike<number>;
+  order: number[];
+  rank: Int32Array;
+  inScope: ArrayLike<number> | undefined;
+};
+
 /**
  * Two-stage retrieval: stage 1 ranks whole sessions (text and/or summary BM25, plus the dense
  * centroid of their turns), stage 2 ranks the turns inside each of the top sessions by a filtered
  * search (BM25 and dense fused), keeps the best few per session, then merges and cuts them to the
- * final top k, optionally through a reranker. Stage scores travel on every hit for `explain`.
+ * final top k, optionally through a turn reranker. Stage scores travel on every hit for `explain`.
  */
 export function createSessionAwareRetriever(options: SessionAwareOptions): Retriever & {
   searchSessions(search: SearchOptions): Promise<SessionAwareResult>;
 } {
-  const { tokenizer, dense, fusion, namespace } = options;
+  const { dense } = options;
   const weights = { ...SESSION_WEIGHTS[options.sessionIndex], ...options.sessionWeights };
   if (!dense) {
     weights.dense = 0;
@@ -88,161 +114,32 @@ export function createSessionAwareRetriever(options: SessionAwareOptions): Retri
   if (weights.summary > 0 && !options.summarizer)
     throw new Error('session-aware retriever: a summary index needs a summarizer');
 
-  let documents: readonly MemoryDocument[] = [];
-  let sessionIds: string[] = [];
-  let turnsOf: number[][] = [];
-  let sessionDates: (Date | undefined)[] = [];
-  let summaries: SessionSummary[] = [];
-  let turnIndex: ReturnType<typeof createBm25Index> | undefined;
-  let textIndex: ReturnType<typeof createBm25Index> | undefined;
-  let summaryIndex: ReturnType<typeof createBm25Index> | undefined;
-  let centroids: Float32Array[] = [];
+  let index: SessionIndex | undefined;
 
-  async function searchSessions({ query, queryDate, signal }: SearchOptions): Promise<SessionAwareResult> {
-    if (!turnIndex) throw new Error('session-aware retriever: search before index');
-    const terms = tokenizer.tokenize(query);
-
-    // Stage 1: sessions.
-    const sessionRoutes: RouteScores[] = [];
-    if (weights.text > 0) sessionRoutes.push({ route: 'text', scores: textIndex!.scores(terms) });
-    if (weights.summary > 0) sessionRoutes.push({ route: 'summary', scores: summaryIndex!.scores(terms) });
-    if (weights.dense > 0) {
-      const turnScores = smoothWithNeighbours(
-        await dense!.scoreAll({ query, signal }),
-        documents,
-        options.denseNeighbours ?? 0,
-      );
-      sessionRoutes.push({
-        route: 'dense',
-        scores: turnsOf.map((turns) => Math.max(...turns.map((document) => turnScores[document]!))),
+  async function searchSessions(search: SearchOptions): Promise<SessionAwareResult> {
+    if (!index) throw new Error('session-aware retriever: search before index');
+    const terms = options.tokenizer.tokenize(search.query);
+    const sessions = await rankSessions(options, weights, index, search, terms);
+    const top = sessions.order.slice(0, options.topSessions);
+    let merged = await rankTurns(options, index, sessions, top, search, terms);
+    if (options.turnReranker)
+      merged = await options.turnReranker({
+        query: search.query,
+        candidates: merged,
+        documents: index.documents,
+        signal: search.signal,
       });
-    }
-    if (weights.centroid > 0) {
-      const queryVector = await dense!.queryVector(query, signal);
-      sessionRoutes.push({ route: 'centroid', scores: centroids.map((vector) => dot(vector, queryVector)) });
-    }
-    // Stage 1 keeps the session weights; a weighted or CombMNZ fusion lends its normalisation and adaptivity.
-    const sessionFusion: Fusion =
-      options.fusion.kind === 'rrf' ? { kind: 'weighted', weights } : { ...options.fusion, weights };
-    const inScope = options.timeBoost ? datesInScope(query, queryDate, sessionDates) : undefined;
-    const sessionScores = boostInScope(
-      fuseScores(sessionRoutes, sessionFusion),
-      inScope,
-      options.timeBoost ?? 0,
-    );
-    const sessionOrder = rankByScore(sessionScores);
-    const sessionRank = new Int32Array(sessionIds.length);
-    sessionOrder.forEach((session, rank) => {
-      sessionRank[session] = rank + 1;
-    });
-    const top = sessionOrder.slice(0, options.topSessions);
-
-    // Stage 2: turns inside the top sessions only.
-    const candidates = top.flatMap((session) => turnsOf[session]!);
-    const turnRoutes: RouteScores[] = [];
-    const bm25All = turnIndex.scores(terms);
-    turnRoutes.push({ route: 'bm25', scores: candidates.map((document) => bm25All[document]!) });
-    if (dense) {
-      const denseAll = smoothWithNeighbours(
-        await dense.scoreAll({ query, sessionIds: top.map((session) => sessionIds[session]!), signal }),
-        documents,
-        options.denseNeighbours ?? 0,
-      );
-      turnRoutes.push({ route: 'dense', scores: candidates.map((document) => denseAll[document]!) });
-    }
-    const turnScores = turnRoutes.length === 1 ? turnRoutes[0]!.scores : fuseScores(turnRoutes, fusion);
-    const turnRanks = turnRoutes.map((route) => ({ ...route, ranks: ranksOf(route.scores) }));
-    const sessionOf = new Map<number, number>();
-    for (const session of top) for (const document of turnsOf[session]!) sessionOf.set(document, session);
-
-    const perSession = new Map<number, number[]>();
-    for (const position of rankByScore(turnScores)) {
-      const session = sessionOf.get(candidates[position]!)!;
-      const kept = perSession.get(session) ?? [];
-      if (kept.length < options.turnsPerSession) kept.push(position);
-      perSession.set(session, kept);
-    }
-    let merged: RetrievalHit[] = [...perSession.values()].flat().map((position) => {
-      const document = candidates[position]!;
-      const session = sessionOf.get(document)!;
-      const routes: RetrievalHit['routes'] = {
-        session: { score: sessionScores[session]!, rank: sessionRank[session]! },
-      };
-      for (const route of sessionRoutes)
-        routes[`session_${route.route}`] = { score: route.scores[session]!, rank: 0 };
-      if (inScope) routes.session_time = { score: inScope[session]!, rank: 0 };
-      for (const route of turnRanks)
-        routes[route.route] = { score: route.scores[position]!, rank: route.ranks[position]! };
-      return {
-        document,
-        id: documents[document]!.id,
-        sessionId: documents[document]!.sessionId,
-        score: turnScores[position]!,
-        routes,
-      };
-    });
-    merged.sort((left, right) => right.score - left.score || left.document - right.document);
-    if (options.reranker) merged = await options.reranker({ query, candidates: merged, documents, signal });
     return {
       hits: merged.slice(0, options.finalTopK),
-      sessionOrder: sessionOrder.map((session) => sessionIds[session]!),
-      summaries,
+      sessionOrder: sessions.order.map((session) => index!.sessionIds[session]!),
+      summaries: index.summaries,
     };
   }
 
   return {
     id: `session-aware:${options.sessionIndex}`,
-    async index({ documents: indexed, signal }) {
-      documents = indexed;
-      const position = new Map<string, number>();
-      sessionIds = [];
-      turnsOf = [];
-      documents.forEach((document, index) => {
-        let session = position.get(document.sessionId);
-        if (session === undefined) {
-          session = sessionIds.length;
-          position.set(document.sessionId, session);
-          sessionIds.push(document.sessionId);
-          turnsOf.push([]);
-        }
-        turnsOf[session]!.push(index);
-      });
-      sessionDates = options.timeBoost ? parseDates(turnsOf.map((turns) => documents[turns[0]!]!.date)) : [];
-      turnIndex = createBm25Index(documents.map((document) => tokenizer.tokenize(document.text)));
-      const sessionText = turnsOf.map((turns) =>
-        turns.map((document) => documents[document]!.text).join(' '),
-      );
-      if (weights.text > 0) textIndex = createBm25Index(sessionText.map((text) => tokenizer.tokenize(text)));
-      if (options.summarizer) {
-        summaries = await options.summarizer.summarize({
-          sessions: turnsOf.map((turns, session) => ({
-            sessionId: sessionIds[session]!,
-            date: documents[turns[0]!]!.date ?? '',
-            turns: turns.map((document) => ({
-              role: documents[document]!.role === 'assistant' ? 'assistant' : 'user',
-              content: documents[document]!.text,
-            })),
-          })),
-          signal,
-        });
-        summaryIndex = createBm25Index(
-          summaries.map((summary) =>
-            tokenizer.tokenize(
-              [summary.topics.join(' '), summary.text, summary.entities.join(' ')].join(' '),
-            ),
-          ),
-        );
-      }
-      if (dense) {
-        await dense.index({ documents, namespace, signal });
-        const vectors = dense.vectors();
-        centroids = turnsOf.map((turns) =>
-          centroid(
-            turns.map((document) => vectors[document]!),
-            vectors[0]?.length ?? 0,
-          ),
-        );
-      }
+    async index({ documents, signal }) {
+      index = await indexSessions(options, weights, documents, signal);
     },
     async search(search) {
       return (await searchSessions(search)).hits.slice(0, search.limit);
@@ -250,4 +147,177 @@ export function createSessionAwareRetriever(options: SessionAwareOptions): Retri
     searchSessions,
     close: async () => dense?.drop(),
   };
+}
+
+/** Groups the documents into sessions and builds the turn, session-text and summary indexes and the dense centroids. */
+async function indexSessions(
+  options: SessionAwareOptions,
+  weights: SessionWeights,
+  documents: readonly MemoryDocument[],
+  signal: AbortSignal | undefined,
+): Promise<SessionIndex> {
+  const { tokenizer, dense } = options;
+  const position = new Map<string, number>();
+  const sessionIds: string[] = [];
+  const turnsOf: number[][] = [];
+  documents.forEach((document, index) => {
+    let session = position.get(document.sessionId);
+    if (session === undefined) {
+      session = sessionIds.length;
+      position.set(document.sessionId, session);
+      sessionIds.push(document.sessionId);
+      turnsOf.push([]);
+    }
+    turnsOf[session]!.push(index);
+  });
+  const sessionDates = options.timeBoost
+    ? parseDates(turnsOf.map((turns) => documents[turns[0]!]!.date))
+    : [];
+  const turnIndex = createBm25Index(documents.map((document) => tokenizer.tokenize(document.text)));
+  const sessionText = turnsOf.map((turns) => turns.map((document) => documents[document]!.text).join(' '));
+  const textIndex =
+    weights.text > 0 ? createBm25Index(sessionText.map((text) => tokenizer.tokenize(text))) : undefined;
+  let summaries: SessionSummary[] = [];
+  let summaryIndex: ReturnType<typeof createBm25Index> | undefined;
+  if (options.summarizer) {
+    summaries = await options.summarizer.summarize({
+      sessions: turnsOf.map((turns, session) => ({
+        sessionId: sessionIds[session]!,
+        date: documents[turns[0]!]!.date ?? '',
+        turns: turns.map((document) => ({
+          role: documents[document]!.role === 'assistant' ? 'assistant' : 'user',
+          content: documents[document]!.text,
+        })),
+      })),
+      signal,
+    });
+    summaryIndex = createBm25Index(
+      summaries.map((summary) =>
+        tokenizer.tokenize([summary.topics.join(' '), summary.text, summary.entities.join(' ')].join(' ')),
+      ),
+    );
+  }
+  let centroids: Float32Array[] = [];
+  if (dense) {
+    await dense.index({ documents, namespace: options.namespace, signal });
+    const vectors = dense.vectors();
+    centroids = turnsOf.map((turns) =>
+      centroid(
+        turns.map((document) => vectors[document]!),
+        vectors[0]?.length ?? 0,
+      ),
+    );
+  }
+  return {
+    documents,
+    sessionIds,
+    turnsOf,
+    sessionDates,
+    summaries,
+    turnIndex,
+    ...(textIndex ? { textIndex } : {}),
+    ...(summaryIndex ? { summaryIndex } : {}),
+    centroids,
+  };
+}
+
+/** Stage 1: every session scored by its signals (text, summary, best-turn dense, centroid), fused, time-boosted. */
+async function rankSessions(
+  options: SessionAwareOptions,
+  weights: SessionWeights,
+  index: SessionIndex,
+  { query, queryDate, signal }: SearchOptions,
+  terms: string[],
+): Promise<SessionRanking> {
+  const { dense } = options;
+  const routes: RouteScores[] = [];
+  if (weights.text > 0) routes.push({ route: 'text', scores: index.textIndex!.scores(terms) });
+  if (weights.summary > 0) routes.push({ route: 'summary', scores: index.summaryIndex!.scores(terms) });
+  if (weights.dense > 0) {
+    const turnScores = smoothWithNeighbours(
+      await dense!.scoreAll({ query, signal }),
+      index.documents,
+      options.denseNeighbours ?? 0,
+    );
+    routes.push({
+      route: 'dense',
+      scores: index.turnsOf.map((turns) => Math.max(...turns.map((document) => turnScores[document]!))),
+    });
+  }
+  if (weights.centroid > 0) {
+    const queryVector = await dense!.queryVector(query, signal);
+    routes.push({ route: 'centroid', scores: index.centroids.map((vector) => dot(vector, queryVector)) });
+  }
+  // Stage 1 keeps the session weights; a weighted or CombMNZ fusion lends its normalisation and adaptivity.
+  const sessionFusion: Fusion =
+    options.fusion.kind === 'rrf' ? { kind: 'weighted', weights } : { ...options.fusion, weights };
+  const inScope = options.timeBoost ? datesInScope(query, queryDate, index.sessionDates) : undefined;
+  const scores = boostInScope(fuseScores(routes, sessionFusion), inScope, options.timeBoost ?? 0);
+  const order = rankByScore(scores);
+  const rank = new Int32Array(index.sessionIds.length);
+  order.forEach((session, position) => {
+    rank[session] = position + 1;
+  });
+  return { routes, scores, order, rank, inScope };
+}
+
+/**
+ * Stage 2: the turns of the top sessions ranked by turn BM25 and dense (fused), the best
+ * `turnsPerSession` of each session kept, merged by score; each hit carries both stages' scores.
+ */
+async function rankTurns(
+  options: SessionAwareOptions,
+  index: SessionIndex,
+  sessions: SessionRanking,
+  top: readonly number[],
+  { query, signal }: SearchOptions,
+  terms: string[],
+): Promise<RetrievalHit[]> {
+  const { dense } = options;
+  const { documents, turnsOf } = index;
+  const candidates = top.flatMap((session) => turnsOf[session]!);
+  const turnRoutes: RouteScores[] = [];
+  const bm25All = index.turnIndex.scores(terms);
+  turnRoutes.push({ route: 'bm25', scores: candidates.map((document) => bm25All[document]!) });
+  if (dense) {
+    const denseAll = smoothWithNeighbours(
+      await dense.scoreAll({ query, sessionIds: top.map((session) => index.sessionIds[session]!), signal }),
+      documents,
+      options.denseNeighbours ?? 0,
+    );
+    turnRoutes.push({ route: 'dense', scores: candidates.map((document) => denseAll[document]!) });
+  }
+  const turnScores = turnRoutes.length === 1 ? turnRoutes[0]!.scores : fuseScores(turnRoutes, options.fusion);
+  const turnRanks = turnRoutes.map((route) => ({ ...route, ranks: ranksOf(route.scores) }));
+  const sessionOf = new Map<number, number>();
+  for (const session of top) for (const document of turnsOf[session]!) sessionOf.set(document, session);
+
+  const perSession = new Map<number, number[]>();
+  for (const position of rankByScore(turnScores)) {
+    const session = sessionOf.get(candidates[position]!)!;
+    const kept = perSession.get(session) ?? [];
+    if (kept.length < options.turnsPerSession) kept.push(position);
+    perSession.set(session, kept);
+  }
+  const merged: RetrievalHit[] = [...perSession.values()].flat().map((position) => {
+    const document = candidates[position]!;
+    const session = sessionOf.get(document)!;
+    const routes: RetrievalHit['routes'] = {
+      session: { score: sessions.scores[session]!, rank: sessions.rank[session]! },
+    };
+    for (const route of sessions.routes)
+      routes[`session_${route.route}`] = { score: route.scores[session]!, rank: 0 };
+    if (sessions.inScope) routes.session_time = { score: sessions.inScope[session]!, rank: 0 };
+    for (const route of turnRanks)
+      routes[route.route] = { score: route.scores[position]!, rank: route.ranks[position]! };
+    return {
+      document,
+      id: documents[document]!.id,
+      sessionId: documents[document]!.sessionId,
+      score: turnScores[position]!,
+      routes,
+    };
+  });
+  merged.sort((left, right) => right.score - left.score || left.document - right.document);
+  return merged;
 }

@@ -12,7 +12,7 @@ import {
 import type { RunConfig } from '../../config/run-config.js';
 
 /**
- * `--multi-source`: today's retriever (`--retriever`, fused as configured) as the stored-memory
+ * `--retriever multi-source`: the routes `--routes` names (fused as configured) as the stored-memory
  * source, with the entity graph and the conversation-context source; `--source-weights` sets the
  * base weights, `--dedup-threshold` the merge cosine. Documents and granularity as configured.
  */

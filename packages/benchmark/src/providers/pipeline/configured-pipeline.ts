@@ -1,12 +1,6 @@
 import {
-  type ChunkContextualizer,
-  createBm25DenseRetriever,
-  createChatClient,
   createDenseScorer,
-  createLlmContextualizer,
-  createMultiRouteRetriever,
-  createSessionAwareRetriever,
-  createTemplateContextualizer,
+  type DenseScorer,
   type Embedder,
   type Fusion,
   getTokenizer,
@@ -16,18 +10,19 @@ import {
   type Retriever,
   type SearchOptions,
   type StagedSearchResult,
-  sessionAwareRerankHook,
   withReranker,
   withStages,
 } from '@lme/search-core';
+import { searchedRoutes, searchesDense } from '../../config/base-retrievers.js';
 import { fromRegistry } from '../../config/config-error.js';
-import { resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
 import type { RunConfig } from '../../config/run-config.js';
 import { pipelineEmbeds } from '../../config/run-shape.js';
+import { BASE_RETRIEVER_FACTORIES, type BaseRetrieverParts } from './base-retriever-factories.js';
 import { createConfiguredEmbedder, type PipelineResources } from './configured-embedder.js';
-import { createConfiguredMultiSource, withSourceTrace } from './configured-multi-source.js';
+import { withSourceTrace } from './configured-multi-source.js';
 import { createConfiguredReranker, newRerankHookState } from './configured-reranker.js';
-import { type ContextualizeCorpusResult, contextualizeCorpus } from './contextualize-corpus.js';
+import type { ContextualizeCorpusResult } from './contextualize-corpus.js';
+import { type ContextualStats, createPipelineContextualizer } from './pipeline-contextualizer.js';
 import { createPipelineSummarizer, type SummaryStats } from './pipeline-summarizer.js';
 import { createVectorStore } from './vector-stores.js';
 
@@ -47,13 +42,7 @@ export type PipelineStats = {
   /** Index-time cost of session summaries. */
   summaries: SummaryStats;
   /** Index-time cost of contextual chunks (`--contextual`). */
-  contextual?: {
-    seconds: number;
-    chunks: number;
-    failures: number;
-    promptTokens: number;
-    completionTokens: number;
-  };
+  contextual?: ContextualStats;
 };
 
 /**
@@ -74,7 +63,7 @@ export type Pipeline = {
 };
 
 /**
- * The base retriever (bm25, dense, hybrid, session-aware or multi-route) wrapped with the stages
+ * The base retriever (a key of BASE_RETRIEVERS, config/base-retrievers.ts) wrapped with the stages
  * the config turns on; `searchStaged` also returns the session order of base retrievers that rank
  * sessions, and the stage trace.
  */
@@ -85,14 +74,59 @@ export type PipelineRetriever = Retriever & {
   ): Promise<StagedSearchResult & { rerank?: RerankTrace; multiSource?: MultiSourceTrace }>;
 };
 
-/** The retrievers `--retriever` selects: the routes each searches (fused when more than one). */
-export const RETRIEVERS = {
-  bm25: { routes: ['bm25'] },
-  dense: { routes: ['dense'] },
-  hybrid: { routes: ['bm25', 'dense'] },
-} as const satisfies Record<RunConfig['retriever'], { routes: readonly ('bm25' | 'dense')[] }>;
-
 export type { PipelineResources } from './configured-embedder.js';
+
+type ConfiguredEmbedder = NonNullable<PipelineResources['embedder']>;
+
+/** The fusion of the routes the config names (`--fusion`, `--weights`, `--rrf-k` and the weighted options). */
+export function fusionOf(config: RunConfig): Fusion {
+  if (config.fusion === 'rrf') return { kind: 'rrf', k: config.rrfK };
+  return {
+    kind: config.fusion,
+    weights: { bm25: config.weights[0], dense: config.weights[1] },
+    ...(config.fusionNormalization ? { normalization: config.fusionNormalization } : {}),
+    ...(config.adaptiveWeights ? { adaptive: true } : {}),
+    ...(config.adaptivePower !== undefined ? { adaptivePower: config.adaptivePower } : {}),
+    ...(config.denseGap ? { gapReference: { dense: config.denseGap } } : {}),
+  };
+}
+
+/**
+ * The run's embedder (`resources.embedder`, else the configured one, created on first use), with
+ * the seconds spent in it counted.
+ */
+function createTimedEmbedder(
+  config: RunConfig,
+  environment: NodeJS.ProcessEnv,
+  given: ConfiguredEmbedder | undefined,
+): { embedder(): Embedder; inner(): ConfiguredEmbedder | undefined; seconds(): number } {
+  let inner = given;
+  let seconds = 0;
+  const timed = async <T>(work: () => Promise<T>) => {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      seconds += (performance.now() - started) / 1000;
+    }
+  };
+  return {
+    embedder() {
+      inner ??= createConfiguredEmbedder(config, environment);
+      const embedder = inner;
+      return {
+        id: embedder.id,
+        get dimensions() {
+          return embedder.dimensions;
+        },
+        embedDocuments: (options) => timed(() => embedder.embedDocuments(options)),
+        embedQuery: (options) => timed(() => embedder.embedQuery(options)),
+      };
+    },
+    inner: () => inner,
+    seconds: () => seconds,
+  };
+}
 
 export function createPipeline(
   config: RunConfig,
@@ -100,205 +134,85 @@ export function createPipeline(
   environment: NodeJS.ProcessEnv = process.env,
 ): Pipeline {
   const tokenizer = getTokenizer(config.tokenizer);
-  const usesDense = config.retriever !== 'bm25';
-  let embedder = resources.embedder;
-  const ownsEmbedder = embedder === undefined;
-  let embedSeconds = 0;
+  const usesDense = searchesDense(config);
+  const embedding = createTimedEmbedder(config, environment, resources.embedder);
   const vectorStore = pipelineEmbeds(config) ? createVectorStore(config, environment) : undefined;
-
-  const timedEmbedder = (): Embedder => {
-    embedder ??= createConfiguredEmbedder(config, environment);
-    const inner = embedder;
-    const timed = async <T>(work: () => Promise<T>) => {
-      const started = performance.now();
-      try {
-        return await work();
-      } finally {
-        embedSeconds += (performance.now() - started) / 1000;
-      }
-    };
-    return {
-      id: inner.id,
-      get dimensions() {
-        return inner.dimensions;
-      },
-      embedDocuments: (options) => timed(() => inner.embedDocuments(options)),
-      embedQuery: (options) => timed(() => inner.embedQuery(options)),
-    };
-  };
-
   const summaries = createPipelineSummarizer(config, environment);
-  const summarizer = summaries.summarizer;
-
-  const fusion: Fusion =
-    config.fusion === 'rrf'
-      ? { kind: 'rrf', k: config.rrfK }
-      : {
-          kind: config.fusion,
-          weights: { bm25: config.weights[0], dense: config.weights[1] },
-          ...(config.fusionNormalization ? { normalization: config.fusionNormalization } : {}),
-          ...(config.adaptiveWeights ? { adaptive: true } : {}),
-          ...(config.adaptivePower !== undefined ? { adaptivePower: config.adaptivePower } : {}),
-          ...(config.denseGap ? { gapReference: { dense: config.denseGap } } : {}),
-        };
-  const { routes } = fromRegistry(RETRIEVERS, config.retriever, { key: 'retriever', label: 'retriever' });
-
-  const contextual = { seconds: 0, chunks: 0, failures: 0, promptTokens: 0, completionTokens: 0 };
-  let sharedContextualizer: ChunkContextualizer | undefined;
-  const contextualizer = (): ChunkContextualizer => {
-    if (sharedContextualizer) return sharedContextualizer;
-    if (config.contextual !== 'llm') {
-      sharedContextualizer = createTemplateContextualizer();
-      return sharedContextualizer;
-    }
-    const client = createChatClient({
-      ...resolveOpenAiEndpoint(config, 'pipeline', environment),
-      cacheDir: config.cache ? config.cacheDir : undefined,
-    });
-    sharedContextualizer = createLlmContextualizer({
-      model: config.contextualModel,
-      complete: async (prompt, { signal }) => {
-        const reply = await client.complete({
-          model: config.contextualModel,
-          messages: [{ role: 'user', content: prompt }],
-          temperature: 0,
-          maxTokens: 150,
-          ...(signal ? { signal } : {}),
-        });
-        if (!reply.cached) {
-          contextual.promptTokens += reply.usage.promptTokens;
-          contextual.completionTokens += reply.usage.completionTokens;
-        }
-        return reply.text;
-      },
-    });
-    return sharedContextualizer;
-  };
-
+  const contextual = createPipelineContextualizer(config, environment, summaries.summarizer);
+  const fusion = fusionOf(config);
+  const routes = searchedRoutes(config);
+  const factory = fromRegistry(BASE_RETRIEVER_FACTORIES, config.retriever, {
+    key: 'retriever',
+    label: 'retriever',
+  });
   // --reranker: one reranker for the run (its client, cache and retries shared by every question).
   const reranker = createConfiguredReranker(config, environment);
 
-  const createBaseRetriever = (
-    namespace: string,
-    dense: ReturnType<typeof createDenseScorer> | undefined,
-    rerankHook?: ReturnType<typeof newRerankHookState>,
-  ) => {
-    if (config.multiRoute) {
-      return createMultiRouteRetriever({
-        tokenizer,
-        dense,
-        k: config.rrfK,
-        finalK: config.finalTopK,
-        sessionFirst: config.sessionFirst,
-        namespace,
-      });
-    }
-    if (config.sessionAware) {
-      return createSessionAwareRetriever({
-        tokenizer,
-        dense,
-        summarizer: config.sessionIndex === 'text' ? undefined : summarizer(),
-        sessionIndex: config.sessionIndex,
-        topSessions: config.topSessions,
-        turnsPerSession: config.turnsPerSession,
-        finalTopK: config.finalTopK,
-        fusion,
-        sessionWeights: config.sessionWeights,
-        ...(config.denseNeighbours ? { denseNeighbours: config.denseNeighbours } : {}),
-        ...(config.timeBoost ? { timeBoost: config.timeBoost } : {}),
-        ...(reranker && rerankHook
-          ? { reranker: sessionAwareRerankHook(reranker, config.rerankDepth, rerankHook) }
-          : {}),
-        namespace,
-      });
-    }
-    return createBm25DenseRetriever({
-      routes,
+  const createRetriever = (namespace: string): PipelineRetriever => {
+    // One dense scorer per haystack, shared by the base retriever and the stages that need vectors.
+    const dense: DenseScorer | undefined = pipelineEmbeds(config)
+      ? createDenseScorer({
+          embedder: embedding.embedder(),
+          createIndex: vectorStore!.factory,
+          feedback: { documents: config.feedbackDocs, weight: config.feedbackWeight },
+        })
+      : undefined;
+    // A base that reranks its own candidates (session-aware) does so before its final cut.
+    const rerankHook = reranker && factory.reranksCandidates ? newRerankHookState() : undefined;
+    const parts: BaseRetrieverParts = {
+      config,
       tokenizer,
-      dense,
+      dense: usesDense ? dense : undefined,
       fusion,
+      routes,
       namespace,
-      ...(config.denseNeighbours ? { denseNeighbours: config.denseNeighbours } : {}),
-      ...(config.timeBoost ? { timeBoost: config.timeBoost } : {}),
+      summarizer: summaries.summarizer,
+      ...(reranker && rerankHook ? { reranker: { reranker, state: rerankHook } } : {}),
+    };
+    const base = factory.create(parts);
+    const stagedBase = withStages(base.retriever, {
+      ...(config.dedup ? { dedup: { threshold: config.dedupThreshold } } : {}),
+      ...(config.multiSignal ? { multiSignal: {} } : {}),
+      ...(config.mmr ? { mmr: { lambda: config.mmrLambda, duplicateThreshold: config.mmrDuplicate } } : {}),
+      finalK: config.finalTopK,
+      dense,
+      indexDense: !usesDense,
+      namespace,
     });
+    const staged = base.lastSourceTrace
+      ? withSourceTrace(stagedBase, { lastTrace: base.lastSourceTrace })
+      : stagedBase;
+    return reranker
+      ? withReranker(staged, {
+          reranker,
+          depth: config.rerankDepth,
+          ...(rerankHook ? { hookState: rerankHook } : {}),
+        })
+      : staged;
   };
 
   return {
     id: `pipeline:${config.retriever}`,
-    createRetriever(namespace) {
-      // One dense scorer per haystack, shared by the base retriever and the stages that need vectors.
-      const dense = pipelineEmbeds(config)
-        ? createDenseScorer({
-            embedder: timedEmbedder(),
-            createIndex: vectorStore!.factory,
-            feedback: { documents: config.feedbackDocs, weight: config.feedbackWeight },
-          })
-        : undefined;
-      // A session-aware base reranks its stage-2 candidates through its hook, before its final cut.
-      const rerankHook = reranker && config.sessionAware ? newRerankHookState() : undefined;
-      // --multi-source: stored memory (today's retriever), entity graph and conversation context.
-      const multiSource = config.multiSource
-        ? createConfiguredMultiSource(config, {
-            tokenizer,
-            dense: usesDense ? dense : undefined,
-            fusion,
-            routes,
-            namespace,
-          })
-        : undefined;
-      const base = multiSource ?? createBaseRetriever(namespace, usesDense ? dense : undefined, rerankHook);
-      const stagedBase = withStages(base, {
-        ...(config.dedup ? { dedup: { threshold: config.dedupThreshold } } : {}),
-        ...(config.multiSignal ? { multiSignal: {} } : {}),
-        ...(config.mmr ? { mmr: { lambda: config.mmrLambda, duplicateThreshold: config.mmrDuplicate } } : {}),
-        finalK: config.finalTopK,
-        dense,
-        indexDense: !usesDense,
-        namespace,
-      });
-      const staged = multiSource ? withSourceTrace(stagedBase, multiSource) : stagedBase;
-      return reranker
-        ? withReranker(staged, {
-            reranker,
-            depth: config.rerankDepth,
-            ...(rerankHook ? { hookState: rerankHook } : {}),
-          })
-        : staged;
+    createRetriever,
+    ...(contextual.contextualize ? { contextualize: contextual.contextualize } : {}),
+    stats: () => {
+      const embedder = embedding.inner();
+      const counts = embedder?.stats?.();
+      const contextualStats = contextual.stats();
+      return {
+        embedded: counts?.misses ?? 0,
+        cacheHits: counts?.hits ?? 0,
+        cacheCorrupt: counts?.corrupt ?? 0,
+        cacheLegacy: counts?.legacy ?? 0,
+        truncated: counts?.truncated ?? 0,
+        ...(embedder ? { embedderIdentity: embedder.cacheIdentity ?? embedder.id } : {}),
+        embedSeconds: embedding.seconds(),
+        summaries: summaries.stats(),
+        ...(contextualStats ? { contextual: contextualStats } : {}),
+      };
     },
-    ...(config.contextual === 'none'
-      ? {}
-      : {
-          async contextualize(documents: readonly MemoryDocument[], signal?: AbortSignal) {
-            const started = performance.now();
-            try {
-              const result = await contextualizeCorpus({
-                documents,
-                contextualizer: contextualizer(),
-                summarizer: summarizer(),
-                dense: config.contextualDense,
-                ...(signal ? { signal } : {}),
-              });
-              contextual.chunks += result.statuses.length;
-              contextual.failures += result.statuses.filter((status) => status.status === 'failed').length;
-              return result;
-            } finally {
-              contextual.seconds += (performance.now() - started) / 1000;
-            }
-          },
-        }),
-    stats: () => ({
-      embedded: embedder?.stats?.().misses ?? 0,
-      cacheHits: embedder?.stats?.().hits ?? 0,
-      cacheCorrupt: embedder?.stats?.().corrupt ?? 0,
-      cacheLegacy: embedder?.stats?.().legacy ?? 0,
-      truncated: embedder?.stats?.().truncated ?? 0,
-      ...(embedder ? { embedderIdentity: embedder.cacheIdentity ?? embedder.id } : {}),
-      embedSeconds,
-      summaries: summaries.stats(),
-      ...(config.contextual === 'none' ? {} : { contextual: { ...contextual } }),
-    }),
     async close() {
-      if (ownsEmbedder) await embedder?.close?.();
+      if (!resources.embedder) await embedding.inner()?.close?.();
       await vectorStore?.close();
     },
   };

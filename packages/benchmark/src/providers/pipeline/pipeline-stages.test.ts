@@ -200,7 +200,7 @@ describe('pipeline stages on the committed sample', () => {
   it('multi-route recall ranks turns and sessions session-first', async () => {
     const question = record('6d550036');
     const outcome = await retrieve(
-      { retriever: 'hybrid', multiRoute: true, sessionFirst: true, explain: true },
+      { retriever: 'multi-route', routes: 'hybrid', sessionFirst: true, explain: true },
       question,
     );
     expect(outcome.sessionRanking!.length).toBeGreaterThan(0);
@@ -348,10 +348,15 @@ describe('explain.jsonl and context.evidence_recall', () => {
   });
 
   it('rejects session-first without multi-route and multi-route with session-aware', () => {
-    expect(() => parseRunConfig({ sessionFirst: true })).toThrow(/sessionFirst: needs multiRoute/);
+    expect(() => parseRunConfig({ sessionFirst: true })).toThrow(
+      'Invalid configuration: --session-first needs --retriever multi-route, not --retriever bm25.',
+    );
     expect(() => parseRunConfig({ multiRoute: true, sessionAware: true })).toThrow(/cannot be combined/);
     expect(parseRunConfig({ chunkUnit: 'round' }).granularity).toBe('turn');
-    expect(parseRunConfig({ multiRoute: true }).granularity).toBe('turn');
+    expect(parseRunConfig({ retriever: 'multi-route' }).granularity).toBe('turn');
+    expect(() => parseRunConfig({ retriever: 'multi-route', chunkUnit: 'session' })).toThrow(
+      'Invalid configuration: --chunk-unit session cannot be combined with --retriever multi-route: it ranks turns (or rounds with --chunk-unit round), not whole sessions.',
+    );
   });
 
   it('lets a run stored before the stage keys existed resume with them at their defaults', () => {

@@ -43,7 +43,12 @@ async function retrieve(
   }
 }
 
-const sessionAware = { retriever: 'hybrid', sessionAware: true, topSessions: 5, turnsPerSession: 3 } as const;
+const sessionAware = {
+  retriever: 'session-aware',
+  routes: 'hybrid',
+  topSessions: 5,
+  turnsPerSession: 3,
+} as const;
 
 describe('--reranker in the pipeline', () => {
   it('reranks a session-aware base through its hook and records the usage and explain trace', async () => {
@@ -108,7 +113,7 @@ describe('--reranker in the pipeline', () => {
 
 describe('--multi-source in the pipeline', () => {
   it('ranks with the three sources and writes the debug statistics to explain', async () => {
-    const outcome = await retrieve({ retriever: 'hybrid', granularity: 'session', multiSource: true });
+    const outcome = await retrieve({ retriever: 'multi-source', routes: 'hybrid', granularity: 'session' });
     const trace = outcome.explain!.multi_source as {
       scored: Record<string, number>;
       recent_sessions: string[];
@@ -122,7 +127,7 @@ describe('--multi-source in the pipeline', () => {
 
   it('cannot be combined with another base retriever', () => {
     expect(() => parseRunConfig({ multiSource: true, sessionAware: true })).toThrow(
-      /multiSource: cannot be combined/,
+      'Invalid configuration: --multi-source cannot be combined with --session-aware: each is a base retriever; name one with --retriever.',
     );
   });
 });

@@ -1,5 +1,6 @@
 import type { Run } from '../../analysis/read-run.js';
 import { describeErrata, runLabel } from '../../analysis/run-label.js';
+import { fusesRoutes, searchesDense, takesRoutes } from '../../config/base-retrievers.js';
 import type { Summary } from '../../results/summary.js';
 
 /** Where a run came from, as the report's header shows it. */
@@ -34,8 +35,9 @@ export function runStages(config: Run['config']['config']): string[] {
   if (config.contextual !== 'none') stages.push(`contextual (${config.contextual})`);
   if (config.feedbackDocs > 0)
     stages.push(`dense feedback (${config.feedbackDocs} docs, weight ${config.feedbackWeight})`);
-  if (config.multiRoute) stages.push(config.sessionFirst ? 'multi-route, session first' : 'multi-route');
-  if (config.sessionAware)
+  if (config.retriever === 'multi-route')
+    stages.push(config.sessionFirst ? 'multi-route, session first' : 'multi-route');
+  if (config.retriever === 'session-aware')
     stages.push(`session-aware (top ${config.topSessions} sessions, ${config.turnsPerSession} turns each)`);
   if (config.multiSignal) stages.push('multi-signal re-rank');
   if (config.dedup) stages.push(`dedup (${config.dedupThreshold})`);
@@ -44,14 +46,7 @@ export function runStages(config: Run['config']['config']): string[] {
 }
 
 function usesEmbeddings(config: Run['config']['config']): boolean {
-  return (
-    config.retriever === 'dense' ||
-    config.retriever === 'hybrid' ||
-    config.multiRoute ||
-    config.feedbackDocs > 0 ||
-    config.mmr ||
-    config.dedup
-  );
+  return searchesDense(config) || config.feedbackDocs > 0 || config.mmr || config.dedup;
 }
 
 export function describeRun(run: Run, summary: Summary): RunProvenance {
@@ -68,7 +63,7 @@ export function describeRun(run: Run, summary: Summary): RunProvenance {
   }
   const retriever =
     config.provider === 'pipeline' || config.provider === undefined
-      ? `${config.retriever}${config.retriever === 'hybrid' ? ` (${config.fusion === 'rrf' ? `rrf k=${config.rrfK}` : `weighted ${config.weights.join('/')}`})` : ''}`
+      ? `${config.retriever}${takesRoutes(config) ? ` over ${config.routes ?? 'hybrid'}` : ''}${fusesRoutes(config) ? ` (${config.fusion === 'rrf' ? `rrf k=${config.rrfK}` : `weighted ${config.weights.join('/')}`})` : ''}`
       : String(config.provider);
   return {
     run_id: run.config.run_id,
