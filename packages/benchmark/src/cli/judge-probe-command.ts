@@ -13,6 +13,7 @@ const JUDGE_PROBE_KEYS = [
   'judge',
   'judgeModel',
   'judgeSamples',
+  'judgeTemperature',
   'baseUrl',
   'judgeBaseUrl',
   'maxRetries',
@@ -50,6 +51,7 @@ export function judgeProbeCommand(): Command {
         client,
         model: config.judgeModel,
         samples: config.judgeSamples,
+        temperature: config.judgeTemperature,
         rubric: config.judge,
       });
       const result = await runJudgeProbe({ judge, rubric: config.judge });

@@ -144,7 +144,7 @@ describe('warnings for flags with no effect', () => {
   it('cover the reader, the http provider and the cache', () => {
     const config = parseRunConfig({ cache: false });
     expect(ineffectiveKeyWarnings(config, ['judgeSamples', 'providerUrl', 'cacheDir'])).toEqual([
-      '--judge-samples has no effect without --reader-model.',
+      '--judge-samples has no effect without --reader-model or --answers provider.',
       '--provider-url has no effect without --provider http.',
       '--cache-dir has no effect without the cache (drop --no-cache).',
     ]);

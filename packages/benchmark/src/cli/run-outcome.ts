@@ -1,3 +1,4 @@
+import { formatAnswerLatency } from '../run/provider-answer-stats.js';
 import type { BenchmarkResult } from '../run/run-benchmark.js';
 import { formatSpend } from '../run/spend.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -11,6 +12,13 @@ export function describeRunOutcome(result: BenchmarkResult): { lines: string[]; 
   const lines: string[] = [];
   const spend = formatSpend(result.spend);
   if (spend) lines.push(spend);
+  const latency = result.providerAnswers ? formatAnswerLatency(result.providerAnswers) : undefined;
+  if (latency) lines.push(latency);
+  if (result.providerAnswers?.unanswered && summary.qa?.answer_source === 'provider') {
+    lines.push(
+      `the provider answered ${result.providerAnswers.unanswered} questions with nothing (counted as failed, not wrong).`,
+    );
+  }
   if (result.stopReason !== undefined) {
     lines.push(
       `stopped: ${result.stopReason}; the table covers the finished questions. Continue with: lme run --resume ${dir} --max-cost <more>`,

@@ -8,7 +8,15 @@ import {
 } from './base-retrievers.js';
 import type { RunConfig } from './run-config.js';
 import { flagOfKey } from './run-options.js';
-import { embeds, readsAndJudges, reranks, reranksOverHttp, summarizes, usesPipeline } from './run-shape.js';
+import {
+  embeds,
+  judges,
+  readsAndJudges,
+  reranks,
+  reranksOverHttp,
+  summarizes,
+  usesPipeline,
+} from './run-shape.js';
 
 /**
  * When a key changes nothing in a resolved config: the condition under which it is used, and the
@@ -118,11 +126,12 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
   readerPrompt: { used: reads, needs: '--reader-model' },
   historyFormat: { used: reads, needs: '--reader-model' },
   readerTopK: { used: reads, needs: '--reader-model' },
-  judgeModel: { used: reads, needs: '--reader-model' },
-  judgeSamples: { used: reads, needs: '--reader-model' },
-  judge: { used: reads, needs: '--reader-model' },
+  judgeModel: { used: judges, needs: '--reader-model or --answers provider' },
+  judgeSamples: { used: judges, needs: '--reader-model or --answers provider' },
+  judgeTemperature: { used: judges, needs: '--reader-model or --answers provider' },
+  judge: { used: judges, needs: '--reader-model or --answers provider' },
   readerBaseUrl: { used: reads, needs: '--reader-model' },
-  judgeBaseUrl: { used: reads, needs: '--reader-model' },
+  judgeBaseUrl: { used: judges, needs: '--reader-model or --answers provider' },
   providerUrl: { used: http, needs: '--provider http' },
   providerAuthEnv: { used: http, needs: '--provider http' },
   providerAuthHeader: { used: http, needs: '--provider http' },
@@ -140,6 +149,11 @@ export function ineffectiveKeyWarnings(config: RunConfig, explicitKeys: Iterable
   for (const key of explicitKeys) {
     const rule = RULES[key as keyof RunConfig];
     if (rule && !rule.used(config)) warnings.push(`${flagOfKey(key)} has no effect without ${rule.needs}.`);
+  }
+  if (judges(config) && config.judgeSamples > 1 && config.judgeTemperature === 0) {
+    warnings.push(
+      `--judge-samples ${config.judgeSamples} at --judge-temperature 0: the votes will rarely differ (set a temperature such as 0.7 to measure the judge's agreement).`,
+    );
   }
   return warnings;
 }

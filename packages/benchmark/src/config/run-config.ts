@@ -207,8 +207,17 @@ export const runConfigSchema = z
     readerNotes: z.boolean().default(false),
     /** `turn`: each retrieved turn with its round (official flat-turn); `session`: whole sessions. */
     readerContext: z.enum(['session', 'turn']).default('session'),
+    /**
+     * Whose answers the judge grades: `reader`, lme's reader (`readerModel`) over the provider's
+     * hits; `provider`, the answer the memory system returns itself (`--provider http`), with no
+     * lme reader.
+     */
+    answers: z.enum(['reader', 'provider']).default('reader'),
     judgeModel: z.string().min(1).default('gpt-4o-2024-08-06'),
+    /** Judge calls per answer (one per vote, each cached under its index); the majority is the label. */
     judgeSamples: z.number().int().min(1).max(15).default(1),
+    /** Judge sampling temperature; 0 is the official setting (votes of k > 1 then rarely differ). */
+    judgeTemperature: z.number().min(0).max(2).default(0),
     /** Judge rubric (qa/judge-rubrics.ts): the official LongMemEval one, or Mem0's LoCoMo judge. */
     judge: z.enum(['longmemeval', 'locomo-llm']).default('longmemeval'),
     /** OpenAI-compatible endpoint (else OPENAI_BASE_URL, else api.openai.com); per-role overrides. */

@@ -345,8 +345,22 @@ export const RUN_OPTIONS = [
     key: 'readerContext',
     help: 'what the reader gets from a turn retriever: whole sessions, or each retrieved turn with its round (official flat-turn)',
   },
+  {
+    flags: '--answers <source>',
+    key: 'answers',
+    help: "whose answers are judged: lme's reader (--reader-model) or the provider's own (--provider http returning answer)",
+  },
   { flags: '--judge-model <model>', key: 'judgeModel', help: 'official LLM judge model' },
-  { flags: '--judge-samples <n>', key: 'judgeSamples', help: 'judge votes per answer, majority wins' },
+  {
+    flags: '--judge-samples <n>',
+    key: 'judgeSamples',
+    help: 'judge calls per answer, majority wins; agreement and a 95% Wilson interval reported beside',
+  },
+  {
+    flags: '--judge-temperature <t>',
+    key: 'judgeTemperature',
+    help: 'judge sampling temperature (0 official; set above 0 with --judge-samples above 1)',
+  },
   {
     flags: '--judge <rubric>',
     key: 'judge',

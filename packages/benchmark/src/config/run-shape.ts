@@ -46,3 +46,14 @@ export const reranksOverHttp = (config: RunConfig): boolean =>
 /** A reader answers every question (`--reader-model`), and the judge grades each answer. */
 export const readsAndJudges = (config: Pick<RunConfig, 'readerModel'>): boolean =>
   config.readerModel !== undefined;
+
+/** The memory system's own answers are judged (`--answers provider`), with no lme reader. */
+export const judgesProviderAnswers = (config: Pick<RunConfig, 'answers'>): boolean =>
+  config.answers === 'provider';
+
+/** The judge grades answers: lme reader's, or the provider's own. */
+export const judges = (config: Pick<RunConfig, 'readerModel' | 'answers'>): boolean =>
+  readsAndJudges(config) || judgesProviderAnswers(config);
+
+/** Providers that can answer a question themselves (`--answers provider`): a server of the protocol. */
+export const ANSWERING_PROVIDERS: readonly RunConfig['provider'][] = ['http'];

@@ -27,6 +27,15 @@ export type RetrievalOutcome = {
   readerHaystackSessions?: number[];
   /** The system's own answer, when it gives one (http provider). */
   answer?: string;
+  /**
+   * What the system reported about its answer (http provider): the context it answered from, its
+   * own token usage and cost, and its own latency.
+   */
+  answerReport?: {
+    context?: string;
+    usage?: { prompt_tokens: number; completion_tokens: number; cost_usd?: number; model?: string };
+    latencyMs?: number;
+  };
   timings: { indexMs: number; retrieveMs: number };
   /** Tokens and cost of LLM calls made while retrieving (e.g. `reranker`), per role, as samples.jsonl `usage`. */
   usage?: Record<

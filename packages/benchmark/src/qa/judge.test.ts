@@ -1,3 +1,4 @@
+import type { ChatClient, ChatCompleteOptions } from '@lme/search-core';
 import { describe, expect, it } from 'vitest';
 import { createScriptedChatClient } from '../testing/scripted-chat-client.js';
 import { buildJudgePrompt, createJudge, type JudgeRecord, parseJudgeReply } from './judge.js';
@@ -9,6 +10,27 @@ const fakeClient = (replies: string[] | Error) =>
     cached: true,
     latencyMs: 2,
   });
+
+/** A client answering its i-th call with `replies[i]` (one choice), cached as `cached[i]` says. */
+const perCallClient = (replies: string[], cached: boolean[] = []) => {
+  const requests: ChatCompleteOptions[] = [];
+  const client: ChatClient & { requests: ChatCompleteOptions[] } = {
+    id: 'per-call',
+    requests,
+    async complete(request) {
+      const index = requests.push(request) - 1;
+      const text = replies[index] ?? '';
+      return {
+        text,
+        texts: [text],
+        usage: { promptTokens: 180, completionTokens: 1 },
+        cached: cached[index] ?? false,
+        latencyMs: 2,
+      };
+    },
+  };
+  return client;
+};
 
 // Expected prompts, produced by the official get_anscheck_prompt (evaluate_qa.py at f466efe0)
 // on the records below. Kept here, independent of official-prompts.ts.
@@ -182,6 +204,7 @@ describe('createJudge', () => {
       label: true,
       votes: { yes: 1, no: 0, unparsed: 0 },
       replies: ['Yes.'],
+      agreement: 1,
       usage: { promptTokens: 180, completionTokens: 1 },
       cached: true,
       latencyMs: 2,
@@ -206,20 +229,44 @@ describe('createJudge', () => {
     expect(result.error).toBe('The judge reply could not be read as yes or no: "The response is partially".');
   });
 
-  it('takes the majority of n samples and treats a tie as a judge error', async () => {
-    const majority = await createJudge({ client: fakeClient(['yes', 'no', 'Yes']), samples: 3 }).grade({
+  it('asks k times, each call under its own sample index, and takes the majority; a tie is a judge error', async () => {
+    const client = perCallClient(['yes', 'no', 'Yes']);
+    const judge = createJudge({ client, samples: 3, temperature: 0.7 });
+    const majority = await judge.grade({ record, hypothesis });
+    expect(client.requests.map((request) => [request.n, request.temperature, request.sampleIndex])).toEqual([
+      [1, 0.7, undefined],
+      [1, 0.7, 1],
+      [1, 0.7, 2],
+    ]);
+    expect(majority.label).toBe(true);
+    expect(majority.votes).toEqual({ yes: 2, no: 1, unparsed: 0 });
+    expect(majority.replies).toEqual(['yes', 'no', 'Yes']);
+    expect(majority.agreement).toBeCloseTo(2 / 3);
+    expect(judge.id).toBe('judge:gpt-4o-2024-08-06:x3:t0.7');
+
+    const tie = await createJudge({ client: perCallClient(['yes', 'no', 'maybe']), samples: 3 }).grade({
       record,
       hypothesis,
     });
-    expect(majority.label).toBe(true);
-    expect(majority.votes).toEqual({ yes: 2, no: 1, unparsed: 0 });
-
-    const client = fakeClient(['yes', 'no', 'maybe']);
-    const tie = await createJudge({ client, samples: 3 }).grade({ record, hypothesis });
-    expect(client.requests[0]?.n).toBe(3);
-    expect(client.requests[0]?.temperature).toBe(0);
     expect(tie.label).toBeNull();
+    expect(tie.agreement).toBeCloseTo(1 / 3);
     expect(tie.error).toBe('The judge votes tied (1 yes, 1 no, 1 unreadable).');
+  });
+
+  it('counts only the calls made this run when some votes come from the cache', async () => {
+    const client = perCallClient(['yes', 'yes', 'no'], [true, false, true]);
+    const result = await createJudge({ client, samples: 3 }).grade({ record, hypothesis });
+    expect(result.cached).toBe(false);
+    expect(result.usage).toEqual({ promptTokens: 180, completionTokens: 1 });
+    const all = await createJudge({
+      client: perCallClient(['yes', 'no', 'no'], [true, true, true]),
+      samples: 3,
+    }).grade({ record, hypothesis });
+    expect(all).toMatchObject({
+      cached: true,
+      label: false,
+      usage: { promptTokens: 540, completionTokens: 3 },
+    });
   });
 
   it('fails the question (rejects with the client message) when the judge call fails, never grading it wrong', async () => {

@@ -13,10 +13,13 @@ export type JudgeOptions = {
   /** Default `gpt-4o-2024-08-06`, the official judge. */
   model?: string;
   /**
-   * Judge replies to vote over, requested as `n` choices of ONE request at temperature 0
-   * (repeated identical calls would only hit the cache). Default 1, the official setting.
+   * Judge calls to vote over (k): the same request sent k times, each cached and single-flighted
+   * under its own sample index (`sampleIndex`), so a rerun replays every vote and the first vote
+   * shares the cache of a single-call run. Default 1, the official setting.
    */
   samples?: number;
+  /** Sampling temperature of every call; default 0, the official setting. */
+  temperature?: number;
   /** A name in `judgeRubrics` (judge-rubrics.ts). Default `longmemeval`, the official rubric. */
   rubric?: string;
 };
@@ -38,14 +41,22 @@ export type JudgeGradeResult = {
   /** true correct, false wrong, null a judge error (unparseable reply, tied votes). A failed call rejects. */
   label: boolean | null;
   votes: JudgeVotes;
-  /** The raw replies, for audit. */
+  /** The raw replies, one per call, for audit. */
   replies: string[];
+  /**
+   * Share of all votes (unreadable ones included) on the larger side, yes or no: the votes that
+   * agree with `label` (half for a tie of two).
+   */
+  agreement: number;
   /** Why `label` is null. */
   error?: string;
   /** The rubric does not grade this question (no call was made; label null, not an error). */
   excluded?: boolean;
+  /** Tokens of the calls made this run (of all calls when every one came from the cache). */
   usage: ChatUsage;
+  /** Every call came from the cache (or joined an identical one in flight). */
   cached: boolean;
+  /** Wall time of the grading (the calls run at once). */
   latencyMs: number;
   model: string;
 };
@@ -59,7 +70,8 @@ export type Judge = {
 
 /**
  * The official judge: one user message with the rubric for the question type, `temperature: 0`,
- * `max_tokens: 10`, `n: samples`. With several samples the label is the majority of parseable
+ * `max_tokens: 10`, `n: 1`. With k samples the same request goes out k times (at the configured
+ * temperature, each under its own sample index) and the label is the majority of parseable
  * votes; a tie (including no parseable vote) is a judge error (label null: counted wrong by
  * `qa.accuracy_strict`, as officially, and left out of `qa.accuracy`). A failed call (HTTP error
  * after retries, timeout, a body with no choice) rejects: the question then fails with that
@@ -72,26 +84,53 @@ export function createJudge(options: JudgeOptions): Judge {
   if (!Number.isInteger(samples) || samples < 1) {
     throw new Error(`Judge samples must be a positive integer; got ${samples}.`);
   }
+  const temperature = options.temperature ?? 0;
   const rubric = judgeRubricDefinition(options.rubric ?? 'longmemeval');
   const { client } = options;
   return {
-    id: `judge:${model}${samples > 1 ? `:x${samples}` : ''}${options.rubric && options.rubric !== 'longmemeval' ? `:${options.rubric}` : ''}`,
+    id: `judge:${model}${samples > 1 ? `:x${samples}` : ''}${temperature > 0 ? `:t${temperature}` : ''}${options.rubric && options.rubric !== 'longmemeval' ? `:${options.rubric}` : ''}`,
     model,
     async grade({ record, hypothesis, signal }) {
       if (rubric.grades && !rubric.grades(record)) {
         const usage = { promptTokens: 0, completionTokens: 0 };
         const votes = { yes: 0, no: 0, unparsed: 0 };
-        return { label: null, excluded: true, votes, replies: [], usage, cached: true, latencyMs: 0, model };
+        return {
+          label: null,
+          excluded: true,
+          votes,
+          replies: [],
+          agreement: 0,
+          usage,
+          cached: true,
+          latencyMs: 0,
+          model,
+        };
       }
-      const result = await client.complete({
+      const request = {
         model,
-        messages: [{ role: 'user', content: rubric.prompt(record, hypothesis) }],
-        temperature: 0,
+        messages: [{ role: 'user' as const, content: rubric.prompt(record, hypothesis) }],
+        temperature,
         maxTokens: rubric.maxTokens ?? JUDGE_MAX_TOKENS,
-        n: samples,
+        n: 1,
         ...(signal ? { signal } : {}),
-      });
-      const replies = result.texts.length > 0 ? result.texts : [result.text];
+      };
+      const started = performance.now();
+      const results = await Promise.all(
+        Array.from({ length: samples }, (_, index) =>
+          client.complete(index === 0 ? request : { ...request, sampleIndex: index }),
+        ),
+      );
+      const latencyMs = samples === 1 ? results[0]!.latencyMs : performance.now() - started;
+      const replies = results.map((result) => result.texts[0] ?? result.text);
+      const cached = results.every((result) => result.cached);
+      // Spend counts the calls made this run; a fully cached grading keeps its tokens for the record.
+      const usage = (cached ? results : results.filter((result) => !result.cached)).reduce(
+        (sum, result) => ({
+          promptTokens: sum.promptTokens + result.usage.promptTokens,
+          completionTokens: sum.completionTokens + result.usage.completionTokens,
+        }),
+        { promptTokens: 0, completionTokens: 0 },
+      );
       const votes: JudgeVotes = { yes: 0, no: 0, unparsed: 0 };
       for (const reply of replies) {
         const vote = (rubric.parse ?? parseJudgeReply)(reply);
@@ -100,14 +139,8 @@ export function createJudge(options: JudgeOptions): Judge {
         else votes.unparsed += 1;
       }
       const decided = votes.yes > votes.no ? true : votes.no > votes.yes ? false : null;
-      const base = {
-        votes,
-        replies,
-        usage: result.usage,
-        cached: result.cached,
-        latencyMs: result.latencyMs,
-        model,
-      };
+      const agreement = Math.max(votes.yes, votes.no) / replies.length;
+      const base = { votes, replies, agreement, usage, cached, latencyMs, model };
       if (decided !== null) return { label: decided, ...base };
       return { label: null, error: describeUndecided(votes, replies), ...base };
     },

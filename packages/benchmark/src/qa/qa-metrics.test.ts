@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addQaTaskAverages, qaSampleMetrics } from './qa-metrics.js';
+import { addQaTaskAverages, qaAccuracyIntervals, qaSampleMetrics, wilsonInterval } from './qa-metrics.js';
 
 describe('QA metrics', () => {
   it('counts a judge error as wrong in the strict (official) accuracy and leaves it out of the lenient one', () => {
@@ -26,5 +26,30 @@ describe('QA metrics', () => {
     const overall = { metrics: {}, counts: {} };
     addQaTaskAverages(overall, { 'multi-session': { metrics: { 'session.mrr': 1 }, counts: {} } });
     expect(overall.metrics).toEqual({});
+  });
+});
+
+describe('the 95% Wilson interval of an accuracy', () => {
+  // Reference values from the textbook formula, computed apart in Python (Wilson 1927; 0 of 10 gives the
+  // well-known upper bound 0.2775).
+  it.each([
+    [12, 17, 0.4686689, 0.8672001],
+    [0, 10, 0, 0.2775328],
+    [10, 10, 0.7224672, 1],
+    [250, 500, 0.4563413, 0.5436587],
+  ])('gives %i of %i as [%f, %f]', (right, n, low, high) => {
+    const interval = wilsonInterval(right / n, n)!;
+    expect(interval.low).toBeCloseTo(low, 6);
+    expect(interval.high).toBeCloseTo(high, 6);
+  });
+
+  it('is undefined over no question, and given for the strict and lenient accuracy over their own counts', () => {
+    expect(wilsonInterval(0, 0)).toBeUndefined();
+    const intervals = qaAccuracyIntervals({
+      metrics: { 'qa.accuracy_strict': 0.5, 'qa.accuracy': 1, 'session.recall_any@5': 1 },
+      counts: { 'qa.accuracy_strict': 4, 'qa.accuracy': 2, 'session.recall_any@5': 4 },
+    });
+    expect(Object.keys(intervals)).toEqual(['qa.accuracy_strict', 'qa.accuracy']);
+    expect(intervals['qa.accuracy']!.low).toBeCloseTo(wilsonInterval(1, 2)!.low, 12);
   });
 });

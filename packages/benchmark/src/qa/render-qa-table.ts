@@ -3,6 +3,7 @@ import type { MetricMeans, Summary } from '../results/summary.js';
 import {
   QA_ACCURACY_LENIENT,
   QA_ACCURACY_STRICT,
+  QA_JUDGE_AGREEMENT,
   QA_TASK_AVERAGE,
   QA_TASK_AVERAGE_LENIENT,
 } from './qa-metrics.js';
@@ -22,10 +23,15 @@ export function renderQaTable(summary: Summary): string | undefined {
     ['abstention (also in its type and overall)', abstention],
     ['overall', overall],
   ];
+  // Beside the official figure: its 95% interval, and with --judge-samples k the judge's agreement.
+  const intervals = overall.ci95?.[QA_ACCURACY_STRICT] !== undefined;
+  const agreement = overall.metrics[QA_JUDGE_AGREEMENT] !== undefined;
   const header = [
     'question_type',
     'n',
     'accuracy (official, strict)',
+    ...(intervals ? ['95% CI (Wilson)'] : []),
+    ...(agreement ? ['judge agreement'] : []),
     'judge errors',
     "accuracy w/o judge errors (lme's own)",
   ];
@@ -33,10 +39,13 @@ export function renderQaTable(summary: Summary): string | undefined {
     .filter(([, means]) => means.counts[QA_ACCURACY_STRICT] !== undefined)
     .map(([label, means]) => {
       const graded = means.counts[QA_ACCURACY_STRICT] ?? 0;
+      const interval = means.ci95?.[QA_ACCURACY_STRICT];
       return [
         label,
         String(graded),
         formatValue(means.metrics[QA_ACCURACY_STRICT]),
+        ...(intervals ? [interval ? `${formatValue(interval.low)}-${formatValue(interval.high)}` : ''] : []),
+        ...(agreement ? [formatValue(means.metrics[QA_JUDGE_AGREEMENT])] : []),
         String(graded - (means.counts[QA_ACCURACY_LENIENT] ?? 0)),
         formatValue(means.metrics[QA_ACCURACY_LENIENT]),
       ];
@@ -48,8 +57,25 @@ export function renderQaTable(summary: Summary): string | undefined {
     `${renderMarkdownTable(header, body)}\n\n` +
     `Task-averaged accuracy (official): ${taskAverage} over ${overall.counts[QA_TASK_AVERAGE] ?? 0} types; ` +
     `lme's own, judge errors left out: ${lenientAverage}.\n` +
+    provenanceLine(summary) +
     ceilingLine(summary)
   );
+}
+
+/** Whose answers were judged, and how often the judge was asked. */
+function provenanceLine(summary: Summary): string {
+  const qa = summary.qa;
+  if (!qa) return '';
+  const answers =
+    qa.answer_source === 'provider'
+      ? "Answers: the provider's own (--answers provider), no lme reader"
+      : `Answers: lme's reader${qa.reader_model ? ` (${qa.reader_model})` : ''}`;
+  const votes =
+    qa.judge_samples !== undefined && qa.judge_samples > 1
+      ? `; each the majority of ${qa.judge_samples} judge calls at temperature ${qa.judge_temperature ?? 0} (judge agreement: the share of votes on the majority side, averaged over questions)`
+      : '';
+  const interval = summary.metrics.overall.ci95 ? '; 95% CI: Wilson score interval over the questions' : '';
+  return `${answers}; judge ${qa.judge_model} (${qa.judge} rubric)${votes}${interval}.\n`;
 }
 
 /** The best overall accuracy reachable under the published answers, when errata know some are wrong. */

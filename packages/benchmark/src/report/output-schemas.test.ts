@@ -1,12 +1,21 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { chatCompletionReply, type RecordedRequest, startOpenAiWireServer } from '@lme/search-core/testing';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { runBenchmark } from '../run/run-benchmark.js';
+import {
+  type ScriptedQuestion,
+  scriptByPosition,
+  startAnsweringMemoryServer,
+} from '../testing/answering-memory-server.js';
+import { containmentJudgeHandler } from '../testing/containment-judge.js';
 import { REPO_ROOT, runCli } from '../testing/run-cli.js';
 import { startCli } from '../testing/run-cli-async.js';
+import { sampleConfig } from '../testing/sample-run.js';
 
 // Real runs of the committed sample, each output checked against docs/schemas (the documented
 // contract of docs/outputs.md).
@@ -150,6 +159,35 @@ describe('the documented output schemas', () => {
       expect(summary.label).toBe('schema check');
     } finally {
       await server.close();
+    }
+  });
+
+  it('hold for a run judging the provider’s own answers with repeated judging (--answers provider --judge-samples 3)', async () => {
+    const questions = JSON.parse(
+      gunzipSync(readFileSync(join(REPO_ROOT, 'datasets/sample/longmemeval_s_sample.json.gz'))).toString(
+        'utf8',
+      ),
+    ) as ScriptedQuestion[];
+    const memory = await startAnsweringMemoryServer({ script: scriptByPosition(questions) });
+    const judge = await startOpenAiWireServer({ '/chat/completions': containmentJudgeHandler });
+    try {
+      const result = await runBenchmark(
+        sampleConfig({
+          provider: 'http',
+          providerUrl: memory.url,
+          answers: 'provider',
+          judgeBaseUrl: judge.baseUrl,
+          judgeSamples: 3,
+          judgeTemperature: 0.5,
+          cache: false,
+        }),
+        { argv: [], environment: { OPENAI_API_KEY: 'sk-lme-test-schema' } },
+      );
+      expect(result.summary.errors).toBe(5);
+      expect(violationsOf(result.dir)).toEqual([]);
+    } finally {
+      await memory.close();
+      await judge.close();
     }
   });
 });

@@ -25,17 +25,48 @@ export type Sample = {
   hits: StoredHit[];
   metrics: Record<string, number>;
   hypothesis: string | null;
-  judge: { label: boolean | null; error?: string } | null;
-  /** Tokens and cost per LLM role (reader, judge); `cached` calls cost nothing this run. */
+  /** Who wrote `hypothesis`: lme's reader, or the provider itself (`--answers provider`, or unjudged). */
+  answer_source?: 'reader' | 'provider';
+  /** The text the provider says it answered from, when it sent one. */
+  answer_context?: string;
+  /**
+   * The judge's label (the majority of its votes) and, with `--judge-samples` above 1, the votes:
+   * `agreement` is the share of all votes that agree with the label.
+   */
+  judge: {
+    label: boolean | null;
+    error?: string;
+    votes?: { yes: number; no: number; unparsed: number };
+  } | null;
+  /**
+   * Tokens and cost per LLM role (reader, judge); `cached` calls cost nothing this run. `provider`
+   * is what the provider reported spending on its own answer (cost_usd null when it gave tokens
+   * only): reported beside lme's spend, never counted in it or in `--max-cost`.
+   */
   usage: Record<
     string,
-    { prompt_tokens: number; completion_tokens: number; cost_usd: number | null; cached: boolean }
+    {
+      prompt_tokens: number;
+      completion_tokens: number;
+      cost_usd: number | null;
+      cached: boolean;
+      /** The model, when the provider named the one it answered with. */
+      model?: string;
+    }
   >;
-  latency_ms: { index: number; retrieve: number };
+  /**
+   * Milliseconds: lme's measure of the provider's ingest and search; `answer`, the provider's own
+   * report of its search and answer time (protocol `latency_ms`); `reader` and `judge`, lme's LLM
+   * calls (0 when served from the cache).
+   */
+  latency_ms: { index: number; retrieve: number; answer?: number; reader?: number; judge?: number };
   error: string | null;
   /** Set when `--errata` touched this question; `excluded` ones are in no mean. */
   errata?: SampleErrata;
 };
+
+/** The `usage` role holding what the provider reported spending on its own answer. */
+export const PROVIDER_USAGE_ROLE = 'provider';
 
 /** Whether a question is in the means at all: finished, and not set aside by applied errata. */
 export function inMeans(sample: Sample): boolean {

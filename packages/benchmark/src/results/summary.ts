@@ -14,6 +14,11 @@ export type MetricMeans = {
   counts: Record<string, number>;
   errors?: number;
   no_target?: number;
+  /**
+   * 95% Wilson score intervals of the QA accuracies (`qa.accuracy_strict`, `qa.accuracy`), over the
+   * questions each is computed on (`counts`); set when the group has QA figures.
+   */
+  ci95?: Record<string, { low: number; high: number }>;
 };
 
 export type Summary = {
@@ -55,6 +60,11 @@ export type Summary = {
 export type QaProvenance = {
   judge: string;
   judge_model: string;
+  /** Who wrote the judged answers: lme's reader, or the provider itself (`--answers provider`). */
+  answer_source?: 'reader' | 'provider';
+  /** Judge calls per answer (majority vote) and their temperature, when above 1. */
+  judge_samples?: number;
+  judge_temperature?: number;
   reader_model?: string;
   reader_prompt?: string;
 };

@@ -1,6 +1,6 @@
 import { BENCHMARKS, orderQuestionTypes } from '../benchmarks/benchmark-registry.js';
 import type { LoadedErrata } from '../errata/load-errata.js';
-import { addQaTaskAverages } from '../qa/qa-metrics.js';
+import { addQaTaskAverages, qaAccuracyIntervals } from '../qa/qa-metrics.js';
 import { meanMetrics } from '../results/metric-means.js';
 import type { Sample } from '../results/sample.js';
 import { inMeans } from '../results/sample.js';
@@ -39,12 +39,14 @@ function groupMeans(group: readonly Sample[], retrieval: (sample: Sample) => boo
     }
   }
   const hasRetrieval = Object.keys(retrievalMeans.metrics).length > 0;
+  const intervals = qaAccuracyIntervals(qaMeans);
   return {
     n: hasRetrieval || Object.keys(qaMeans.metrics).length === 0 ? retrievalMeans.n : qaMeans.n,
     metrics: { ...retrievalMeans.metrics, ...qaMeans.metrics },
     counts: { ...retrievalMeans.counts, ...qaMeans.counts },
     errors: group.filter((sample) => sample.error !== null).length,
     no_target: group.filter((sample) => retrieval(sample) && sample.no_target).length,
+    ...(Object.keys(intervals).length > 0 ? { ci95: intervals } : {}),
   };
 }
 

@@ -3,11 +3,18 @@ import { buildCorpus } from '../benchmarks/build-corpus.js';
 import { CON_NOTE_MAX_TOKENS, CON_NOTE_TEMPLATE } from '../benchmarks/longmemeval/official-prompts.js';
 import { isAbstention, type LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { RunConfig } from '../config/run-config.js';
-import { contextualizesWithLlm, embeds, readsAndJudges, summarizesWithLlm } from '../config/run-shape.js';
+import {
+  contextualizesWithLlm,
+  embeds,
+  judges,
+  readsAndJudges,
+  summarizesWithLlm,
+} from '../config/run-shape.js';
 import { countTokens } from '../metrics/truncate-tokens.js';
 import { createConfiguredEmbedder } from '../providers/pipeline/configured-embedder.js';
 import { judgeRubricDefinition } from '../qa/judge-rubrics.js';
 import { officialContextLength } from '../qa/reader.js';
+import { checkAnswerSource } from './check-answer-source.js';
 import { planRerank } from './plan-rerank.js';
 
 export type LlmPlan = {
@@ -61,6 +68,8 @@ type UnpricedPlan = Omit<LlmPlan, 'costUsd'>;
  * Which roles run is config/run-shape.ts's answer, as for preflight and the run itself.
  */
 export async function planRun(config: RunConfig, records: readonly LongMemEvalRecord[]): Promise<RunPlan> {
+  // A plan of a run preflight would refuse is refused the same way.
+  checkAnswerSource(config);
   const byType: Record<string, number> = {};
   for (const record of records) byType[record.question_type] = (byType[record.question_type] ?? 0) + 1;
   const notes: string[] = [];
@@ -69,7 +78,8 @@ export async function planRun(config: RunConfig, records: readonly LongMemEvalRe
 
   const tokensPerChar = sampleTokensPerChar(records);
   const unpriced: UnpricedPlan[] = [];
-  if (readsAndJudges(config)) unpriced.push(...planReaderAndJudge(config, records, tokensPerChar, notes));
+  if (readsAndJudges(config)) unpriced.push(...planReader(config, records, tokensPerChar, notes));
+  if (judges(config)) unpriced.push(planJudge(config, records, notes));
   if (summarizesWithLlm(config)) unpriced.push(planSummaries(config, records, tokensPerChar, notes));
   if (contextualizesWithLlm(config)) {
     unpriced.push({
@@ -149,8 +159,8 @@ async function planEmbedding(
   return embedding;
 }
 
-/** The reader's calls (and Chain-of-Note's, `--reader-notes`) and the judge's, by the configured rubric. */
-function planReaderAndJudge(
+/** The reader's calls, and Chain-of-Note's (`--reader-notes`). */
+function planReader(
   config: RunConfig,
   records: readonly LongMemEvalRecord[],
   tokensPerChar: number,
@@ -196,6 +206,11 @@ function planReaderAndJudge(
     promptTokens,
     completionTokens: records.length * answerTokens,
   });
+  return plans;
+}
+
+/** The judge's calls, by the configured rubric: the reader's answers or the provider's own. */
+function planJudge(config: RunConfig, records: readonly LongMemEvalRecord[], notes: string[]): UnpricedPlan {
   // The configured rubric: its prompt, its max_tokens, and the questions it grades at all.
   const rubric = judgeRubricDefinition(config.judge);
   const judged = records.filter((record) => rubric.grades?.(record) ?? true);
@@ -203,13 +218,14 @@ function planReaderAndJudge(
     (sum, record) => sum + countTokens(rubric.prompt(record, '')) + JUDGE_HYPOTHESIS_TOKENS,
     0,
   );
-  plans.push({
+  const plan: UnpricedPlan = {
     role: 'judge',
     model: config.judgeModel,
-    calls: judged.length,
-    promptTokens: judgePrompt,
+    // --judge-samples k: the whole request k times (each vote is its own call).
+    calls: judged.length * config.judgeSamples,
+    promptTokens: judgePrompt * config.judgeSamples,
     completionTokens: judged.length * (rubric.maxTokens ?? 10) * config.judgeSamples,
-  });
+  };
   if (judged.length < records.length) {
     notes.push(
       `judge ${config.judge} grades ${judged.length} of ${records.length} questions (${rubric.description}).`,
@@ -218,7 +234,7 @@ function planReaderAndJudge(
   if (config.judge === 'longmemeval' && records.some((record) => isAbstention(record.question_id))) {
     notes.push('abstention questions are judged with the official abstention template.');
   }
-  return plans;
+  return plan;
 }
 
 /** `--summarizer llm`: one call per distinct session, its text cut at 12,000 characters. */

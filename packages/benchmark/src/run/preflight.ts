@@ -2,8 +2,15 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { estimateCost, loadPriceTable } from '@lme/search-core';
 import { apiKeyVariables, type OpenAiRole, resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
 import type { RunConfig } from '../config/run-config.js';
-import { contextualizesWithLlm, embeds, summarizesWithLlm, usesPipeline } from '../config/run-shape.js';
+import {
+  contextualizesWithLlm,
+  embeds,
+  judges,
+  summarizesWithLlm,
+  usesPipeline,
+} from '../config/run-shape.js';
 import { createConfiguredEmbedder } from '../providers/pipeline/configured-embedder.js';
+import { checkAnswerSource } from './check-answer-source.js';
 import { ensureDirectory } from './ensure-directory.js';
 import { checkReaderSettings } from './qa-stage.js';
 
@@ -43,6 +50,8 @@ export function llmRoles(config: RunConfig): LlmRole[] {
       keyVariables: apiKeyVariables('reader'),
       counted: true,
     });
+  }
+  if (judges(config)) {
     roles.push({
       role: 'judge',
       model: config.judgeModel,
@@ -116,6 +125,7 @@ export async function preflightRun(options: PreflightOptions): Promise<void> {
   if (!options.datasetInMemory) checkDatasetFile(datasetPath);
   // Reader modes the official script cannot run fail here, before any work (qa-stage.ts).
   if (config.readerModel) checkReaderSettings(config);
+  checkAnswerSource(config);
   // An unknown embedder or hf: model fails here, not once per question. Creating one loads and
   // fetches nothing (OpenAI embedders are checked with the other endpoints below).
   if (usesPipeline(config) && embeds(config) && !config.embedder.startsWith('openai:')) {

@@ -241,7 +241,8 @@ describe('lme run with a reader and judge over the OpenAI wire format', () => {
     expect(result.stdout).toMatch(
       /^LLM reader \(gpt-4o-mini\): 22 calls, ~[\d,]+ prompt \+ ≤17,600 completion tokens, ~\$/m,
     );
-    expect(result.stdout).toMatch(/^LLM judge \(gpt-4o-2024-08-06\): 22 calls, .* ≤660 completion tokens/m);
+    // --judge-samples 3: each vote is its own call.
+    expect(result.stdout).toMatch(/^LLM judge \(gpt-4o-2024-08-06\): 66 calls, .* ≤660 completion tokens/m);
     expect(server.requests).toHaveLength(0);
     expect(() => readFileSync(join(out, 'dry', 'samples.jsonl'))).toThrow();
   });

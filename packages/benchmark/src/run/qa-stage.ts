@@ -3,15 +3,26 @@ import { benchmarkOfRecord } from '../benchmarks/benchmark-registry.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
 import type { RunConfig } from '../config/run-config.js';
+import { judges } from '../config/run-shape.js';
 import { createJudge, type Judge } from '../qa/judge.js';
-import { qaSampleMetrics } from '../qa/qa-metrics.js';
+import { QA_JUDGE_AGREEMENT, qaSampleMetrics } from '../qa/qa-metrics.js';
 import { createReader, type Reader } from '../qa/reader.js';
 import { rankedRounds, rankedSessions, sessionsAt } from '../qa/reader-sessions.js';
 import type { Sample } from '../results/sample.js';
+import { checkAnswerSource } from './check-answer-source.js';
 
-export type QaResult = Pick<Sample, 'hypothesis' | 'judge' | 'usage'> & { metrics: Record<string, number> };
+export type QaResult = Pick<Sample, 'hypothesis' | 'judge' | 'usage'> & {
+  metrics: Record<string, number>;
+  /** Who wrote the hypothesis. */
+  answerSource: 'reader' | 'provider';
+  /** Milliseconds of lme's reader and judge calls (0 when served from the cache). */
+  latency: { reader?: number; judge: number };
+};
 
-/** Reads the question's history with an LLM and grades the answer with the official judge. */
+/**
+ * Grades an answer to each question with the official judge: lme's reader's answer over the
+ * question's history, or (`--answers provider`) the answer the provider returned itself.
+ */
 export type QaStage = {
   answer(options: {
     record: LongMemEvalRecord;
@@ -20,6 +31,8 @@ export type QaStage = {
     rankedSessionIds: readonly string[];
     /** The retrieved documents' ids in rank order (`<session>_<n>` for turns): the turn-level context. */
     rankedIds?: readonly string[];
+    /** The provider's own answer: what the judge grades with `--answers provider`. */
+    providerAnswer?: string;
     signal?: AbortSignal;
   }): Promise<QaResult>;
   /** USD spent so far on calls not served from the cache (null parts: unpriced models). */
@@ -29,17 +42,18 @@ export type QaStage = {
 };
 
 /**
- * The QA stage of a run, or undefined when no reader model is configured. API keys come from the
- * environment only (OPENAI_API_KEY, or LME_READER_API_KEY / LME_JUDGE_API_KEY per role) and are
- * never stored.
+ * The QA stage of a run, or undefined when nothing is judged (no reader model, and not
+ * `--answers provider`). API keys come from the environment only (OPENAI_API_KEY, or
+ * LME_READER_API_KEY / LME_JUDGE_API_KEY per role) and are never stored.
  */
 export async function createQaStage(
   config: RunConfig,
   environment: NodeJS.ProcessEnv = process.env,
   onWarning?: (message: string) => void,
 ): Promise<QaStage | undefined> {
-  if (!config.readerModel) return undefined;
-  checkReaderSettings(config);
+  if (!judges(config)) return undefined;
+  checkAnswerSource(config);
+  if (config.readerModel) checkReaderSettings(config);
   // The cache root: the completion cache keeps its entries in `<cacheDir>/llm/`.
   const cacheDir = config.cache ? config.cacheDir : undefined;
   // The reader and the judge share the cache folder: its problem is told once.
@@ -57,19 +71,22 @@ export async function createQaStage(
         fromOtherEndpoints[endpoint] = (fromOtherEndpoints[endpoint] ?? 0) + 1;
       },
     });
-  const reader: Reader = createReader({
-    client: clientFor('reader'),
-    model: config.readerModel,
-    prompt: config.readerPrompt,
-    historyFormat: config.historyFormat,
-    userOnly: config.readerHistory === 'user',
-    notes: config.readerNotes,
-    ...(config.readerMaxTokens === undefined ? {} : { maxTokens: config.readerMaxTokens }),
-  });
+  const reader: Reader | undefined = config.readerModel
+    ? createReader({
+        client: clientFor('reader'),
+        model: config.readerModel,
+        prompt: config.readerPrompt,
+        historyFormat: config.historyFormat,
+        userOnly: config.readerHistory === 'user',
+        notes: config.readerNotes,
+        ...(config.readerMaxTokens === undefined ? {} : { maxTokens: config.readerMaxTokens }),
+      })
+    : undefined;
   const judge: Judge = createJudge({
     client: clientFor('judge'),
     model: config.judgeModel,
     samples: config.judgeSamples,
+    temperature: config.judgeTemperature,
     rubric: config.judge,
   });
   const prices: PriceTable = await loadPriceTable();
@@ -92,37 +109,65 @@ export async function createQaStage(
   return {
     spentUsd: () => spent,
     answersFromOtherEndpoints: () => ({ ...fromOtherEndpoints }),
-    async answer({ record, readerHaystackSessions, rankedSessionIds, rankedIds, signal }) {
-      const topK = config.readerTopK;
-      const sessions = readerHaystackSessions
-        ? sessionsAt(record, readerHaystackSessions)
-        : config.readerContext === 'turn'
-          ? rankedRounds(record, rankedIds ?? [], { topK })
-          : rankedSessions(record, rankedSessionIds, {
-              topK,
-              // Official flat-session: a session id held twice in the haystack is read twice.
-              duplicates:
-                config.convention === 'official' && config.granularity === 'session' ? 'official' : 'once',
-            });
-      const answer = await reader.answer({ record, sessions, signal });
-      const grade = await judge.grade({ record, hypothesis: answer.hypothesis, signal });
+    async answer({ record, readerHaystackSessions, rankedSessionIds, rankedIds, providerAnswer, signal }) {
+      const usage: QaResult['usage'] = {};
+      const latency: QaResult['latency'] = { judge: 0 };
+      let hypothesis: string;
+      if (reader) {
+        const topK = config.readerTopK;
+        const sessions = readerHaystackSessions
+          ? sessionsAt(record, readerHaystackSessions)
+          : config.readerContext === 'turn'
+            ? rankedRounds(record, rankedIds ?? [], { topK })
+            : rankedSessions(record, rankedSessionIds, {
+                topK,
+                // Official flat-session: a session id held twice in the haystack is read twice.
+                duplicates:
+                  config.convention === 'official' && config.granularity === 'session' ? 'official' : 'once',
+              });
+        const answer = await reader.answer({ record, sessions, signal });
+        hypothesis = answer.hypothesis;
+        usage.reader = priced(reader.model, answer.usage, answer.cached);
+        latency.reader = answer.cached ? 0 : round(answer.latencyMs);
+      } else {
+        // Nothing to judge is a failed question, never a wrong answer.
+        if (providerAnswer === undefined || providerAnswer.trim() === '') {
+          throw new Error(
+            `The provider returned ${providerAnswer === undefined ? 'no answer' : 'an empty answer'} to question ${record.question_id} (--answers provider judges the "answer" of its /v1/search reply)`,
+          );
+        }
+        hypothesis = providerAnswer;
+      }
+      const grade = await judge.grade({ record, hypothesis, signal });
+      latency.judge = grade.cached ? 0 : round(grade.latencyMs);
+      usage.judge = priced(judge.model, grade.usage, grade.cached);
       // A question the rubric does not grade (locomo-llm: adversarial) gets no judge accuracy;
       // a LoCoMo question gets its official per-question F1 (qa.locomo_f1) whatever the judge.
       const metrics = {
         ...(grade.excluded ? {} : qaSampleMetrics(grade.label)),
-        ...benchmarkOfRecord(record)?.answerMetrics?.(record, answer.hypothesis),
+        ...(grade.excluded || config.judgeSamples === 1 ? {} : { [QA_JUDGE_AGREEMENT]: grade.agreement }),
+        ...benchmarkOfRecord(record)?.answerMetrics?.(record, hypothesis),
       };
       return {
-        hypothesis: answer.hypothesis,
-        judge: grade.excluded ? null : { label: grade.label, ...(grade.error ? { error: grade.error } : {}) },
-        usage: {
-          reader: priced(reader.model, answer.usage, answer.cached),
-          judge: priced(judge.model, grade.usage, grade.cached),
-        },
+        hypothesis,
+        answerSource: reader ? 'reader' : 'provider',
+        judge: grade.excluded
+          ? null
+          : {
+              label: grade.label,
+              ...(grade.error ? { error: grade.error } : {}),
+              ...(config.judgeSamples > 1 ? { votes: grade.votes } : {}),
+            },
+        usage,
         metrics,
+        latency,
       };
     },
   };
+}
+
+function round(milliseconds: number): number {
+  return Math.round(milliseconds * 1000) / 1000;
 }
 
 /**

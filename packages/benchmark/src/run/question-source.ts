@@ -5,7 +5,7 @@ import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { validateDataset } from '../benchmarks/validate-dataset.js';
 import { suggestNames } from '../config/close-names.js';
 import type { RunConfig } from '../config/run-config.js';
-import { embeds } from '../config/run-shape.js';
+import { embeds, judges } from '../config/run-shape.js';
 import {
   acceptsRecord,
   chosenPositions,
@@ -50,7 +50,7 @@ export function selectionOf(config: RunConfig): Selection {
  * saved (`--resume` continues after the file is fixed).
  */
 export function validatesFirst(config: RunConfig): boolean {
-  return config.readerModel !== undefined || config.provider === 'http' || embeds(config);
+  return judges(config) || config.provider === 'http' || embeds(config);
 }
 
 /**

@@ -14,6 +14,7 @@ import { absentGoldWarning } from './absent-gold.js';
 import { datasetFileSha256 } from './dataset-checksum.js';
 import { preflightRun } from './preflight.js';
 import { collectProvenance } from './provenance.js';
+import { type ProviderAnswerStats, providerAnswerStats } from './provider-answer-stats.js';
 import { createProvider } from './provider-registry.js';
 import { createQaStage } from './qa-stage.js';
 import {
@@ -64,8 +65,15 @@ export type RunDependencies = {
   resume?: { dir: string; retryErrors?: boolean };
 };
 
-/** A finished run: its outputs and the LLM spend recorded in its samples (all sessions). */
-export type BenchmarkResult = RunResult & { spend: Spend; stopReason?: string };
+/**
+ * A finished run: its outputs, the LLM spend recorded in its samples (all sessions) and, when the
+ * provider answered questions itself, its answering figures.
+ */
+export type BenchmarkResult = RunResult & {
+  spend: Spend;
+  stopReason?: string;
+  providerAnswers?: ProviderAnswerStats;
+};
 
 /** Thrown when a run stops on its abort signal; everything finished is already saved. */
 export class RunInterruptedError extends Error {
@@ -224,9 +232,11 @@ async function startManifest(options: {
 }
 
 function qaSkippedNotice(config: RunConfig): string {
-  return config.provider === 'pipeline' || config.provider === 'http'
+  return config.provider === 'pipeline'
     ? 'QA skipped: set --reader-model (with OPENAI_BASE_URL / OPENAI_API_KEY) to measure answer accuracy.'
-    : `--provider ${config.provider} only feeds the reader: set --reader-model to measure answer accuracy.`;
+    : config.provider === 'http'
+      ? "QA skipped: set --answers provider to judge the system's own answers, or --reader-model to answer from its hits (with OPENAI_BASE_URL / OPENAI_API_KEY)."
+      : `--provider ${config.provider} only feeds the reader: set --reader-model to measure answer accuracy.`;
 }
 
 type QuestionSource = Awaited<ReturnType<typeof openQuestionSource>>;
@@ -384,16 +394,22 @@ function finishRun(options: {
     manifest.cache = { answers_from_other_endpoints: options.fromOtherEndpoints };
     spend.fromOtherEndpoints = options.fromOtherEndpoints;
   }
+  const providerAnswers = providerAnswerStats(samples);
   const result: BenchmarkResult = {
     ...writeRunOutputs(folder, manifest, samples, stopReason),
     spend,
+    ...(providerAnswers ? { providerAnswers } : {}),
   };
   if (stopReason) {
     result.stoppedAtCost = spend.usd;
     result.stopReason = stopReason;
     markPartial(stopReason);
   } else {
-    const providerStats = provider.report?.();
+    const reported = provider.report?.();
+    const providerStats =
+      reported || providerAnswers
+        ? { ...reported, ...(providerAnswers ? { answers: providerAnswers } : {}) }
+        : undefined;
     folder.writeJson('config.json', {
       ...manifest,
       ...(providerStats ? { provider_stats: providerStats } : {}),

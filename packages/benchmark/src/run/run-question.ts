@@ -3,8 +3,8 @@ import type { RunConfig } from '../config/run-config.js';
 import { redact } from '../config/secrets.js';
 import { contextTrace } from '../metrics/context-recall.js';
 import { evaluateQuestion } from '../metrics/question-metrics.js';
-import type { Provider } from '../providers/provider.js';
-import type { Sample } from '../results/sample.js';
+import type { Provider, RetrievalOutcome } from '../providers/provider.js';
+import { PROVIDER_USAGE_ROLE, type Sample } from '../results/sample.js';
 import type { QaStage } from './qa-stage.js';
 
 export type RunQuestionOptions = {
@@ -83,25 +83,54 @@ export async function runQuestion(options: RunQuestionOptions): Promise<Sample |
         ...(graded.context ? { context: contextTrace(graded.context) } : {}),
       });
     }
+    // The provider's answer is the hypothesis unless lme's reader answers instead.
+    recordProviderAnswer(sample, outcome, !qa || config.answers === 'provider');
+    if (config.answers === 'provider') sample.answer_source = 'provider';
     if (qa) {
       const result = await qa.answer({
         record,
         ...(outcome.readerHaystackSessions ? { readerHaystackSessions: outcome.readerHaystackSessions } : {}),
         rankedSessionIds: outcome.readerSessionIds ?? hits.map((hit) => hit.sessionId),
         rankedIds: hits.map((hit) => hit.id),
+        ...(outcome.answer === undefined ? {} : { providerAnswer: outcome.answer }),
         signal,
       });
       sample.hypothesis = result.hypothesis;
+      sample.answer_source = result.answerSource;
       sample.judge = result.judge;
       sample.usage = { ...sample.usage, ...result.usage };
+      sample.latency_ms = { ...sample.latency_ms, ...result.latency };
       Object.assign(sample.metrics, result.metrics);
-    } else if (outcome.answer !== undefined) {
-      sample.hypothesis = outcome.answer;
     }
     return sample;
   } catch (error) {
     if (signal?.aborted) return undefined;
     return { ...sample, error: redact((error as Error).message) };
+  }
+}
+
+/**
+ * The provider's own answer and what it reported about it (protocol `answer`, `context`, `usage`,
+ * `latency_ms`): the hypothesis until a reader replaces it, its usage as the `provider` role
+ * (cost null when it reported tokens only), its latency as `latency_ms.answer`.
+ */
+function recordProviderAnswer(sample: Sample, outcome: RetrievalOutcome, isHypothesis: boolean): void {
+  if (outcome.answer !== undefined && isHypothesis) {
+    sample.hypothesis = outcome.answer;
+    sample.answer_source = 'provider';
+  }
+  const report = outcome.answerReport;
+  if (!report) return;
+  if (report.context !== undefined) sample.answer_context = report.context;
+  if (report.latencyMs !== undefined) sample.latency_ms.answer = round(report.latencyMs);
+  if (report.usage) {
+    sample.usage[PROVIDER_USAGE_ROLE] = {
+      prompt_tokens: report.usage.prompt_tokens,
+      completion_tokens: report.usage.completion_tokens,
+      cost_usd: report.usage.cost_usd ?? null,
+      cached: false,
+      ...(report.usage.model === undefined ? {} : { model: report.usage.model }),
+    };
   }
 }
 

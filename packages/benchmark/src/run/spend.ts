@@ -1,4 +1,4 @@
-import type { Sample } from '../results/sample.js';
+import { PROVIDER_USAGE_ROLE, type Sample } from '../results/sample.js';
 
 /** Tokens and USD of one LLM role over a run. */
 export type RoleSpend = {
@@ -13,7 +13,13 @@ export type RoleSpend = {
 
 export type Spend = {
   byRole: Record<string, RoleSpend>;
+  /** USD of lme's own calls (reader, judge, reranker): what `--max-cost` counts. */
   usd: number;
+  /**
+   * What the provider reported spending on its own answers (`usage.provider`): tokens, and USD
+   * over the answers it priced. Beside lme's spend, never in `usd`.
+   */
+  provider?: RoleSpend;
   /** The first question whose uncached call reported no token usage (its spend is unknown). */
   missingUsage?: string;
   /** Answers served from completion-cache entries another endpoint made, per endpoint (this session). */
@@ -33,14 +39,11 @@ export function spendOf(samples: readonly Sample[]): Spend {
 
 export function addSample(spend: Spend, sample: Sample): void {
   for (const [role, usage] of Object.entries(sample.usage ?? {})) {
-    const entry = spend.byRole[role] ?? {
-      calls: 0,
-      cachedCalls: 0,
-      promptTokens: 0,
-      completionTokens: 0,
-      usd: 0,
-      unpricedCalls: 0,
-    };
+    if (role === PROVIDER_USAGE_ROLE) {
+      spend.provider = addProviderUsage(spend.provider ?? emptyRoleSpend(), usage);
+      continue;
+    }
+    const entry = spend.byRole[role] ?? emptyRoleSpend();
     spend.byRole[role] = entry;
     entry.calls++;
     // A negative or non-numeric figure (a hostile server, an edited file) counts as no usage.
@@ -65,10 +68,46 @@ export function addSample(spend: Spend, sample: Sample): void {
   }
 }
 
+function emptyRoleSpend(): RoleSpend {
+  return { calls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, usd: 0, unpricedCalls: 0 };
+}
+
+/** The provider's reported usage of one answer; figures that are not sound counts add nothing. */
+function addProviderUsage(entry: RoleSpend, usage: Sample['usage'][string]): RoleSpend {
+  const count = (value: unknown) =>
+    typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
+  entry.calls++;
+  entry.promptTokens += count(usage.prompt_tokens);
+  entry.completionTokens += count(usage.completion_tokens);
+  if (typeof usage.cost_usd === 'number' && Number.isFinite(usage.cost_usd) && usage.cost_usd >= 0) {
+    entry.usd += usage.cost_usd;
+  } else entry.unpricedCalls++;
+  return entry;
+}
+
 /** `spend: reader 1,234 + 56 tokens $0.0012 · judge … · total $0.0020 (3 cached calls free)`. */
 export function formatSpend(spend: Spend): string | undefined {
   const roles = Object.entries(spend.byRole);
-  if (roles.length === 0) return undefined;
+  const provider = spend.provider ? formatProviderSpend(spend.provider) : undefined;
+  if (roles.length === 0) return provider;
+  if (provider) return `${formatOwnSpend(spend, roles)}\n${provider}`;
+  return formatOwnSpend(spend, roles);
+}
+
+/**
+ * `provider (its own report): 1,234 prompt + 56 completion tokens over 20 answers, $0.0100 (3 answers unpriced)`.
+ */
+export function formatProviderSpend(entry: RoleSpend): string {
+  const number = (value: number) => value.toLocaleString('en-US');
+  const priced = entry.calls - entry.unpricedCalls;
+  return (
+    `provider (its own report, not in lme's total): ${number(entry.promptTokens)} prompt + ${number(entry.completionTokens)} completion tokens over ${number(entry.calls)} answers` +
+    (priced > 0 ? `, $${entry.usd.toFixed(4)}` : ', no cost reported') +
+    (priced > 0 && entry.unpricedCalls > 0 ? ` (${entry.unpricedCalls} answers reported no cost)` : '')
+  );
+}
+
+function formatOwnSpend(spend: Spend, roles: [string, RoleSpend][]): string {
   const number = (value: number) => value.toLocaleString('en-US');
   const parts = roles.map(
     ([role, entry]) =>

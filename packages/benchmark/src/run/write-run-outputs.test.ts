@@ -85,6 +85,7 @@ describe('writeRunOutputs on a LoCoMo run', () => {
     expect(summary.qa).toEqual({
       judge: 'locomo-llm',
       judge_model: 'judge-y',
+      answer_source: 'reader',
       reader_model: 'reader-x',
       reader_prompt: 'cot',
     });

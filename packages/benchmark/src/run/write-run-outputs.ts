@@ -43,8 +43,12 @@ export function writeRunOutputs(
     qa: {
       judge: config.judge,
       judge_model: config.judgeModel,
+      answer_source: config.answers ?? 'reader',
+      ...(config.judgeSamples > 1
+        ? { judge_samples: config.judgeSamples, judge_temperature: config.judgeTemperature ?? 0 }
+        : {}),
       ...(config.readerModel === undefined ? {} : { reader_model: config.readerModel }),
-      reader_prompt: config.readerPrompt,
+      ...(config.answers === 'provider' ? {} : { reader_prompt: config.readerPrompt }),
     },
     errata: runErrata(manifest),
   });

@@ -22,6 +22,12 @@ export type ChatCompleteOptions = {
   n?: number;
   seed?: number;
   /**
+   * Which of several identical requests this is (a judge asked k times): never sent, only part of
+   * the cache and single-flight key, so each vote is its own completion and cached under its own
+   * index. Left out of the key when 0 or unset, so the first vote shares the key of a single call.
+   */
+  sampleIndex?: number;
+  /**
    * Ask for the first token's top `topLogprobs` log-probabilities (OpenAI `logprobs: true,
    * top_logprobs: n`); sent only when given. They come back as one more text after the choices,
    * `lme-logprobs:{"Yes":-0.1,…}` (see LOGPROBS_MARK in openai-chat-client.ts and

@@ -142,6 +142,14 @@ describe('completionCacheKey', () => {
     ]);
     expect(keys.size).toBe(3);
   });
+
+  it('keys each sample index apart, the first with the key of a single call', () => {
+    expect(completionCacheKey({ ...judgement, sampleIndex: 0 })).toBe(completionCacheKey(judgement));
+    const keys = new Set(
+      [0, 1, 2, 3].map((sampleIndex) => completionCacheKey({ ...judgement, sampleIndex })),
+    );
+    expect(keys.size).toBe(4);
+  });
 });
 
 describe('endpointOrigin', () => {

@@ -54,9 +54,10 @@ const KEY_VERSION = 'lme-chat-completion-v1';
 
 /**
  * The cache key: sha256 over what determines the output (model, messages, temperature, max
- * tokens, n, seed, and `topLogprobs` when given). Retries, timeouts, concurrency, the endpoint and
- * the key are left out, so a cache filled through one proxy serves the same model through another
- * (each entry records the endpoint that made it, and such a hit is reported: `onOtherEndpoint`).
+ * tokens, n, seed, and `topLogprobs` and a `sampleIndex` above 0 when given). Retries, timeouts,
+ * concurrency, the endpoint and the key are left out, so a cache filled through one proxy serves the
+ * same model through another (each entry records the endpoint that made it, and such a hit is
+ * reported: `onOtherEndpoint`).
  * `topLogprobs` is appended only when set, so the key of every request without it is unchanged.
  */
 export function completionCacheKey(request: ChatCompleteOptions): string {
@@ -69,6 +70,7 @@ export function completionCacheKey(request: ChatCompleteOptions): string {
     request.n ?? 1,
     request.seed ?? null,
     ...(request.topLogprobs === undefined ? [] : [{ topLogprobs: request.topLogprobs }]),
+    ...(request.sampleIndex ? [{ sampleIndex: request.sampleIndex }] : []),
   ]);
   return createHash('sha256').update(material).digest('hex');
 }

@@ -334,3 +334,51 @@ describe('http provider configuration', () => {
     );
   });
 });
+
+describe('http provider: what an answering system reports', () => {
+  const search = (extra: Record<string, unknown>) => (request: Request) =>
+    request.path === '/v1/search' ? { json: { hits: [], ...extra } } : undefined;
+
+  it('passes on the context, usage and latency the system reports with its answer', async () => {
+    const server = await startServer(
+      search({
+        answer: 'forty-two',
+        context: 'the user is 42',
+        usage: {
+          prompt_tokens: 120,
+          completion_tokens: 4,
+          total_tokens: 124,
+          cost_usd: 0.0002,
+          model: 'mini',
+        },
+        latency_ms: 812.5,
+      }),
+    );
+    stop = server.close;
+    const outcome = await createHttpProvider(options(server.url)).retrieve({ record: records[0]! });
+    expect(outcome.answer).toBe('forty-two');
+    expect(outcome.answerReport).toEqual({
+      context: 'the user is 42',
+      usage: { prompt_tokens: 120, completion_tokens: 4, cost_usd: 0.0002, model: 'mini' },
+      latencyMs: 812.5,
+    });
+  });
+
+  it.each([
+    ['an answer over 20,000 characters', { answer: 'x'.repeat(20_001) }, 'answer'],
+    ['a context over 200,000 characters', { context: 'x'.repeat(200_001) }, 'context'],
+    ['negative tokens', { usage: { prompt_tokens: -1, completion_tokens: 0 } }, 'usage.prompt_tokens'],
+    ['fractional tokens', { usage: { prompt_tokens: 1.5, completion_tokens: 0 } }, 'usage.prompt_tokens'],
+    ['usage without completion tokens', { usage: { prompt_tokens: 1 } }, 'usage.completion_tokens'],
+    ['a negative latency', { latency_ms: -3 }, 'latency_ms'],
+  ])('fails the question on %s, naming the field', async (_, extra, field) => {
+    const server = await startServer(search(extra));
+    stop = server.close;
+    const record = records[0]!;
+    await expect(createHttpProvider(options(server.url)).retrieve({ record })).rejects.toThrow(
+      new RegExp(
+        `question ${record.question_id}: POST .*/v1/search returned an unexpected body \\(${field.replace('.', '\\.')}: `,
+      ),
+    );
+  });
+});

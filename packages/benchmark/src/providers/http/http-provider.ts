@@ -176,6 +176,16 @@ export function createHttpProvider(options: HttpProviderOptions): HttpProvider {
     };
     // The system's answer is stored with the results: a server echoing the token must not put it there.
     if (parsed.data.answer !== undefined) outcome.answer = redact(parsed.data.answer);
+    const { context: answerContext, usage, latency_ms: latencyMs } = parsed.data;
+    if (answerContext !== undefined || usage !== undefined || latencyMs !== undefined) {
+      outcome.answerReport = {
+        ...(answerContext === undefined ? {} : { context: redact(answerContext) }),
+        ...(usage === undefined
+          ? {}
+          : { usage: { ...usage, ...(usage.model ? { model: redact(usage.model) } : {}) } }),
+        ...(latencyMs === undefined ? {} : { latencyMs }),
+      };
+    }
     return outcome;
   }
 }

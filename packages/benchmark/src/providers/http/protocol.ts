@@ -45,10 +45,38 @@ export const searchHitSchema = z.object({
   score: z.number(),
 });
 
+/** Longest `answer` a search reply may carry, in characters (a longer one fails the question). */
+export const MAX_ANSWER_CHARS = 20_000;
+/** Longest `context` (what the system answered from) a search reply may carry, in characters. */
+export const MAX_ANSWER_CONTEXT_CHARS = 200_000;
+
+/** A count of tokens: a whole number, at least 0, at most a billion. */
+const tokenCount = z.number().int().min(0).max(1e9);
+
+/**
+ * The answering system's own LLM usage for this question: tokens, and its cost when it knows it.
+ * Other fields (an OpenAI `total_tokens`) are accepted and dropped.
+ */
+export const answerUsageSchema = z.object({
+  prompt_tokens: tokenCount,
+  completion_tokens: tokenCount,
+  /** USD the system spent on this answer (its own price), when it reports one. */
+  cost_usd: z.number().min(0).max(1e6).optional(),
+  /** The model that answered, for the record. */
+  model: z.string().max(200).optional(),
+});
+
 /** The answer to `POST /v1/search`: hits in rank order, and the system's own answer if it has one. */
 export const searchResponseSchema = z.object({
   hits: z.array(searchHitSchema),
-  answer: z.string().optional(),
+  /** The system's own answer to the question (judged with `lme run --answers provider`). */
+  answer: z.string().max(MAX_ANSWER_CHARS).optional(),
+  /** The text the system answered from (optional; stored with the question's sample). */
+  context: z.string().max(MAX_ANSWER_CONTEXT_CHARS).optional(),
+  /** The system's own token usage (and cost) for answering. */
+  usage: answerUsageSchema.optional(),
+  /** The system's own time to search and answer, in milliseconds, as it measured it. */
+  latency_ms: z.number().min(0).max(86_400_000).optional(),
 });
 
 /** The answer to `GET /v1/health`. */
@@ -64,6 +92,7 @@ export type IngestRequest = z.infer<typeof ingestRequestSchema>;
 export type SearchRequest = z.infer<typeof searchRequestSchema>;
 export type SearchHit = z.infer<typeof searchHitSchema>;
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
+export type AnswerUsage = z.infer<typeof answerUsageSchema>;
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
 
 /** The first three problems of a failed parse, as `path: message; …`. */

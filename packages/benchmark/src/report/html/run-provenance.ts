@@ -77,7 +77,8 @@ export function describeRun(run: Run, summary: Summary): RunProvenance {
     retriever,
     stages: runStages(config),
     embedder: usesEmbeddings(config) ? config.embedder : null,
-    reader: config.readerModel ?? null,
+    // Who answered: lme's reader model, or the provider itself (--answers provider).
+    reader: config.readerModel ?? (config.answers === 'provider' ? 'provider (its own answers)' : null),
     git_commit: provenance?.git?.commit ?? null,
     git_dirty: provenance?.git?.dirty ?? null,
     started_at: started,
