@@ -9,6 +9,7 @@ import { runAblation } from '../run/run-ablation.js';
 import { claimRunFolder } from '../run/run-folder.js';
 import { checkRunId, safeName } from '../run/run-id.js';
 import { EXIT } from './exit-codes.js';
+import { log } from './logger.js';
 import { createProgress } from './progress.js';
 import { addRunOptions, configFromEnvironment, configFromFlags, FLAG_KEYS } from './run-command.js';
 
@@ -53,8 +54,7 @@ export function ablateCommand(): Command {
       const dir = resolve(base.out ?? 'results', folderName);
       // Exclusive create: a second ablation of the same id fails unless --overwrite.
       claimRunFolder(dir, { mode: 'new', overwrite: base.overwrite }).release();
-      const progress = createProgress('questions');
-      let label = '';
+      let progress = createProgress('questions');
       const result = await runAblation({
         base,
         environment: configFromEnvironment(process.env),
@@ -64,11 +64,11 @@ export function ablateCommand(): Command {
         hooks: {
           onVariantStart: ({ variant, index, total }) => {
             progress.stop();
-            label = `variant ${index + 1}/${total} ${variant.name}`;
-            process.stderr.write(`${label}\n`);
+            log.info(`variant ${index + 1}/${total} ${variant.name}`);
+            progress = createProgress('questions');
           },
-          onQuestionEnd: ({ done, fraction, note }) =>
-            progress.update(fraction, `${done} questions${note ? ` · ${note}` : ''}`),
+          onQuestionsSelected: ({ finished }) => progress.start(finished),
+          onQuestionEnd: ({ done, total, note }) => progress.update(done, total, note),
         },
       });
       progress.stop();
@@ -89,9 +89,10 @@ export function ablateCommand(): Command {
       for (const { variant, summary } of result.variants) {
         if (summary.errors === 0) continue;
         const failed = summary.first_error;
-        process.stderr.write(
+        log.line(
+          'error',
           `variant ${variant.name}: ${summary.errors} of ${summary.n} questions failed` +
-            `${failed ? `; first: ${failed.question_id}: ${failed.message}` : ''}\n`,
+            `${failed ? `; first: ${failed.question_id}: ${failed.message}` : ''}`,
         );
         process.exitCode = EXIT.failedQuestions;
       }

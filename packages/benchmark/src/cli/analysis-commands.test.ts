@@ -37,7 +37,7 @@ describe('lme compare', () => {
       /^\| +\| session\.ndcg_any@5 +\| +18 \| +0\.6334 \| 0\.6\d{3} \([+-]0\.\d{4}\) \| 0\.6334 \(0\.0000\) \|$/m,
     );
     expect(table.stdout).not.toContain('vs words');
-    const pairs = runCli([...args, '--pairs', '--out', out]);
+    const pairs = runCli([...args, '--pairs', '--output', out]);
     expect(pairs.status).toBe(0);
     expect(pairs.stdout.startsWith(table.stdout)).toBe(true);
     expect(pairs.stdout).toContain('## official (base) vs words');

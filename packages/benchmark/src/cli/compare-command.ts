@@ -8,6 +8,8 @@ import { renderComparison } from '../analysis/render-comparison.js';
 import { renderComparisonTable } from '../analysis/render-comparison-table.js';
 import { refuseOverwritingInput, writeFileNoFollow } from '../run/no-follow-file.js';
 import { RUN_FILES } from '../run/run-folder.js';
+import { log } from './logger.js';
+import { deprecatedOutOption, outputFile } from './output-flag.js';
 import { integerFlag } from './parse-flag.js';
 
 const FORMATS = ['md', 'json', 'csv'] as const;
@@ -53,19 +55,21 @@ export function compareCommand(): Command {
         .choices(FORMATS)
         .default('md'),
     )
-    .option('--out <file>', 'also write the output to this file')
+    .option('-o, --output <file>', 'also write the output to this file')
+    .addOption(deprecatedOutOption())
     .option('--resamples <n>', `paired bootstrap resamples (default: ${DEFAULT_RESAMPLES})`, integerFlag(1))
     .option('--seed <n>', `paired bootstrap seed (default: ${DEFAULT_SEED})`, integerFlag(0, 2 ** 32 - 1))
     .addHelpText(
       'after',
-      "\nThe table has one column per run (its label when it has one), one row per question type × metric: each\nrun's value, its delta from the base and * p < 0.05, ** p < 0.01, *** p < 0.001 from the paired test (exact\nMcNemar for 0/1 metrics, paired bootstrap otherwise), Holm-corrected over the runs × metrics of each row\ngroup. Its first row counts each run's failed questions (in no mean). n is the questions in the base's mean of\neach metric: retrieval metrics leave abstention questions out of overall, QA metrics count them.\n\nExamples:\n  lme compare results/bm25-official results/bm25-words results/hybrid --out compare.md\n  lme compare results/bm25-official results/bm25-words --pairs\n  lme compare results/qa-a results/qa-b --format json > compare.json",
+      "\nThe table has one column per run (its label when it has one), one row per question type × metric: each\nrun's value, its delta from the base and * p < 0.05, ** p < 0.01, *** p < 0.001 from the paired test (exact\nMcNemar for 0/1 metrics, paired bootstrap otherwise), Holm-corrected over the runs × metrics of each row\ngroup. Its first row counts each run's failed questions (in no mean). n is the questions in the base's mean of\neach metric: retrieval metrics leave abstention questions out of overall, QA metrics count them.\n\nExamples:\n  lme compare results/bm25-official results/bm25-words results/hybrid -o compare.md\n  lme compare results/bm25-official results/bm25-words --pairs\n  lme compare results/qa-a results/qa-b --format json > compare.json",
     )
     .action(
       (
         baseDir: string,
         otherDirs: string[],
-        options: {
+        flags: {
           metrics?: string[];
+          output?: string;
           out?: string;
           format: CompareFormat;
           resamples?: number;
@@ -73,6 +77,7 @@ export function compareCommand(): Command {
           pairs?: boolean;
         },
       ) => {
+        const options = { ...flags, out: outputFile(flags, 'compare') };
         if (options.pairs && options.format !== 'md') {
           throw new Error(`--pairs adds markdown reports; it goes with --format md, not ${options.format}.`);
         }
@@ -83,15 +88,14 @@ export function compareCommand(): Command {
             runs.flatMap((run) => RUN_FILES.map((name) => join(run.dir, name))),
           );
         }
-        for (const run of runs)
-          for (const warning of run.warnings) process.stderr.write(`lme: warning: ${warning}\n`);
+        for (const run of runs) for (const warning of run.warnings) log.warn(warning);
         const result = compareRuns(runs, {
           ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
           ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
           ...(options.seed === undefined ? {} : { seed: options.seed }),
         });
         for (const comparison of result.comparisons) {
-          for (const warning of comparison.warnings) process.stderr.write(`lme: warning: ${warning}\n`);
+          for (const warning of comparison.warnings) log.warn(warning);
         }
         const output = renderAs(options.format, result, options.pairs ?? false);
         if (options.out !== undefined) writeFileNoFollow(options.out, output);

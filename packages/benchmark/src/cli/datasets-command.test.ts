@@ -72,7 +72,7 @@ describe('lme datasets', () => {
     expect(download.stderr).toContain(
       `${hubUrl}/datasets/xiaowu0162/longmemeval-cleaned/resolve/${revision}/`,
     );
-    expect(download.stderr).toMatch(/downloading longmemeval_s_cleaned\.json: 100%/);
+    expect(download.stderr).toMatch(/downloading longmemeval_s_cleaned\.json 11\.2 MB\/11\.2 MB \(100%\)/);
     expect(download.stdout).toBe(
       `s: downloaded, SHA-256 verified: ${join(dataDir, 'longmemeval_s_cleaned.json')}\n`,
     );

@@ -16,6 +16,8 @@ import {
 } from '../dataset/dataset-sources.js';
 import { downloadDatasetFile } from '../dataset/download-dataset-file.js';
 import { renderMarkdownTable } from '../results/markdown-table.js';
+import { listDatasets, renderDatasetList } from './datasets-list.js';
+import { log } from './logger.js';
 import { createProgress } from './progress.js';
 import { folderSetting, helpOf } from './run-option-flags.js';
 
@@ -81,7 +83,23 @@ export function datasetsCommand(): Command {
           }
         }
       }
-      for (const warning of warnings) process.stderr.write(`lme: warning: ${warning}\n`);
+      for (const warning of warnings) log.warn(warning);
+    });
+
+  datasets
+    .command('list')
+    .option('--data-dir <dir>', DATA_DIR_HELP)
+    .option('--sources <file>', SOURCES_HELP)
+    .option('--no-verify', 'only say whether each file is there (no SHA-256: M takes a while to hash)')
+    .description('the datasets lme knows: what each is, whether it is downloaded, where, and verified or not')
+    .action(async (options: DataDirOptions & { verify: boolean }) => {
+      const dataDir = dataDirOf(options);
+      process.stdout.write(
+        renderDatasetList(await listDatasets(sourcesOf(options), dataDir, options.verify)),
+      );
+      process.stdout.write(
+        `\ndata dir: ${dataDir} (--data-dir or LME_DATA_DIR); \`lme datasets download s\` fetches S, \`lme datasets info <name>\` describes one.\n`,
+      );
     });
 
   datasets
@@ -101,29 +119,25 @@ export function datasetsCommand(): Command {
         const source = datasetSource(sources, name);
         const url = datasetUrl(sources, name, hubUrl);
         const target = resolve(dataDir, source.file);
-        process.stderr.write(`lme: ${name}: ${url}\n`);
-        const progress = createProgress(`downloading ${source.file}`);
+        log.info(`lme: ${name}: ${url}`);
+        const progress = createProgress(`downloading ${source.file}`, { unit: 'bytes' });
+        progress.start();
         const result = await downloadDatasetFile({
           url,
           target,
           bytes: source.bytes,
           sha256: source.sha256,
           checksumSource,
-          onProgress: (received, total) =>
-            progress.update(
-              total ? received / total : 0,
-              `${megabytes(received)}${total ? ` of ${megabytes(total)}` : ''}`,
-            ),
+          onProgress: (received, total) => progress.update(received, total || undefined),
         }).finally(() => progress.stop());
-        if (result.resumedFrom > 0)
-          process.stderr.write(`lme: ${name}: resumed after ${result.resumedFrom} bytes\n`);
+        if (result.resumedFrom > 0) log.info(`lme: ${name}: resumed after ${result.resumedFrom} bytes`);
         const state = result.alreadyPresent ? 'already present' : 'downloaded';
         if (result.verified) {
           process.stdout.write(`${name}: ${state}, SHA-256 verified: ${result.path}\n`);
         } else {
           process.stdout.write(`${name}: ${state}, UNVERIFIED: ${result.path}\n`);
-          process.stderr.write(
-            `lme: warning: ${name}: ${checksumSource} holds no SHA-256 for ${source.file}, so the file could not be verified (its SHA-256 is ${result.sha256}).\n`,
+          log.warn(
+            `${name}: ${checksumSource} holds no SHA-256 for ${source.file}, so the file could not be verified (its SHA-256 is ${result.sha256}).`,
           );
         }
       }
@@ -152,10 +166,9 @@ export function datasetsCommand(): Command {
           `${failed.map((result) => result.dataset).join(', ')} did not verify (see above); \`lme datasets download <name>\` fetches the published file.`,
         );
       }
+      // Nothing to verify is not a success: a CI step that checks the data must fail without it.
       if (results.every((result) => result.status === 'missing')) {
-        process.stderr.write(
-          `lme: no dataset files in ${dataDir}; \`lme datasets download s\` fetches one.\n`,
-        );
+        throw new Error(`no dataset file in ${dataDir} to verify; \`lme datasets download s\` fetches one.`);
       }
     });
   return datasets;
@@ -174,8 +187,4 @@ function provenance(sources: DatasetSources, sha256: string, name: string): stri
     return `matches no checksum in configs/datasets.json (the published ${published.file} has ${published.questions ?? 'an unknown number of'} questions); \`lme datasets verify ${name}\` says more`;
   }
   return 'not a published file listed in configs/datasets.json';
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / 1e6).toFixed(1)} MB`;
 }

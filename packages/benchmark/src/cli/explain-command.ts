@@ -5,6 +5,7 @@ import { type MissCause, missCause } from '../providers/pipeline/gold-trace.js';
 import { readExplainLines } from '../report/html/build-html-report.js';
 import { type QuestionDetails, readQuestionDetails } from '../report/html/question-details.js';
 import type { Sample } from '../results/sample.js';
+import { log } from './logger.js';
 
 type Routes = Record<string, { score: number; rank: number }>;
 type GoldLine = { id: string; session_id?: string; rank: number | null; routes: Routes; cause: MissCause };
@@ -176,7 +177,7 @@ export function explainCommand(): Command {
     .option('--hits <n>', 'hits to list', positiveInteger('--hits'), 10)
     .action(async (dir: string, questionId: string, options: { k: number; hits: number }) => {
       const run = readRun(dir);
-      for (const warning of run.warnings) process.stderr.write(`lme: warning: ${warning}\n`);
+      for (const warning of run.warnings) log.warn(warning);
       const sample = run.samples.find((candidate) => candidate.question_id === questionId);
       if (!sample) {
         throw new Error(

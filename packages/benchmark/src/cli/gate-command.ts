@@ -4,6 +4,7 @@ import { type GateSpec, mergeGateSpecs, readGateFile } from '../analysis/gate-fi
 import { readSummaryOrRun } from '../analysis/read-run.js';
 import { gateResultJson, renderGateResult } from '../analysis/render-gate-result.js';
 import { listFlag } from './compare-command.js';
+import { log } from './logger.js';
 import { integerFlag, numberFlag } from './parse-flag.js';
 
 /** Exit code of a failed gate (`EXIT.gateFailed`, cli/exit-codes.ts). */
@@ -141,7 +142,7 @@ export function gateCommand(): Command {
         allowPartial: flags.allowPartial ?? false,
       });
       for (const warning of [...(run.run?.warnings ?? []), ...result.warnings]) {
-        process.stderr.write(`lme: warning: ${warning}\n`);
+        log.warn(warning);
       }
       const exitCode = result.passed ? 0 : GATE_FAILED;
       if (flags.format === 'json') {

@@ -84,8 +84,8 @@ describe('a results folder whose files are links to files outside it', () => {
     const commands: { args: string[]; refuses?: boolean }[] = [
       { args: ['report', hostile], refuses: true },
       { args: ['report', '--html', hostile], refuses: true },
-      { args: ['report', '--html', hostile, '--out', join(hostile, 'samples.jsonl')], refuses: true },
-      { args: ['compare', hostile, clean, '--out', join(hostile, 'report.md')], refuses: true },
+      { args: ['report', '--html', hostile, '--output', join(hostile, 'samples.jsonl')], refuses: true },
+      { args: ['compare', hostile, clean, '--output', join(hostile, 'report.md')], refuses: true },
       { args: ['compare', clean, hostile] },
       { args: ['explain', hostile, firstQuestion] },
       { args: ['gate', hostile, '--min', 'session.recall_any@5>=0.1'] },
@@ -143,13 +143,13 @@ describe('a results folder whose files are links to files outside it', () => {
   it("never writes an output over one of the run's own files (report --html --out, compare --out)", () => {
     const before = snapshot(clean);
     for (const name of ['samples.jsonl', 'config.json']) {
-      const html = runCli(['report', '--html', clean, '--out', join(clean, name)]);
+      const html = runCli(['report', '--html', clean, '--output', join(clean, name)]);
       expect(html.status).toBe(1);
       expect(html.stderr.trim()).toBe(
         `lme: --out ${join(clean, name)} is one of the run's own files (${join(clean, name)}); write the output elsewhere.`,
       );
     }
-    const compare = runCli(['compare', clean, clean, '--out', join(clean, 'summary.json')]);
+    const compare = runCli(['compare', clean, clean, '--output', join(clean, 'summary.json')]);
     expect(compare.status).toBe(1);
     expect(compare.stderr).toMatch(/is one of the run's own files/);
     expect(changedFiles(before, snapshot(clean))).toEqual([]);

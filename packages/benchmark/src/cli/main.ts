@@ -11,8 +11,10 @@ import { exitOnBrokenPipe } from './exit-on-broken-pipe.js';
 import { explainCommand } from './explain-command.js';
 import { gateCommand } from './gate-command.js';
 import { judgeProbeCommand } from './judge-probe-command.js';
+import { addLoggingOptions, createLogger, log, logLevelOf, setLogger } from './logger.js';
 import { mergeCommand } from './merge-command.js';
 import { modelsCommand } from './models-command.js';
+import { presetsCommand } from './presets-command.js';
 import { reportCommand } from './report-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
@@ -39,9 +41,19 @@ const program = new Command('lme')
   .description('Benchmark long-term conversational memory systems on LongMemEval')
   .version(packageVersion(), '-V, --version', 'print the version of lme')
   .showHelpAfterError('(run with --help for usage)')
+  .addHelpText(
+    'after',
+    '\nStart here:\n' +
+      '  lme run --dataset sample --preset bm25     22 committed questions, no download, a few seconds\n' +
+      '  lme presets                                what each preset runs, its figure on S\n' +
+      '  lme datasets list                          which datasets are downloaded and verified\n' +
+      '  lme run --help                             the run flags, the most used first\n' +
+      '\nEvery command takes -q (errors only), -v (debug) and --help; see docs/cli.md.',
+  )
   .exitOverride()
   .addCommand(runCommand())
   .addCommand(datasetsCommand())
+  .addCommand(presetsCommand())
   .addCommand(modelsCommand())
   .addCommand(ablateCommand())
   .addCommand(cacheCommand())
@@ -53,13 +65,28 @@ const program = new Command('lme')
   .addCommand(serveCommand())
   .addCommand(judgeProbeCommand());
 
+// `lme --help` lists the commands by what they are for.
+const COMMAND_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  'Run a benchmark:': ['run', 'ablate', 'merge', 'serve', 'judge-probe'],
+  'Data, presets and models:': ['datasets', 'presets', 'models', 'cache'],
+  'Read results:': ['compare', 'gate', 'report', 'explain'],
+};
+for (const [heading, names] of Object.entries(COMMAND_GROUPS))
+  for (const name of names) program.commands.find((command) => command.name() === name)?.helpGroup(heading);
+
+// --quiet, -v/--verbose and --log-level on every command; the command's own flags set the level.
+for (const command of program.commands) addLoggingOptions(command);
+program.hook('preAction', (_program, action) => {
+  setLogger(createLogger({ level: logLevelOf(action.opts()) }));
+});
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.error;
   } else {
-    process.stderr.write(`lme: ${(error as Error).message}\n`);
+    log.error((error as Error).message);
     process.exitCode = EXIT.error;
   }
 }

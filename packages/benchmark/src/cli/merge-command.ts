@@ -3,6 +3,7 @@ import { mergeRuns, writeMergedRun } from '../analysis/merge-runs.js';
 import { readRun } from '../analysis/read-run.js';
 import { checkRunId } from '../run/run-id.js';
 import { EXIT } from './exit-codes.js';
+import { log } from './logger.js';
 
 export function mergeCommand(): Command {
   return new Command('merge')
@@ -24,7 +25,7 @@ export function mergeCommand(): Command {
         argv: process.argv.slice(2),
         allowPartial: options.allowPartial ?? false,
       });
-      for (const warning of merged.warnings) process.stderr.write(`lme: warning: ${warning}\n`);
+      for (const warning of merged.warnings) log.warn(warning);
       const { table, summary } = writeMergedRun(merged);
       process.stdout.write(
         `merged ${merged.samples.length} questions from ${runs.length} ${runs.length === 1 ? 'run' : 'runs'}\n\n${table}\nresults: ${merged.dir}\n`,

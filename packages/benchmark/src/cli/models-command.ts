@@ -9,6 +9,7 @@ import {
 import { FETCH_SOURCES, type FetchSource } from '../models/model-store.js';
 import { openModelStore } from '../models/onnx-model-resolver.js';
 import { renderMarkdownTable } from '../results/markdown-table.js';
+import { log } from './logger.js';
 import { folderSetting, helpOf } from './run-option-flags.js';
 
 type ModelsOptions = { cacheDir?: string; modelDir?: string; catalog?: string; hubUrl?: string };
@@ -21,7 +22,7 @@ function settingsOf(options: ModelsOptions) {
     cacheDir: folderSetting('cacheDir', options.cacheDir),
     modelDir: options.modelDir ?? process.env['LME_MODEL_DIR'],
     hubUrl: options.hubUrl,
-    onMessage: (message) => process.stderr.write(`lme: ${message}\n`),
+    onMessage: (message) => log.info(`lme: ${message}`),
   });
   return { catalog, store };
 }

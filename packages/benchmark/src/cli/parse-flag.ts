@@ -53,8 +53,14 @@ export function schemaNumberFlag(schema: z.ZodNumber) {
       ? /^-?\d+$/.test(value.trim())
       : value.trim() !== '' && Number.isFinite(parsed);
     if (!wellFormed) throw new InvalidArgumentError(`expected ${kind}, got "${value}".`);
-    if (!schema.safeParse(parsed).success)
-      throw new InvalidArgumentError(`expected ${kind} ${range}, got ${parsed}.`);
+    const checked = schema.safeParse(parsed);
+    if (!checked.success) {
+      // A refinement says in its own words what it accepts.
+      const custom = checked.error.issues.find((issue) => issue.code === 'custom');
+      throw new InvalidArgumentError(
+        `expected ${custom ? custom.message : `${kind} ${range}`}, got ${parsed}.`,
+      );
+    }
     return parsed;
   };
 }

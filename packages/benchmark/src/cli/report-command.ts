@@ -7,6 +7,8 @@ import { refuseOverwritingInput, writeFileNoFollow } from '../run/no-follow-file
 import { openRunFolder, RUN_FILES } from '../run/run-folder.js';
 import { partialReason } from '../run/run-manifest.js';
 import { writeRunOutputs } from '../run/write-run-outputs.js';
+import { log } from './logger.js';
+import { deprecatedOutOption, outputFile } from './output-flag.js';
 
 export function reportCommand(): Command {
   return new Command('report')
@@ -15,8 +17,10 @@ export function reportCommand(): Command {
     )
     .argument('<run-dirs...>', 'results folder (with --html: several, or an ablation folder)')
     .option('--html', 'write a self-contained HTML report (charts, per-question table, question pages)')
-    .option('--out <file>', 'where --html writes (default: report.html in the first folder)')
-    .action(async (dirs: string[], options: { html?: boolean; out?: string }) => {
+    .option('-o, --output <file>', 'where --html writes (default: report.html in the first folder)')
+    .addOption(deprecatedOutOption())
+    .action(async (dirs: string[], flags: { html?: boolean; output?: string; out?: string }) => {
+      const options = { ...flags, out: outputFile(flags, 'report') };
       if (options.html) {
         const started = performance.now();
         const inputs = resolveReportInputs(dirs);
@@ -26,7 +30,7 @@ export function reportCommand(): Command {
           inputs.flatMap(({ run }) => RUN_FILES.map((name) => join(run.dir, name))),
         );
         const { html, warnings } = await buildHtmlReport({ inputs });
-        for (const warning of warnings) process.stderr.write(`lme: warning: ${warning}\n`);
+        for (const warning of warnings) log.warn(warning);
         writeFileNoFollow(out, html);
         const size = statSync(out).size;
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -36,11 +40,11 @@ export function reportCommand(): Command {
         return;
       }
       if (options.out !== undefined)
-        throw new Error('--out needs --html (lme report rewrites a run folder in place).');
+        throw new Error('--output needs --html (lme report rewrites a run folder in place).');
       if (dirs.length > 1)
         throw new Error('lme report rewrites one run folder; give several only with --html.');
       const run = readRun(dirs[0]!);
-      for (const warning of run.warnings) process.stderr.write(`lme: warning: ${warning}\n`);
+      for (const warning of run.warnings) log.warn(warning);
       // Dataset order, as the runner summarizes: means are sums, exact only in the same order.
       const samples = inDatasetOrder(run.samples);
       const folder = openRunFolder(run.dir);

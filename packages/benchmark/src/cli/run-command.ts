@@ -1,7 +1,10 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
+import { readRunConfigFile } from '../config/run-config-file.js';
+import { RUN_OPTION_GROUPS } from '../config/run-options.js';
 import { planRun, renderPlan } from '../run/plan-run.js';
 import { RunInterruptedError, readManifest, runBenchmark, selectRecords } from '../run/run-benchmark.js';
 import { EXIT } from './exit-codes.js';
+import { log } from './logger.js';
 import { createProgress } from './progress.js';
 import { addRunOptions, resolveRunConfig } from './run-option-flags.js';
 import { describeRunOutcome } from './run-outcome.js';
@@ -21,32 +24,58 @@ export {
 
 export function runCommand(): Command {
   return addRunOptions(new Command('run').description('run a benchmark and write a results folder'))
-    .option('--resume <run-dir>', 'continue a run: skip the questions already in its samples.jsonl')
-    .option('--retry-errors', 'with --resume, run again the questions that ended in an error')
-    .option(
-      '--dry-run',
-      'print the plan (questions, documents, texts to embed, LLM calls, tokens, cost) and stop',
+    .addOption(
+      new Option(
+        '--config <file>',
+        'a run config file (.json, .yaml or .yml): the keys of a preset, flat or under "config" (a run\'s config.json replays it); the preset, environment and flags override it',
+      ).helpGroup(RUN_OPTION_GROUPS.start),
+    )
+    .addOption(
+      new Option(
+        '--resume <run-dir>',
+        'continue a run: skip the questions already in its samples.jsonl',
+      ).helpGroup(RUN_OPTION_GROUPS.run),
+    )
+    .addOption(
+      new Option('--retry-errors', 'with --resume, run again the questions that ended in an error').helpGroup(
+        RUN_OPTION_GROUPS.run,
+      ),
+    )
+    .addOption(
+      new Option(
+        '--dry-run',
+        'print the plan (questions, documents, texts to embed, LLM calls, tokens, cost) and stop',
+      ).helpGroup(RUN_OPTION_GROUPS.run),
     )
     .addHelpText(
       'after',
       '\nExamples:\n' +
+        '  lme run --dataset s --preset bm25 --limit 0.1        a tenth of S, stratified by type\n' +
+        '  lme run --config run.yaml --label try-2              settings from a file, one flag on top\n' +
         '  LME_DATA_DIR=../shared/datasets/longmemeval lme run --dataset s --retriever bm25 --tokenizer official\n' +
         '  lme run --resume results/<run-id>          continue after a crash or Ctrl-C',
     )
     .action(
-      async (options: { resume?: string; retryErrors?: boolean; dryRun?: boolean }, command: Command) => {
+      async (
+        options: { resume?: string; retryErrors?: boolean; dryRun?: boolean; config?: string },
+        command: Command,
+      ) => {
         if (options.retryErrors && !options.resume)
           throw new Error('--retry-errors needs --resume <run-dir>.');
         // A resumed run starts from its stored config; flags may only change keys that do not
         // affect results (the runner refuses otherwise, naming the keys).
         const stored = options.resume ? readManifest(options.resume).config : {};
-        const { config, warnings } = resolveRunConfig(command, stored);
-        for (const warning of warnings) process.stderr.write(`lme: warning: ${warning}\n`);
+        const fromFile = options.config ? readRunConfigFile(options.config) : {};
+        const { config, warnings, layers } = resolveRunConfig(command, stored, fromFile);
+        for (const warning of warnings) log.warn(warning);
+        for (const [layer, keys] of Object.entries(layers))
+          if (keys.length > 0) log.debug(`config from ${layer}: ${keys.join(', ')}`);
         if (options.dryRun) {
           process.stdout.write(renderPlan(await planRun(config, await selectRecords(config))));
           return;
         }
         const progress = createProgress('questions');
+        const started = performance.now();
         const controller = new AbortController();
         let runDir: string | undefined;
         const resumeHint = () => (runDir ? ` Continue with: lme run --resume ${runDir}` : '');
@@ -70,28 +99,35 @@ export function runCommand(): Command {
                 runDir = dir;
               },
               onResume: ({ dir, finished, droppedTornLine, retrying }) =>
-                process.stderr.write(
+                log.info(
                   `resuming ${dir}: ${finished} questions done${retrying ? `, ${retrying} errors to retry` : ''}` +
-                    `${droppedTornLine ? '; dropped a torn last line' : ''}\n`,
+                    `${droppedTornLine ? '; dropped a torn last line' : ''}`,
                 ),
-              onNotice: (message) => process.stderr.write(`${message}\n`),
-              onQuestionEnd: ({ done, fraction, note }) =>
-                progress.update(fraction, `${done} questions${note ? ` · ${note}` : ''}`),
-              onDatasetRead: ({ path, questions }) => {
-                progress.stop();
-                process.stderr.write(`read ${questions} questions from ${path}\n`);
+              onNotice: (message) => log.info(message),
+              onQuestionsSelected: ({ path, questions, finished }) => {
+                log.info(
+                  `read ${questions ?? 'the'} questions from ${path}${finished > 0 ? ` (${finished} done before)` : ''}`,
+                );
+                progress.start(finished);
+              },
+              onQuestionEnd: ({ sample, done, total, note }) => {
+                log.debug(
+                  `${sample.question_id} (${sample.question_type}): ${sample.error ? `error: ${sample.error}` : 'done'}`,
+                );
+                progress.update(done, total, note);
               },
             },
           });
           progress.stop();
+          log.debug(`run took ${((performance.now() - started) / 1000).toFixed(1)} s`);
           process.stdout.write(`\n${result.table}\nresults: ${result.dir}\n`);
           const outcome = describeRunOutcome(result);
-          for (const line of outcome.lines) process.stderr.write(`${line}\n`);
+          for (const line of outcome.lines) log.line(outcome.exitCode === EXIT.ok ? 'info' : 'error', line);
           process.exitCode = outcome.exitCode;
         } catch (error) {
           progress.stop();
           if (error instanceof RunInterruptedError) {
-            process.stderr.write(`${error.message} Continue with: lme run --resume ${error.dir}\n`);
+            log.line('error', `${error.message} Continue with: lme run --resume ${error.dir}`);
             process.exitCode = EXIT.interrupted;
             return;
           }

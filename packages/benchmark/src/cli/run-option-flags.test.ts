@@ -1,12 +1,11 @@
-import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, fromRegistry } from '../config/config-error.js';
 import { ineffectiveKeyWarnings } from '../config/ineffective-keys.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import { runConfigSchema } from '../config/run-config.js';
 import { configFromEnvironment, RUN_OPTIONS } from '../config/run-options.js';
+import { parseRun } from './parse-run-flags.js';
 import {
-  addRunOptions,
   cacheDirOption,
   dataDirOption,
   FLAG_KEYS,
@@ -14,16 +13,6 @@ import {
   resolveRunConfig,
 } from './run-option-flags.js';
 import { serveCommand } from './serve-command.js';
-
-/** Parses a run command line the way `lme run` does, without running anything. */
-function parseRun(args: string[]): Command {
-  const command = addRunOptions(new Command('run'))
-    .exitOverride()
-    .action(() => {});
-  command.configureOutput({ writeErr: () => {}, writeOut: () => {} });
-  command.parse(args, { from: 'user' });
-  return command;
-}
 
 /** Keys only one command sets, with its own flag (not shared run options). */
 const COMMAND_ONLY_KEYS = new Set<string>();

@@ -7,6 +7,7 @@ import { type RunConfig, type RunConfigInput, runConfigSchema } from '../config/
 import {
   attributeName,
   configFromEnvironment,
+  RUN_OPTION_GROUPS,
   RUN_OPTIONS,
   type RunOptionDeclaration,
   runOptionOf,
@@ -54,7 +55,7 @@ export function helpOf(option: RunOptionDeclaration): string {
 /** The commander options of one declaration (two for a boolean that also takes `--no-`). */
 export function optionsOf(option: RunOptionDeclaration): Option[] {
   const { schema } = fieldOf(option.key);
-  const created = new Option(option.flags, helpOf(option));
+  const created = new Option(option.flags, helpOf(option)).helpGroup(RUN_OPTION_GROUPS[option.group]);
   switch (schema.def.type) {
     case 'enum':
       created.choices((schema as unknown as z.ZodEnum).options.map(String));
@@ -73,7 +74,12 @@ export function optionsOf(option: RunOptionDeclaration): Option[] {
       break;
   }
   if (!option.negatedHelp) return [created];
-  return [created, new Option(option.flags.replace(/--/, '--no-'), option.negatedHelp)];
+  return [
+    created,
+    new Option(option.flags.replace(/--/, '--no-'), option.negatedHelp).helpGroup(
+      RUN_OPTION_GROUPS[option.group],
+    ),
+  ];
 }
 
 /**
@@ -91,10 +97,26 @@ export function addRunOptions(
         if (!option) throw new Error(`no run option declares the config key ${key}.`);
         return option;
       })
-    : (RUN_OPTIONS as readonly RunOptionDeclaration[]);
+    : inHelpOrder(RUN_OPTIONS as readonly RunOptionDeclaration[]);
   for (const option of selected)
     for (const created of optionsOf({ ...option, ...overrides[option.key] })) command.addOption(created);
   return command;
+}
+
+const GROUP_ORDER = Object.keys(RUN_OPTION_GROUPS);
+
+/**
+ * Declarations sorted by help section (RUN_OPTION_GROUPS order), declaration order within one;
+ * `start` lists --dataset, --preset, --limit in that order.
+ */
+export function inHelpOrder(options: readonly RunOptionDeclaration[]): RunOptionDeclaration[] {
+  const first = ['dataset', 'preset', 'limit'];
+  const rank = (option: RunOptionDeclaration) =>
+    GROUP_ORDER.indexOf(option.group) * 1000 + (first.includes(option.key) ? first.indexOf(option.key) : 999);
+  return options
+    .map((option, index) => ({ option, index }))
+    .sort((left, right) => rank(left.option) - rank(right.option) || left.index - right.index)
+    .map(({ option }) => option);
 }
 
 /** Flag attribute name (commander's) → config key, for every run option. */
@@ -121,20 +143,36 @@ export function folderSetting(
   return flagValue ?? configFromEnvironment(environment)[key] ?? String(fieldOf(key).defaultValue);
 }
 
-/** A resolved config and one warning per flag that has no effect in it. */
-export type ResolvedRunConfig = { config: RunConfig; warnings: string[] };
+/**
+ * A resolved config, one warning per flag that has no effect in it, and the keys each layer set
+ * (for `--verbose`).
+ */
+export type ResolvedRunConfig = { config: RunConfig; warnings: string[]; layers: Record<string, string[]> };
 
 /**
- * The config a command line asks for: defaults < stored config (resume) < preset < environment
- * < flags. A preset named by flag replaces the stored one. Flags that change nothing in the
- * resolved config (`--top-sessions` without `--retriever session-aware`) come back as warnings.
+ * The config a command line asks for: defaults < stored config (resume) < config file (--config)
+ * < preset < environment < flags. A preset named by flag replaces the one of the file, and either
+ * replaces the stored one. Flags that change nothing in the resolved config (`--top-sessions`
+ * without `--retriever session-aware`) come back as warnings.
  */
-export function resolveRunConfig(command: Command, stored: RunConfigInput = {}): ResolvedRunConfig {
+export function resolveRunConfig(
+  command: Command,
+  stored: RunConfigInput = {},
+  fromFile: RunConfigInput = {},
+): ResolvedRunConfig {
   const flags = configFromFlags(command);
-  const presetName = flags.preset ?? stored.preset;
+  const environment = configFromEnvironment(process.env);
+  const presetName = flags.preset ?? fromFile.preset ?? stored.preset;
   const preset = presetName ? loadPreset(presetName).config : {};
-  const config = parseRunConfig({ ...stored, ...preset, ...configFromEnvironment(process.env), ...flags });
-  return { config, warnings: ineffectiveKeyWarnings(config, Object.keys(flags)) };
+  const config = parseRunConfig({ ...stored, ...fromFile, ...preset, ...environment, ...flags });
+  const layers = {
+    'the resumed run': Object.keys(stored),
+    '--config': Object.keys(fromFile),
+    [`preset ${presetName}`]: Object.keys(preset),
+    environment: Object.keys(environment),
+    flags: Object.keys(flags),
+  };
+  return { config, warnings: ineffectiveKeyWarnings(config, Object.keys(flags)), layers };
 }
 
 /** Keeps only the options the user actually gave, mapped to config keys. */

@@ -3,6 +3,7 @@ import { parseRunConfig } from '../config/parse-run-config.js';
 import { configFromEnvironment } from '../config/run-options.js';
 import { addSecret } from '../config/secrets.js';
 import { serve } from '../serve/serve.js';
+import { log } from './logger.js';
 import { integerFlag } from './parse-flag.js';
 import { addRunOptions, configFromFlags } from './run-option-flags.js';
 
@@ -86,12 +87,12 @@ export function serveCommand(): Command {
         ...(authToken === undefined ? {} : { authToken }),
       });
       if (!LOOPBACK.has(flags.host) && authToken === undefined) {
-        process.stderr.write(
-          `lme serve: warning: listening on ${flags.host} without authentication; anyone who can reach it can use it.\n`,
+        log.warn(
+          `lme serve: listening on ${flags.host} without authentication; anyone who can reach it can use it.`,
         );
       }
-      process.stderr.write(
-        `lme serve: ${config.retriever} (${config.tokenizer} tokenizer, ${config.indexRoles} roles, at most ${flags.maxMemoryMb} MB${authToken === undefined ? '' : ', bearer token required'}) listening on ${server.url}\n`,
+      log.info(
+        `lme serve: ${config.retriever} (${config.tokenizer} tokenizer, ${config.indexRoles} roles, at most ${flags.maxMemoryMb} MB${authToken === undefined ? '' : ', bearer token required'}) listening on ${server.url}`,
       );
       await new Promise<void>((resolve) => {
         let stopping = false;
@@ -105,6 +106,6 @@ export function serveCommand(): Command {
         process.on('SIGTERM', onSignal);
       });
       await server.close();
-      process.stderr.write('lme serve: stopped\n');
+      log.info('lme serve: stopped');
     });
 }

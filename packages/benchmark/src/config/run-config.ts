@@ -181,8 +181,16 @@ export const runConfigSchema = z
     /** Hits stored per question in samples.jsonl. */
     saveHits: z.number().int().min(0).default(50),
     concurrency: z.number().int().min(1).max(256).default(1),
-    /** At most this many questions, stratified by type with `seed`. */
-    limit: z.number().int().min(1).optional(),
+    /**
+     * At most this many questions (a whole number from 1), or this share of them (0 < limit < 1),
+     * stratified by type with `seed`.
+     */
+    limit: z
+      .number()
+      .refine((value) => (value > 0 && value < 1) || (Number.isInteger(value) && value >= 1), {
+        message: 'a count (a whole number from 1) or a share between 0 and 1 such as 0.1',
+      })
+      .optional(),
     seed: z.number().int().min(0).default(42),
     questionIds: z.array(z.string().min(1)).min(1).optional(),
     questionTypes: z.array(z.string().min(1)).min(1).optional(),

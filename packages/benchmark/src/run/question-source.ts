@@ -27,6 +27,8 @@ export type QuestionSource = {
   items: AsyncIterable<{ record: LongMemEvalRecord; position: number }>;
   /** Share of the work done after `done` questions, estimated while the dataset streams. */
   fraction(done: number): number;
+  /** How many questions the selection holds; undefined when a streamed file could not be counted first. */
+  total: number | undefined;
   /** SHA-256 of the dataset's text; known once every item was read. */
   sha256(): string;
 };
@@ -131,6 +133,7 @@ export async function openQuestionSource(
         yield* items;
       })(),
       fraction: (done) => done / Math.max(items.length, 1),
+      total: items.length,
       sha256: () => sha256,
     };
   }
@@ -160,8 +163,32 @@ export async function openQuestionSource(
         );
     })(),
     fraction: chosen ? (done) => done / Math.max(chosen.size, 1) : () => stream.fractionRead(),
+    total: chosen ? chosen.size : await countSelected(path, options, selection),
     sha256: () => stream.sha256(),
   };
+}
+
+/**
+ * The questions a streamed selection holds, counted in a first read so progress can say done of
+ * total. A record that does not read stops the count only: the run then meets it as it streams,
+ * keeping every question finished before it, and progress shows no total.
+ */
+async function countSelected(
+  path: string,
+  options: { duplicateSessions: RunConfig['duplicateSessions'] },
+  selection: Selection,
+): Promise<number | undefined> {
+  let count = 0;
+  let position = 0;
+  try {
+    for await (const record of streamLongMemEval(path, options).records) {
+      if (acceptsRecord(selection, record, position)) count++;
+      position++;
+    }
+  } catch {
+    return undefined;
+  }
+  return count;
 }
 
 function fileSize(path: string): number {

@@ -42,8 +42,20 @@ export type RunHooks = {
   onRunStart?(info: { dir: string; runId: string }): void;
   onResume?(info: { dir: string; finished: number; droppedTornLine: boolean; retrying: number }): void;
   onDatasetRead?(info: { path: string; questions: number; sha256: string }): void;
+  /**
+   * Before the first question: the questions selected from the dataset (undefined when a streamed
+   * file could not be counted), of which `finished` are already done (a resumed run).
+   */
+  onQuestionsSelected?(info: { path: string; questions: number | undefined; finished: number }): void;
   /** `fraction` is the share of the work done so far, estimated while the dataset streams. */
-  onQuestionEnd?(info: { sample: Sample; done: number; fraction: number; note?: string }): void;
+  onQuestionEnd?(info: {
+    sample: Sample;
+    done: number;
+    /** The questions of the selection, as onQuestionsSelected said. */
+    total: number | undefined;
+    fraction: number;
+    note?: string;
+  }): void;
   onRunEnd?(info: { summary: Summary; dir: string; table: string }): void;
   /** Once, when the run starts: whether QA runs, and how to turn it on if not. */
   onNotice?(message: string): void;
@@ -140,6 +152,7 @@ export async function runBenchmark(
     try {
       if (resume) folder.rewriteSamples(previous);
       folder.writeJson('config.json', manifest);
+      hooks.onQuestionsSelected?.({ path: datasetPath, questions: source.total, finished: previous.length });
       const outcome = await runQuestions({
         config,
         source,
@@ -315,6 +328,7 @@ async function runQuestions(options: {
     hooks.onQuestionEnd?.({
       sample,
       done: samples.length,
+      total: source.total,
       fraction: source.fraction(done),
       note: provider.progress?.(),
     });

@@ -12,7 +12,7 @@ export type Selection = {
   questionTypes?: readonly string[];
   /** 1-based shard `index` of `count`: questions whose dataset position % count === index - 1. */
   shard?: Shard;
-  /** At most this many questions, stratified by question type. */
+  /** At most this many questions, or this share of them (0 < limit < 1), stratified by question type. */
   limit?: number;
   seed: number;
   /** Dev/test protocol part (run/dev-test-split.ts); decided over the whole file, so it needs every record. */
@@ -49,7 +49,12 @@ export function chosenPositions(selection: Selection, heads: readonly QuestionHe
   ).filter(({ record, position }) => acceptsRecord(selection, record, position));
   return selection.limit === undefined
     ? candidates.map(({ position }) => position)
-    : stratifiedPositions(candidates, selection.limit, selection.seed);
+    : stratifiedPositions(candidates, limitCount(selection.limit, candidates.length), selection.seed);
+}
+
+/** `--limit` as a count: a share (0 < limit < 1) of `candidates` questions, rounded, at least 1. */
+export function limitCount(limit: number, candidates: number): number {
+  return limit < 1 ? Math.max(1, Math.round(limit * candidates)) : limit;
 }
 
 /** The filters that decide per record, in any order: ids, types, shard. */

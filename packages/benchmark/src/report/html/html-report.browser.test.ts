@@ -52,7 +52,7 @@ describe.skipIf(skipReason !== undefined)('the HTML report in headless Chromium'
     }
     official = join(root, 'bm25-official');
     words = join(root, 'bm25');
-    const built = runCli(['report', official, words, '--html', '--out', join(root, 'report.html')]);
+    const built = runCli(['report', official, words, '--html', '--output', join(root, 'report.html')]);
     if (built.status !== 0) throw new Error(`lme report --html failed: ${built.stderr}`);
     report = await openReport(join(root, 'report.html'), { executablePath: executablePath! });
   }, 180_000);

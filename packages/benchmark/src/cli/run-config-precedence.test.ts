@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RUN_OPTION_GROUPS, RUN_OPTIONS, type RunOptionDeclaration } from '../config/run-options.js';
+import { parseRun } from './parse-run-flags.js';
+import { runCommand } from './run-command.js';
+import { resolveRunConfig } from './run-option-flags.js';
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe('run config precedence: defaults < config file < preset < environment < flags', () => {
+  it('takes each key from the highest layer that sets it', () => {
+    vi.stubEnv('LME_DATA_DIR', 'from-environment');
+    const fromFile = {
+      retriever: 'dense',
+      tokenizer: 'official',
+      topK: 7,
+      concurrency: 3,
+      dataDir: 'from-file',
+    } as const;
+    const { config, layers } = resolveRunConfig(parseRun(['--preset', 'bm25', '-j', '2']), {}, fromFile);
+    expect(config.retriever).toBe('bm25'); // the preset over the file
+    expect(config.tokenizer).toBe('words'); // the preset over the file
+    expect(config.topK).toBe(7); // the file over the default
+    expect(config.dataDir).toBe('from-environment'); // the environment over the file
+    expect(config.concurrency).toBe(2); // a flag over the file
+    expect(config.seed).toBe(42); // the default
+    expect(layers).toMatchObject({
+      '--config': ['retriever', 'tokenizer', 'topK', 'concurrency', 'dataDir'],
+      'preset bm25': ['retriever', 'tokenizer', 'granularity', 'contextBudget'],
+      environment: ['dataDir'],
+      flags: ['preset', 'concurrency'],
+    });
+  });
+
+  it('loads the preset a config file names, and a --preset flag replaces it', () => {
+    const fromFile = { preset: 'bm25-official', retriever: 'dense', granularity: 'turn' } as const;
+    const named = resolveRunConfig(parseRun([]), {}, fromFile).config;
+    expect([named.retriever, named.tokenizer, named.granularity]).toEqual(['bm25', 'official', 'session']);
+    const replaced = resolveRunConfig(parseRun(['--preset', 'bm25']), {}, fromFile).config;
+    expect([replaced.preset, replaced.tokenizer]).toEqual(['bm25', 'words']);
+  });
+
+  it('puts a config file above the stored config of a resumed run', () => {
+    const { config } = resolveRunConfig(parseRun([]), { concurrency: 4, label: 'stored' }, { label: 'file' });
+    expect([config.concurrency, config.label]).toEqual([4, 'file']);
+  });
+});
+
+describe('lme run --help', () => {
+  it('gives every run option a help group, so a new option cannot land in an unnamed list', () => {
+    const missing = (RUN_OPTIONS as readonly RunOptionDeclaration[]).filter(
+      (option) => !Object.hasOwn(RUN_OPTION_GROUPS, option.group),
+    );
+    expect(missing.map((option) => option.flags)).toEqual([]);
+    const help = runCommand().helpInformation();
+    const headings = [...help.matchAll(/^([A-Z][^\n]*):$/gm)].map((match) => `${match[1]}:`);
+    expect(headings).toEqual([...Object.values(RUN_OPTION_GROUPS), 'Options:']);
+    // Only --help is left in the ungrouped list.
+    expect(help.split('\nOptions:\n')[1]!.split('\n\n')[0]!.trim()).toMatch(
+      /^-h, --help +display help for command$/,
+    );
+  });
+
+  it('lists --dataset, --preset and --limit first, and says --preset takes a name or a path', () => {
+    const help = runCommand().helpInformation();
+    const start = help.split('Start here:\n')[1]!.split('\n\n')[0]!;
+    expect([...start.matchAll(/^ {2}((?:-\w, )?--[\w-]+)/gm)].map((match) => match[1])).toEqual([
+      '-d, --dataset',
+      '--preset',
+      '--limit',
+      '--config',
+    ]);
+    expect(start).toMatch(/--preset <name\|path> +start from a preset: a name/);
+  });
+});
