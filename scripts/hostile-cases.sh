@@ -80,3 +80,58 @@ echo "9 explain, ESC bytes on stdout:      $(tr -cd '\033' <"$work/out" | wc -c)
 
 # 12. gate with nothing to check.
 run_case "12 gate with nothing to check" lme gate "$work/base"
+
+# 12. A cache folder lme cannot write: a file where the embedding cache's folder goes.
+mkdir -p "$work/cache-embed" && echo 'not a folder' >"$work/cache-embed/embeddings"
+lme run --dataset sample --data-dir "$data" --preset hybrid --embedder local:use-lite --out "$work" \
+  --run-id badcache --limit 1 --cache-dir "$work/cache-embed" >"$work/out" 2>&1
+echo "12 embedding cache not a folder    exit $?   $(grep -m1 -e 'questions failed; first' -e '^lme:' "$work/out" | cut -c1-260)"
+
+# 12. Bytes that are not UTF-8 in a dataset file.
+node -e '
+const fs = require("fs"), zlib = require("zlib");
+const text = zlib.gunzipSync(fs.readFileSync(process.argv[1]));
+const match = /"question":\s*"/.exec(text.toString("latin1"));
+text[match.index + match[0].length] = 0xff; fs.writeFileSync(process.argv[2], text);
+' "$data/sample/longmemeval_s_sample.json.gz" "$work/latin1.json"
+run_case "12 a non-UTF-8 byte in a dataset" lme run --dataset "$work/latin1.json" --preset bm25-official \
+  --out "$work" --run-id latin1
+
+# 12. An evidence-convention gold session absent from its haystack.
+node -e '
+const fs = require("fs"), zlib = require("zlib");
+const records = JSON.parse(zlib.gunzipSync(fs.readFileSync(process.argv[1]))).slice(0, 2);
+records[0].answer_session_ids.push("ghost_session"); fs.writeFileSync(process.argv[2], JSON.stringify(records));
+' "$data/sample/longmemeval_s_sample.json.gz" "$work/ghost.json"
+lme run --dataset "$work/ghost.json" --preset bm25-official --convention evidence --out "$work" \
+  --run-id ghost >"$work/out" 2>&1
+echo "12 gold absent from the haystack    exit $?   $(grep -m1 -e 'missing from the haystack' "$work/out" || echo '(nothing said)')"
+
+# 12 and 13. Two loopback servers of the same model: the cache one filled serves the other; an LLM
+# cache folder that cannot be written.
+start_server() { # answer text, port file
+  node -e '
+const http = require("http"); const text = process.argv[1];
+http.createServer((q, s) => { q.resume(); q.on("end", () => { s.writeHead(200, {"content-type": "application/json"});
+  s.end(JSON.stringify({id: "x", object: "chat.completion", created: 0, model: "m",
+    choices: [{index: 0, message: {role: "assistant", content: text}, finish_reason: "stop"}],
+    usage: {prompt_tokens: 100, completion_tokens: 5, total_tokens: 105}})); }); })
+  .listen(0, "127.0.0.1", function () { console.log(this.address().port); });
+' "$1" >"$2" &
+}
+start_server 'Yes.' "$work/port-a"
+server_a=$!
+start_server 'No.' "$work/port-b"
+server_b=$!
+for _ in $(seq 50); do [ -s "$work/port-a" ] && [ -s "$work/port-b" ] && break; sleep 0.1; done
+qa() { # base URL, run id, cache dir
+  OPENAI_API_KEY=sk-test OPENAI_BASE_URL="$1" lme run --dataset sample --data-dir "$data" --preset bm25-official \
+    --out "$work" --run-id "$2" --limit 2 --reader-model gpt-4o-mini --cache-dir "$3"
+}
+qa "http://127.0.0.1:$(cat "$work/port-a")/v1" endpoint-a "$work/llmcache" >/dev/null 2>&1
+qa "http://127.0.0.1:$(cat "$work/port-b")/v1" endpoint-b "$work/llmcache" >"$work/out" 2>&1
+echo "13 second endpoint, same cache      exit $?   $(grep -m1 '^spend:' "$work/out" | sed 's/.*total/total/')"
+mkdir -p "$work/cache-llm" && echo 'not a folder' >"$work/cache-llm/llm"
+qa "http://127.0.0.1:$(cat "$work/port-a")/v1" rocache "$work/cache-llm" >"$work/out" 2>&1
+echo "12 LLM cache cannot be written      exit $?   $(grep -m1 -e 'LLM cache' "$work/out" || echo '(nothing said)')"
+kill "$server_a" "$server_b"

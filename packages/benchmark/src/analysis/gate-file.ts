@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { decodeUtf8 } from '../config/strict-utf8.js';
 import { parseThreshold, type Threshold } from './gate.js';
 
 /**
@@ -55,14 +56,15 @@ const gateFileSchema = z
 
 /** Reads and validates a gate file; errors name the file and the key at fault. */
 export function readGateFile(path: string): GateSpec {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (error) {
     throw new Error(
       `Cannot read gate file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
     );
   }
+  const text = decodeUtf8(bytes, path);
   let value: unknown;
   try {
     value = JSON.parse(text);

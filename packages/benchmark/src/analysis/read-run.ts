@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { decodeUtf8 } from '../config/strict-utf8.js';
 import type { Sample } from '../results/sample.js';
 import type { Exclusion, Summary } from '../results/summary.js';
 import { type RunManifest, readManifest } from '../run/run-manifest.js';
@@ -23,14 +24,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function readJsonFile(path: string, what: string): unknown {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (error) {
     throw new Error(
       `Cannot read ${what} ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
     );
   }
+  const text = decodeUtf8(bytes, path);
   try {
     return JSON.parse(text);
   } catch (error) {

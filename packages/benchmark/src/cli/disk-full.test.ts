@@ -1,33 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mountTmpfs, unmountTmpfs } from '@lme/search-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../testing/run-cli.js';
 
-/**
- * A real full disk: a tmpfs of `kilobytes`, mounted for the test. Needs root (mount); elsewhere
- * the tests skip and say why.
- */
-function mountSmallDisk(kilobytes: number): { dir: string } | { skip: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'lme-full-disk-'));
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${kilobytes}k`, 'tmpfs', dir], { stdio: 'pipe' });
-    return { dir };
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
-    return {
-      skip: `cannot mount a small tmpfs to fill (${(error as Error).message.split('\n')[0]}); run as root`,
-    };
-  }
-}
+/** A real full disk: a tmpfs of `kilobytes` (needs root; elsewhere the tests skip and say why). */
+const mountSmallDisk = (kilobytes: number) => mountTmpfs(`size=${kilobytes}k`);
 
 const mounted: string[] = [];
 afterEach(() => {
-  for (const dir of mounted.splice(0)) {
-    execFileSync('umount', [dir]);
-    rmSync(dir, { recursive: true, force: true });
-  }
+  for (const dir of mounted.splice(0)) unmountTmpfs(dir);
 });
 
 const RUN = ['run', '--dataset', 'sample', '--preset', 'bm25-official', '--run-id', 'full'];

@@ -104,6 +104,7 @@ export function runCommand(): Command {
                     `${droppedTornLine ? '; dropped a torn last line' : ''}`,
                 ),
               onNotice: (message) => log.info(message),
+              onWarning: (message) => log.warn(message),
               onQuestionsSelected: ({ path, questions, finished }) => {
                 log.info(
                   `read ${questions ?? 'the'} questions from ${path}${finished > 0 ? ` (${finished} done before)` : ''}`,

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { closeNames } from './close-names.js';
 import type { RunConfigInput } from './run-config.js';
 import { checkRunConfigKeys, readRunConfigFile } from './run-config-file.js';
+import { decodeUtf8 } from './strict-utf8.js';
 
 /**
  * Presets live in configs/presets/<name>.json as {"description", "figure"?, "config"}; `figure`
@@ -42,8 +43,9 @@ export function loadPreset(nameOrPath: string, dir = PRESETS_DIR): Preset {
     );
   }
   let parsed: { description?: unknown; figure?: unknown; config?: unknown };
+  const text = decodeUtf8(readFileSync(path), path);
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new Error(`${path} is not valid JSON (${(error as Error).message})`);
   }

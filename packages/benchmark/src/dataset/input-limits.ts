@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
+import { describeNonUtf8, firstNonUtf8Byte } from '../config/strict-utf8.js';
 
 const MB = 1024 * 1024;
 
@@ -27,9 +28,21 @@ export function formatLimit(bytes: number): string {
 
 /**
  * A dataset file read whole (`.gz` decompressed), refused in one sentence naming it when it is, or
- * decompresses to, more than `INPUT_LIMITS.wholeFileBytes`; corrupt gzip data is named too.
+ * decompresses to, more than `INPUT_LIMITS.wholeFileBytes`, or holds a byte that is not UTF-8 (named
+ * by its offset); corrupt gzip data is named too.
  */
 export async function readWholeDatasetFile(path: string): Promise<Buffer> {
+  const bytes = await readCappedDatasetFile(path);
+  const found = firstNonUtf8Byte(bytes);
+  if (found) {
+    throw new Error(
+      `${path}: ${describeNonUtf8(found)}${path.endsWith('.gz') ? ' of the decompressed JSON' : ''} is not UTF-8; a dataset file must be UTF-8 text: save it as UTF-8.`,
+    );
+  }
+  return bytes;
+}
+
+async function readCappedDatasetFile(path: string): Promise<Buffer> {
   const limit = INPUT_LIMITS.wholeFileBytes;
   const refuse = (): never => {
     throw new Error(

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
+import { describeNonUtf8, firstNonUtf8Byte } from '../config/strict-utf8.js';
 import { formatLimit, INPUT_LIMITS } from './input-limits.js';
 
 const QUOTE = 0x22;
@@ -52,6 +53,8 @@ export async function* readJsonArrayObjects(
   // offset): both are bounded (INPUT_LIMITS), so a small gzip of one huge string cannot fill memory.
   let recordBytes = 0;
   let stringStart = 0;
+  // Where the record being read began (uncompressed offset), to name a byte that is not UTF-8.
+  let recordStart = 0;
   const tooLarge = (what: string, limit: number): never => {
     throw new Error(
       `${what} at byte ${offset} of the JSON, after ${plural(records)}, is larger than ${formatLimit(limit)}, the most lme reads (a decompression bomb, or not a dataset)`,
@@ -98,6 +101,7 @@ export async function* readJsonArrayObjects(
           else if (byte === CLOSE_BRACKET) depth = 0;
           else if (byte === OPEN_BRACE) {
             objectStart = position;
+            recordStart = offset + position;
             depth = 2;
           }
           position++;
@@ -115,7 +119,15 @@ export async function* readJsonArrayObjects(
             pieces.push(chunk.subarray(objectStart, position + 1));
             records++;
             expecting = 'comma-or-end';
-            yield Buffer.concat(pieces).toString('utf8');
+            const bytes = Buffer.concat(pieces);
+            // Checked per record, so nothing is buffered beyond the record; never turned into U+FFFD.
+            const found = firstNonUtf8Byte(bytes);
+            if (found) {
+              throw new Error(
+                `${describeNonUtf8(found, recordStart)} of the JSON, in record ${records - 1}, is not UTF-8; a dataset file must be UTF-8 text: save it as UTF-8`,
+              );
+            }
+            yield bytes.toString('utf8');
             pieces = [];
             recordBytes = 0;
             objectStart = -1;

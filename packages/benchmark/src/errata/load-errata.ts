@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { decodeUtf8 } from '../config/strict-utf8.js';
 import { type ErrataFile, errataFileSchema } from './errata-schema.js';
 
 /** Errata live in configs/errata/<name>.json (errata-schema.ts). */
@@ -28,7 +29,7 @@ export function loadErrata(nameOrPath: string, dir = ERRATA_DIR): LoadedErrata {
   const bytes = readFileSync(path);
   let value: unknown;
   try {
-    value = JSON.parse(bytes.toString('utf8'));
+    value = JSON.parse(decodeUtf8(bytes, path));
   } catch (error) {
     throw new Error(`${path} is not valid JSON (${(error as Error).message}).`);
   }

@@ -23,6 +23,11 @@ export type QuestionRetrievalResult = {
   noTarget: boolean;
   /** The gold keys at session level, for reports. */
   goldSessions: string[];
+  /**
+   * Evidence convention: gold sessions (answer_session_ids) the haystack does not hold. No
+   * retriever can find them, so they count as not retrieved; reported, never silently.
+   */
+  absentGold?: string[];
   /** The packed context `context.evidence_recall` was measured on, when a budget was given. */
   context?: ContextGrade;
 };
@@ -115,10 +120,14 @@ export function evaluateQuestion(options: {
     ...(context ? { packed: context.packed } : {}),
   });
   if (ownMetrics) Object.assign(metrics, ownMetrics);
+  const haystack = new Set(record.haystack_session_ids);
+  const absentGold =
+    convention === 'evidence' ? record.answer_session_ids.filter((id) => !haystack.has(id)) : [];
   return {
     metrics,
     noTarget: primary.gold.size === 0,
     goldSessions: [...sessionGold],
+    ...(absentGold.length > 0 ? { absentGold } : {}),
     ...(context ? { context } : {}),
   };
 }

@@ -20,6 +20,8 @@ export type Sample = {
   /** No gold at the scored level (official convention B skips these). */
   no_target: boolean;
   gold_sessions: string[];
+  /** Evidence convention: gold sessions absent from the question's haystack (counted as not retrieved). */
+  gold_absent?: string[];
   hits: StoredHit[];
   metrics: Record<string, number>;
   hypothesis: string | null;

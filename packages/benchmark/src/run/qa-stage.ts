@@ -36,6 +36,8 @@ export type QaStage = {
   }): Promise<QaResult>;
   /** USD spent so far on calls not served from the cache (null parts: unpriced models). */
   spentUsd(): number;
+  /** Answers the completion cache served from entries another endpoint made, per endpoint. */
+  answersFromOtherEndpoints(): Record<string, number>;
 };
 
 /**
@@ -46,13 +48,27 @@ export type QaStage = {
 export async function createQaStage(
   config: RunConfig,
   environment: NodeJS.ProcessEnv = process.env,
+  onWarning?: (message: string) => void,
 ): Promise<QaStage | undefined> {
   if (!judges(config)) return undefined;
   // Reader settings and the answer source were checked once, by preflight, before any work.
   // The cache root: the completion cache keeps its entries in `<cacheDir>/llm/`.
   const cacheDir = config.cache ? config.cacheDir : undefined;
+  // The reader and the judge share the cache folder: its problem is told once.
+  const warned = new Set<string>();
+  const fromOtherEndpoints: Record<string, number> = {};
   const clientFor = (role: 'reader' | 'judge') =>
-    createChatClient({ ...resolveOpenAiEndpoint(config, role, environment), cacheDir });
+    createChatClient({
+      ...resolveOpenAiEndpoint(config, role, environment),
+      cacheDir,
+      onWarning: (message) => {
+        if (!warned.has(message)) onWarning?.(message);
+        warned.add(message);
+      },
+      onCachedFromOtherEndpoint: (endpoint) => {
+        fromOtherEndpoints[endpoint] = (fromOtherEndpoints[endpoint] ?? 0) + 1;
+      },
+    });
   const reader: Reader | undefined = config.readerModel
     ? createReader({
         client: clientFor('reader'),
@@ -90,6 +106,7 @@ export async function createQaStage(
 
   return {
     spentUsd: () => spent,
+    answersFromOtherEndpoints: () => ({ ...fromOtherEndpoints }),
     async answer({ record, readerHaystackSessions, rankedSessionIds, rankedIds, providerAnswer, signal }) {
       const usage: QaResult['usage'] = {};
       const latency: QaResult['latency'] = { judge: 0 };

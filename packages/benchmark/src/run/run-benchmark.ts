@@ -10,6 +10,7 @@ import type { PipelineResources } from '../providers/pipeline/configured-embedde
 import type { Provider } from '../providers/provider.js';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
+import { absentGoldWarning } from './absent-gold.js';
 import { checkServers } from './check-servers.js';
 import { datasetFileSha256 } from './dataset-checksum.js';
 import { preflightRun } from './preflight.js';
@@ -59,6 +60,8 @@ export type RunHooks = {
   onRunEnd?(info: { summary: Summary; dir: string; table: string }): void;
   /** Once, when the run starts: whether QA runs, and how to turn it on if not. */
   onNotice?(message: string): void;
+  /** Something the user should act on that does not stop the run (an unusable LLM cache, gold missing from its haystack). */
+  onWarning?(message: string): void;
 };
 
 export type RunDependencies = {
@@ -140,7 +143,7 @@ export async function runBenchmark(
         if (!signal?.aborted) throw error;
       },
     );
-    const qa = await createQaStage(config, dependencies.environment);
+    const qa = await createQaStage(config, dependencies.environment, (message) => hooks.onWarning?.(message));
     const source = await openQuestionSource(datasetPath, config, dependencies.dataset);
     claim = claimRunFolder(dir, { mode: resume ? 'resume' : 'new', overwrite: config.overwrite });
     hooks.onRunStart?.({ dir, runId });
@@ -181,6 +184,7 @@ export async function runBenchmark(
         signal,
         source,
         outcome,
+        fromOtherEndpoints: qa?.answersFromOtherEndpoints() ?? {},
       });
     } finally {
       folder.close();
@@ -244,6 +248,7 @@ async function startManifest(options: {
   // A resumed run is partial again only if it stops again.
   delete manifest.partial;
   delete manifest.finished_at;
+  delete manifest.cache;
   return manifest;
 }
 
@@ -373,6 +378,8 @@ function finishRun(options: {
   signal: AbortSignal | undefined;
   source: QuestionSource;
   outcome: QuestionsOutcome;
+  /** Answers the completion cache served from entries another endpoint made, per endpoint. */
+  fromOtherEndpoints: Record<string, number>;
 }): BenchmarkResult {
   const { config, dir, datasetPath, folder, manifest, provider, hooks, signal, source, outcome } = options;
   const { samples, spend, stopReason } = outcome;
@@ -403,6 +410,12 @@ function finishRun(options: {
     });
   }
   samples.sort((left, right) => left.position - right.position);
+  const absentGold = absentGoldWarning(samples);
+  if (absentGold) hooks.onWarning?.(absentGold);
+  if (Object.keys(options.fromOtherEndpoints).length > 0) {
+    manifest.cache = { answers_from_other_endpoints: options.fromOtherEndpoints };
+    spend.fromOtherEndpoints = options.fromOtherEndpoints;
+  }
   const providerAnswers = providerAnswerStats(samples);
   const result: BenchmarkResult = {
     ...writeRunOutputs(folder, manifest, samples, stopReason),

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fromLegacyRetrieverKeys } from '../config/base-retrievers.js';
 import { type RunConfig, type RunConfigInput, resultKeyDifferences } from '../config/run-config.js';
+import { readUtf8FileSync } from '../config/strict-utf8.js';
 import type { Sample } from '../results/sample.js';
 import { datasetFileSha256 } from './dataset-checksum.js';
 import type { Provenance } from './provenance.js';
@@ -20,6 +21,11 @@ export type RunManifest = {
   resumed?: { argv: string[]; at: string }[];
   /** The provider's run-level figures (embedding and summary cost), written when the run ends. */
   provider_stats?: Record<string, unknown>;
+  /**
+   * Reader and judge answers this session of the run took from completion-cache entries another
+   * endpoint made (the cache key leaves the endpoint out by design), per endpoint; absent when none.
+   */
+  cache?: { answers_from_other_endpoints: Record<string, number> };
   /** When the run wrote its outputs after its last question; absent while it runs or if it stopped. */
   finished_at?: string;
   /** The errata the run applied (`--errata`), as checked against the dataset when it started. */
@@ -51,9 +57,10 @@ export function partialReason(manifest: RunManifest): string | undefined {
 export function readManifest(dir: string): RunManifest {
   const path = join(dir, 'config.json');
   if (!existsSync(path)) throw new Error(`${path} not found: is ${dir} a run folder?`);
+  const text = readUtf8FileSync(path);
   let manifest: RunManifest;
   try {
-    manifest = JSON.parse(readFileSync(path, 'utf8')) as RunManifest;
+    manifest = JSON.parse(text) as RunManifest;
   } catch (error) {
     throw new Error(`${path} is not valid JSON (${(error as Error).message})`);
   }

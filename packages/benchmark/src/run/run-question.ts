@@ -74,6 +74,7 @@ export async function runQuestion(options: RunQuestionOptions): Promise<Sample |
       });
       sample.no_target = graded.noTarget;
       sample.gold_sessions = graded.goldSessions;
+      if (graded.absentGold) sample.gold_absent = graded.absentGold;
       sample.metrics = graded.metrics;
       options.onExplain?.({
         question_id: record.question_id,

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readUtf8FileSync } from '../config/strict-utf8.js';
 import type { Sample } from '../results/sample.js';
 
 export type SamplesFile = {
@@ -14,7 +15,7 @@ export type SamplesFile = {
  */
 export function readSamplesFile(path: string): SamplesFile {
   if (!existsSync(path)) return { samples: [], tornLastLine: false };
-  const text = readFileSync(path, 'utf8');
+  const text = readUtf8FileSync(path);
   const lines = text.split('\n');
   const last = lines.pop() ?? '';
   let tornLastLine = false;

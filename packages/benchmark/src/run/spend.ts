@@ -22,6 +22,8 @@ export type Spend = {
   provider?: RoleSpend;
   /** The first question whose uncached call reported no token usage (its spend is unknown). */
   missingUsage?: string;
+  /** Answers served from completion-cache entries another endpoint made, per endpoint (this session). */
+  fromOtherEndpoints?: Record<string, number>;
 };
 
 /**
@@ -116,6 +118,9 @@ function formatOwnSpend(spend: Spend, roles: [string, RoleSpend][]): string {
   return (
     `spend: ${parts.join(' · ')} · total $${spend.usd.toFixed(4)}` +
     (cached > 0 ? ` (${cached} cached calls cost nothing)` : '') +
+    Object.entries(spend.fromOtherEndpoints ?? {})
+      .map(([endpoint, count]) => `; ${count} answers from the cache of ${endpoint}`)
+      .join('') +
     (spend.missingUsage !== undefined
       ? `; the server reported no token usage (first: question ${spend.missingUsage}), so the total is too low`
       : '')

@@ -74,6 +74,8 @@ export type ChatClientOptions = {
   timeoutMs?: number;
   /** Cache root; completions are kept in `<cacheDir>/llm/`. No disk cache when omitted. */
   cacheDir?: string;
-  /** Told about problems that do not fail a request (a cache entry that could not be written). */
+  /** Told about problems that do not fail a request (a cache folder that cannot be written). */
   onWarning?: (message: string) => void;
+  /** Told of each answer the cache served from an entry another endpoint made (its origin and path). */
+  onCachedFromOtherEndpoint?: (endpoint: string) => void;
 };

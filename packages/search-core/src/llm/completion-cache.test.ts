@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import type { ChatClient, ChatCompleteOptions } from './chat-client.js';
 import {
   clearCompletionCache,
   completionCacheKey,
+  endpointOrigin,
   readCompletionCacheStats,
   withCompletionCache,
 } from './completion-cache.js';
@@ -68,6 +69,50 @@ describe('withCompletionCache', () => {
     expect(await readCompletionCacheStats({ dir })).toMatchObject({ entries: 0, bytes: 0 });
     expect(await readdir(dir)).toEqual([]);
   });
+
+  it('records the endpoint that made an entry and tells of hits another endpoint made', async () => {
+    const inner = countingClient();
+    const first = withCompletionCache(inner, { dir, endpoint: 'http://a:1/v1' });
+    await first.complete(request('a'));
+    const files = (await readdir(dir, { recursive: true })).filter((name) => name.endsWith('.json'));
+    const entry = JSON.parse(await readFile(join(dir, files[0]!), 'utf8'));
+    expect(entry.endpoint).toBe('http://a:1/v1');
+    const others: string[] = [];
+    const second = withCompletionCache(inner, {
+      dir,
+      endpoint: 'http://b:2/v1',
+      onOtherEndpoint: (endpoint) => others.push(endpoint),
+    });
+    expect((await second.complete(request('a'))).cached).toBe(true);
+    const same = withCompletionCache(inner, {
+      dir,
+      endpoint: 'http://a:1/v1',
+      onOtherEndpoint: (endpoint) => others.push(`same ${endpoint}`),
+    });
+    await same.complete(request('a'));
+    expect(others).toEqual(['http://a:1/v1']);
+    expect(inner.calls).toBe(1);
+
+    // An entry of an older version (no endpoint) is still served, and counted as no one's.
+    delete entry.endpoint;
+    await writeFile(join(dir, files[0]!), JSON.stringify(entry));
+    expect((await second.complete(request('a'))).text).toBe('answer to a');
+    expect(others).toEqual(['http://a:1/v1']);
+  });
+
+  it('warns once, naming the folder, when entries cannot be written', async () => {
+    await writeFile(join(dir, 'llm'), 'a file where the folder goes');
+    const warnings: string[] = [];
+    const cached = withCompletionCache(countingClient(), {
+      dir,
+      onWarning: (message) => warnings.push(message),
+    });
+    await cached.complete(request('a'));
+    await cached.complete(request('b'));
+    expect(warnings).toEqual([
+      `The LLM cache folder ${join(dir, 'llm')} cannot be used (ENOTDIR), so answers are not cached and a later run pays for them again: make it a folder lme can write, point --cache-dir at another folder, or run with --no-cache.`,
+    ]);
+  });
 });
 
 describe('completionCacheKey', () => {
@@ -104,5 +149,14 @@ describe('completionCacheKey', () => {
       [0, 1, 2, 3].map((sampleIndex) => completionCacheKey({ ...judgement, sampleIndex })),
     );
     expect(keys.size).toBe(4);
+  });
+});
+
+describe('endpointOrigin', () => {
+  it('keeps scheme, host, port and path, never credentials, query or fragment', () => {
+    expect(endpointOrigin('https://user:sk-secret@proxy.example:8443/v1/?key=sk-x#f')).toBe(
+      'https://proxy.example:8443/v1',
+    );
+    expect(endpointOrigin('http://127.0.0.1:8000/v1')).toBe('http://127.0.0.1:8000/v1');
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { cacheFolderProblem } from '../core/cache-folder-problem.js';
 import { makeDirectory } from '../core/make-directory.js';
 import { removeMatching } from '../core/remove-matching.js';
 import type { ChatClient, ChatCompleteOptions, ChatCompleteResult, ChatUsage } from './chat-client.js';
@@ -9,25 +10,54 @@ import type { ChatClient, ChatCompleteOptions, ChatCompleteResult, ChatUsage } f
 export type CompletionCacheOptions = {
   /** Cache root (the CLI's `--cache-dir`); entries go to `<dir>/llm/` (see completionCacheFolder). */
   dir: string;
-  /** Told when an entry cannot be written; the completion is still returned. */
+  /**
+   * Told once, in one sentence naming the folder, when entries cannot be written (a full or
+   * read-only folder) or read; the completion is still returned.
+   */
   onWarning?: ((message: string) => void) | undefined;
+  /**
+   * The endpoint this client calls, as `endpointOrigin` gives it (no credentials, no query):
+   * stored in new entries, so a hit made through another endpoint can be told apart.
+   */
+  endpoint?: string | undefined;
+  /** Told of each answer served from an entry another endpoint made (its endpoint). */
+  onOtherEndpoint?: ((endpoint: string) => void) | undefined;
 };
 
-/** What one cache file holds: the response only, never the prompt, the endpoint or a key. */
+/**
+ * What one cache file holds: the response and the endpoint's origin and path that made it, never
+ * the prompt or a key. `endpoint` is absent from entries of older versions (still read).
+ */
 type CacheEntry = {
   v: 1;
   model: string;
+  endpoint?: string;
   texts: string[];
   usage: ChatUsage;
   createdAt: string;
 };
 
+/**
+ * An endpoint URL as cache entries and run files name it: scheme, host, port and path, never the
+ * credentials, query or fragment a URL may carry (`http://other:8000/v1`).
+ */
+export function endpointOrigin(baseURL: string): string {
+  try {
+    const url = new URL(baseURL);
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    return 'an invalid base URL';
+  }
+}
+
 const KEY_VERSION = 'lme-chat-completion-v1';
 
 /**
  * The cache key: sha256 over what determines the output (model, messages, temperature, max
- * tokens, n, seed, and `topLogprobs` and a `sampleIndex` above 0 when given). Retries, timeouts, concurrency, the endpoint and
- * the key are left out, so a cache filled through one proxy serves the same model through another.
+ * tokens, n, seed, and `topLogprobs` and a `sampleIndex` above 0 when given). Retries, timeouts,
+ * concurrency, the endpoint and the key are left out, so a cache filled through one proxy serves the
+ * same model through another (each entry records the endpoint that made it, and such a hit is
+ * reported: `onOtherEndpoint`).
  * `topLogprobs` is appended only when set, so the key of every request without it is unchanged.
  */
 export function completionCacheKey(request: ChatCompleteOptions): string {
@@ -64,6 +94,19 @@ export function completionCacheFolder(dir: string): string {
  */
 export function withCompletionCache(client: ChatClient, options: CompletionCacheOptions): ChatClient {
   const folder = completionCacheFolder(options.dir);
+  let warned = false;
+  const warnOnce = (error: unknown) => {
+    if (warned) return;
+    warned = true;
+    options.onWarning?.(
+      cacheFolderProblem({
+        what: 'LLM cache',
+        folder,
+        error,
+        consequence: ', so answers are not cached and a later run pays for them again',
+      }),
+    );
+  };
   return {
     id: client.id,
     async complete(request: ChatCompleteOptions): Promise<ChatCompleteResult> {
@@ -71,8 +114,10 @@ export function withCompletionCache(client: ChatClient, options: CompletionCache
       const started = performance.now();
       const key = completionCacheKey(request);
       const file = join(folder, key.slice(0, 2), `${key}.json`);
-      const hit = await readEntry(file);
+      const hit = await readEntry(file, warnOnce);
       if (hit) {
+        if (hit.endpoint !== undefined && options.endpoint !== undefined && hit.endpoint !== options.endpoint)
+          options.onOtherEndpoint?.(hit.endpoint);
         return {
           text: hit.texts[0] ?? '',
           texts: hit.texts,
@@ -85,6 +130,7 @@ export function withCompletionCache(client: ChatClient, options: CompletionCache
       const entry: CacheEntry = {
         v: 1,
         model: request.model,
+        ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
         texts: result.texts,
         usage: result.usage,
         createdAt: new Date().toISOString(),
@@ -92,19 +138,21 @@ export function withCompletionCache(client: ChatClient, options: CompletionCache
       try {
         await writeEntry(file, entry);
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        options.onWarning?.(`Could not write completion cache entry ${file}: ${reason}`);
+        warnOnce(error);
       }
       return result;
     },
   };
 }
 
-async function readEntry(file: string): Promise<CacheEntry | undefined> {
+async function readEntry(file: string, onError: (error: unknown) => void): Promise<CacheEntry | undefined> {
   let raw: string;
   try {
     raw = await readFile(file, 'utf8');
-  } catch {
+  } catch (error) {
+    // A missing entry is a miss; any other error (a folder that cannot be read) is told once.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') onError(error);
     return undefined;
   }
   try {
@@ -113,6 +161,7 @@ async function readEntry(file: string): Promise<CacheEntry | undefined> {
       entry.v === 1 &&
       Array.isArray(entry.texts) &&
       entry.texts.every((text) => typeof text === 'string') &&
+      (entry.endpoint === undefined || typeof entry.endpoint === 'string') &&
       typeof entry.usage?.promptTokens === 'number' &&
       typeof entry.usage.completionTokens === 'number';
     return valid ? (entry as CacheEntry) : undefined;

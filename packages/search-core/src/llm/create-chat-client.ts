@@ -1,6 +1,6 @@
 import type { ChatClient, ChatClientOptions } from './chat-client.js';
-import { withCompletionCache } from './completion-cache.js';
-import { createOpenAiChatClient } from './openai-chat-client.js';
+import { endpointOrigin, withCompletionCache } from './completion-cache.js';
+import { createOpenAiChatClient, DEFAULT_BASE_URL } from './openai-chat-client.js';
 import { withRequiredChoice } from './require-choice.js';
 import { withSingleFlight } from './single-flight.js';
 
@@ -15,7 +15,12 @@ export function createChatClient(options: ChatClientOptions = {}): ChatClient {
   const network = withRequiredChoice(createOpenAiChatClient(options));
   const cached = options.cacheDir
     ? withRequiredChoice(
-        withCompletionCache(network, { dir: options.cacheDir, onWarning: options.onWarning }),
+        withCompletionCache(network, {
+          dir: options.cacheDir,
+          onWarning: options.onWarning,
+          endpoint: endpointOrigin(options.baseURL ?? DEFAULT_BASE_URL),
+          onOtherEndpoint: options.onCachedFromOtherEndpoint,
+        }),
       )
     : network;
   return withSingleFlight(cached);

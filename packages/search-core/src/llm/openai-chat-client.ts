@@ -10,7 +10,7 @@ import type {
 import { ChatCompletionError } from './chat-completion-error.js';
 import { tokenCount } from './token-count.js';
 
-const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_MAX_RETRIES = 6;
 const DEFAULT_TIMEOUT_MS = 180_000;
 
@@ -27,7 +27,7 @@ export const LOGPROBS_MARK = 'lme-logprobs:';
  * key never appears in an error or a reply text.
  */
 export function createOpenAiChatClient(
-  options: Omit<ChatClientOptions, 'cacheDir' | 'onWarning'> = {},
+  options: Omit<ChatClientOptions, 'cacheDir' | 'onWarning' | 'onCachedFromOtherEndpoint'> = {},
 ): ChatClient {
   const baseURL = options.baseURL ?? DEFAULT_BASE_URL;
   const apiKey = options.apiKey;

@@ -1,5 +1,6 @@
 import { open, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { cacheFolderProblem } from '../../core/cache-folder-problem.js';
 import { makeDirectory } from '../../core/make-directory.js';
 import {
   CORRUPT_PREFIX,
@@ -74,8 +75,10 @@ export function createSegmentStore(options: SegmentStoreOptions) {
     try {
       names = await readdir(folder);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return;
+      if (code === undefined) throw error;
+      throw new Error(cacheFolderProblem({ what: 'embedding cache', folder, error }), { cause: error });
     }
     const legacy = { segments: 0, vectors: 0 };
     for (const name of names.sort()) {
@@ -143,44 +146,6 @@ export function createSegmentStore(options: SegmentStoreOptions) {
     return found;
   }
 
-  /** Reads `list` (sorted by slot) from one segment into `found`; returns what went wrong, if anything. */
-  async function readSegmentRecords(
-    segment: Segment,
-    list: readonly { key: string; slot: number }[],
-    found: Map<string, Float32Array>,
-  ): Promise<string | undefined> {
-    const { header } = segment;
-    let handle: Awaited<ReturnType<typeof open>>;
-    try {
-      handle = await open(segment.path, 'r');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      return 'gone';
-    }
-    try {
-      for (let start = 0; start < list.length; ) {
-        let end = start + 1;
-        while (end < list.length && list[end]!.slot - list[end - 1]!.slot <= READ_GAP_RECORDS) end++;
-        const firstSlot = list[start]!.slot;
-        const length = (list[end - 1]!.slot - firstSlot + 1) * header.recordBytes;
-        const buffer = Buffer.allocUnsafe(length);
-        const position = header.recordsOffset + firstSlot * header.recordBytes;
-        const { bytesRead } = await handle.read(buffer, 0, length, position);
-        if (bytesRead !== length) return 'shorter than its header promises';
-        for (let at = start; at < end; at++) {
-          const { key, slot } = list[at]!;
-          const vector = decodeRecord(buffer, (slot - firstSlot) * header.recordBytes, header);
-          if (typeof vector === 'string') return `record ${slot}: ${vector}`;
-          found.set(key, vector);
-        }
-        start = end;
-      }
-      return undefined;
-    } finally {
-      await handle.close();
-    }
-  }
-
   /** Writes a new segment of these vectors and adds it to the index. */
   async function write(
     dimensions: number,
@@ -188,7 +153,14 @@ export function createSegmentStore(options: SegmentStoreOptions) {
     vectorOf: (key: string) => Float32Array,
   ): Promise<void> {
     const file = encodeSegment(embedderId, dimensions, keys, vectorOf);
-    const name = await writeSegmentFile(folder, file);
+    let name: string;
+    try {
+      name = await writeSegmentFile(folder, file);
+    } catch (error) {
+      // A full or read-only folder: one sentence naming it and what to do, not a bare ENOSPC.
+      if ((error as NodeJS.ErrnoException).code === undefined) throw error;
+      throw new Error(cacheFolderProblem({ what: 'embedding cache', folder, error }), { cause: error });
+    }
     knownFiles.add(name);
     const parsed = parseSegment(file);
     if (parsed.status !== 'ok')
@@ -208,6 +180,47 @@ export function createSegmentStore(options: SegmentStoreOptions) {
 }
 
 export type SegmentStore = ReturnType<typeof createSegmentStore>;
+
+/**
+ * Reads `list` (sorted by slot) from one segment into `found`, in one read per run of nearby slots,
+ * verifying each record; returns what went wrong, if anything (`gone`: the file vanished).
+ */
+async function readSegmentRecords(
+  segment: Segment,
+  list: readonly { key: string; slot: number }[],
+  found: Map<string, Float32Array>,
+): Promise<string | undefined> {
+  const { header } = segment;
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(segment.path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return 'gone';
+  }
+  try {
+    for (let start = 0; start < list.length; ) {
+      let end = start + 1;
+      while (end < list.length && list[end]!.slot - list[end - 1]!.slot <= READ_GAP_RECORDS) end++;
+      const firstSlot = list[start]!.slot;
+      const length = (list[end - 1]!.slot - firstSlot + 1) * header.recordBytes;
+      const buffer = Buffer.allocUnsafe(length);
+      const position = header.recordsOffset + firstSlot * header.recordBytes;
+      const { bytesRead } = await handle.read(buffer, 0, length, position);
+      if (bytesRead !== length) return 'shorter than its header promises';
+      for (let at = start; at < end; at++) {
+        const { key, slot } = list[at]!;
+        const vector = decodeRecord(buffer, (slot - firstSlot) * header.recordBytes, header);
+        if (typeof vector === 'string') return `record ${slot}: ${vector}`;
+        found.set(key, vector);
+      }
+      start = end;
+    }
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
 
 /** Writes a segment under a temp name, syncs it and renames it into view; returns its name. */
 export async function writeSegmentFile(folder: string, file: Buffer): Promise<string> {

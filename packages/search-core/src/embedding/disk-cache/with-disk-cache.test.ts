@@ -2,8 +2,10 @@ import { mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mountTmpfs, unmountTmpfs } from '../../testing/mount-tmpfs.js';
 import type { Embedder } from '../embedder.js';
 import { clearEmbeddingCache, readEmbeddingCacheStats } from './cache-admin.js';
+import { embedderFolderName } from './cache-folder.js';
 import { withDiskCache } from './with-disk-cache.js';
 
 /** A deterministic embedder that records what it was asked to embed. */
@@ -48,6 +50,40 @@ describe('withDiskCache', () => {
   });
   afterEach(async () => {
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('names the cache folder and what to do when it cannot be used (a file where a folder goes)', async () => {
+    await writeFile(join(dir, 'embeddings'), 'a file where the folder goes');
+    const cached = withDiskCache(createRecordingEmbedder(), { dir });
+    const folder = join(dir, 'embeddings', embedderFolderName('fake:recording'));
+    // Found when it loads, before anything is embedded.
+    await expect(cached.embedDocuments({ texts: ['a', 'b'] })).rejects.toThrow(
+      `The embedding cache folder ${folder} cannot be used (ENOTDIR): make it a folder lme can write, point --cache-dir at another folder, or run with --no-cache.`,
+    );
+  });
+
+  it('names the cache folder when its disk is full or read-only', async (context) => {
+    const full = mountTmpfs('size=4k');
+    if ('skip' in full) return context.skip(full.skip);
+    const readOnly = mountTmpfs('ro,size=4k');
+    try {
+      if ('skip' in readOnly) return context.skip(readOnly.skip);
+      const texts = Array.from({ length: 100 }, (_, at) => `text ${at}`);
+      for (const [root, state] of [
+        [full.dir, 'is full (ENOSPC): free space on its disk'],
+        [readOnly.dir, 'is read-only (EROFS): make it writable'],
+      ] as const) {
+        const cached = withDiskCache(createRecordingEmbedder({ dimensions: 64 }), { dir: root });
+        await cached.embedDocuments({ texts });
+        const folder = join(root, 'embeddings', embedderFolderName('fake:recording'));
+        await expect(cached.close()).rejects.toThrow(
+          `The embedding cache folder ${folder} ${state}, point --cache-dir at another folder, or run with --no-cache.`,
+        );
+      }
+    } finally {
+      unmountTmpfs(full.dir);
+      if (!('skip' in readOnly)) unmountTmpfs(readOnly.dir);
+    }
   });
 
   it('embeds each distinct text once and counts hits and misses', async () => {

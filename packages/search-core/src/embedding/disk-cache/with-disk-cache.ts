@@ -1,6 +1,8 @@
 import { endianness } from 'node:os';
 import type { EmbedDocumentsOptions, Embedder, EmbedQueryOptions } from '../embedder.js';
 import { embedderFolder } from './cache-folder.js';
+import { createCachedVectors } from './cached-vectors.js';
+import { createInflightEmbeddings } from './inflight-embeddings.js';
 import { createPendingWrites } from './pending-writes.js';
 import { cacheKey } from './segment-format.js';
 import { createSegmentStore } from './segment-store.js';
@@ -69,29 +71,13 @@ export function withDiskCache(embedder: Embedder, options: DiskCacheOptions): Ca
     flushIntervalMs: options.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS,
     write: store.write,
   });
-  const inflight = new Map<string, Promise<Float32Array>>();
+  const cached = createCachedVectors({ store, pending, modelDimensions: () => embedder.dimensions });
+  const expectedDimensions = cached.dimensions;
+  const inflight = createInflightEmbeddings();
   const counters = { hits: 0, misses: 0 };
-  let loaded: Promise<void> | undefined;
-  let cachedDimensions = 0;
   let closed = false;
 
   const keyOf = (text: string, kind: 'document' | 'query') => cacheKey(identity, text, kind);
-
-  function ensureLoaded(): Promise<void> {
-    loaded ??= store.refresh().catch((error) => {
-      loaded = undefined;
-      throw error;
-    });
-    return loaded;
-  }
-
-  function expectedDimensions(): number {
-    return embedder.dimensions || cachedDimensions;
-  }
-
-  function remember(key: string, vector: Float32Array): void {
-    if (!store.locate(key, expectedDimensions())) pending.add(key, vector);
-  }
 
   /** Embeds `missing` keys with the wrapped embedder; caches them only if the answer is sound. */
   async function embedMissing(
@@ -103,23 +89,17 @@ export function withDiskCache(embedder: Embedder, options: DiskCacheOptions): Ca
     owned: Set<string>,
   ): Promise<void> {
     const missingTexts = missing.map(textOf);
-    const settled = embed(missingTexts, onProgress).then((vectors) => validate(vectors, missingTexts.length));
+    const vectors = await inflight.share(
+      missing,
+      embed(missingTexts, onProgress).then((answer) =>
+        checkVectors(answer, missingTexts.length, embedder.id, expectedDimensions()),
+      ),
+    );
     missing.forEach((key, at) => {
-      const promise = settled.then((vectors) => vectors[at]!);
-      promise.catch(() => {});
-      inflight.set(key, promise);
+      found.set(key, vectors[at]!);
+      owned.add(key);
+      cached.remember(key, vectors[at]!);
     });
-    try {
-      const vectors = await settled;
-      missing.forEach((key, at) => {
-        const vector = vectors[at]!;
-        found.set(key, vector);
-        owned.add(key);
-        remember(key, vector);
-      });
-    } finally {
-      for (const key of missing) inflight.delete(key);
-    }
   }
 
   async function resolveAll(
@@ -131,43 +111,16 @@ export function withDiskCache(embedder: Embedder, options: DiskCacheOptions): Ca
   ): Promise<Float32Array[]> {
     if (closed) throw new Error(`The disk cache of ${embedder.id} is closed.`);
     signal?.throwIfAborted();
-    await ensureLoaded();
-    const positions = new Map<string, number[]>();
-    keys.forEach((key, position) => {
-      const list = positions.get(key);
-      if (list) list.push(position);
-      else positions.set(key, [position]);
-    });
+    const positions = positionsOf(keys);
     const textOf = (key: string) => texts[positions.get(key)![0]!]!;
     const unique = [...positions.keys()];
-    /** Vectors found so far; those in `owned` are fresh arrays nobody else holds. */
-    const found = new Map<string, Float32Array>();
-    const owned = new Set<string>();
-    for (const key of unique) {
-      const vector = pending.get(key);
-      if (vector) found.set(key, vector);
-    }
-    const onDisk = () => unique.filter((key) => !found.has(key) && store.locate(key, expectedDimensions()));
-    let stored = onDisk();
-    if (found.size + stored.length < unique.length) {
-      await store.refresh(); // another process may have written them meanwhile
-      stored = onDisk();
-    }
-    for (const [key, vector] of await store.readVectors(stored, expectedDimensions())) {
-      cachedDimensions ||= vector.length;
-      found.set(key, vector);
-      owned.add(key);
-      // Verified, but its segment was set aside meanwhile (another record was corrupt): keep it.
-      remember(key, vector);
-    }
-
+    const { found, owned } = await cached.lookup(unique);
     const waits: [string, Promise<Float32Array>][] = [];
     const missing: string[] = [];
     for (const key of unique) {
-      if (found.has(key)) continue;
-      const shared = inflight.get(key);
+      const shared = found.has(key) ? undefined : inflight.get(key);
       if (shared) waits.push([key, shared]);
-      else missing.push(key);
+      else if (!found.has(key)) missing.push(key);
     }
     counters.misses += missing.length;
     counters.hits += keys.length - missing.length;
@@ -177,14 +130,7 @@ export function withDiskCache(embedder: Embedder, options: DiskCacheOptions): Ca
       await embedMissing(missing, textOf, embed, (done) => onProgress?.(ready + done), found, owned);
     }
     // Texts another call is embedding right now; if that call fails (say it was aborted), embed them here.
-    const orphans: string[] = [];
-    for (const [key, promise] of waits) {
-      try {
-        found.set(key, await promise);
-      } catch {
-        orphans.push(key);
-      }
-    }
+    const orphans = await inflight.waitFor(waits, found);
     if (orphans.length > 0) {
       signal?.throwIfAborted();
       counters.misses += orphans.length;
@@ -192,35 +138,8 @@ export function withDiskCache(embedder: Embedder, options: DiskCacheOptions): Ca
       await embedMissing(orphans, textOf, embed, undefined, found, owned);
     }
 
-    const result = new Array<Float32Array>(keys.length);
-    for (const [key, list] of positions) {
-      const vector = found.get(key)!;
-      list.forEach((position, nth) => {
-        // Callers own what they get: no two positions share an array, nor share one with the cache.
-        result[position] = nth === 0 && owned.has(key) ? vector : vector.slice();
-      });
-    }
     onProgress?.(keys.length);
-    return result;
-  }
-
-  function validate(vectors: unknown, expected: number): Float32Array[] {
-    const fail = (problem: string): never => {
-      throw new Error(`${embedder.id} returned unusable vectors (${problem}); nothing was cached.`);
-    };
-    if (!Array.isArray(vectors)) return fail('not an array');
-    if (vectors.length !== expected) fail(`${vectors.length} vectors for ${expected} texts`);
-    const size = expectedDimensions() || (vectors[0] as Float32Array | undefined)?.length || 0;
-    vectors.forEach((vector: unknown, at) => {
-      if (!(vector instanceof Float32Array)) {
-        fail(`vector ${at} is not a Float32Array`);
-        return;
-      }
-      if (vector.length !== size || size === 0)
-        fail(`vector ${at} has ${vector.length} dimensions, expected ${size}`);
-      for (const value of vector) if (!Number.isFinite(value)) fail(`vector ${at} holds ${value}`);
-    });
-    return vectors as Float32Array[];
+    return placeVectors(positions, found, owned, keys.length);
   }
 
   return {
@@ -261,13 +180,10 @@ export function withDiskCache(embedder: Embedder, options: DiskCacheOptions): Ca
     },
 
     async countCached({ texts, kind = 'document' }) {
-      await ensureLoaded();
-      let cached = 0;
-      for (const text of new Set(texts)) {
-        const key = keyOf(text, kind);
-        if (store.has(key) || pending.has(key)) cached++;
-      }
-      return cached;
+      await cached.ensureLoaded();
+      let count = 0;
+      for (const text of new Set(texts)) if (cached.has(keyOf(text, kind))) count++;
+      return count;
     },
 
     flush: () => pending.flush(),
@@ -282,4 +198,63 @@ export function withDiskCache(embedder: Embedder, options: DiskCacheOptions): Ca
       }
     },
   };
+}
+
+/** Each distinct key and the positions it holds in `keys`, in first-seen order. */
+function positionsOf(keys: readonly string[]): Map<string, number[]> {
+  const positions = new Map<string, number[]>();
+  keys.forEach((key, position) => {
+    const list = positions.get(key);
+    if (list) list.push(position);
+    else positions.set(key, [position]);
+  });
+  return positions;
+}
+
+/**
+ * The answer in the callers' order. Callers own what they get: no two positions share an array,
+ * nor share one with the cache (only a fresh `owned` vector is handed out as it is, once).
+ */
+function placeVectors(
+  positions: ReadonlyMap<string, readonly number[]>,
+  found: ReadonlyMap<string, Float32Array>,
+  owned: ReadonlySet<string>,
+  length: number,
+): Float32Array[] {
+  const result = new Array<Float32Array>(length);
+  for (const [key, list] of positions) {
+    const vector = found.get(key)!;
+    list.forEach((position, nth) => {
+      result[position] = nth === 0 && owned.has(key) ? vector : vector.slice();
+    });
+  }
+  return result;
+}
+
+/**
+ * The wrapped embedder's answer, checked before anything is cached: an array of `expected`
+ * Float32Arrays of one size (the declared one, else the first vector's), every value finite.
+ */
+function checkVectors(
+  vectors: unknown,
+  expected: number,
+  embedderId: string,
+  dimensions: number,
+): Float32Array[] {
+  const fail = (problem: string): never => {
+    throw new Error(`${embedderId} returned unusable vectors (${problem}); nothing was cached.`);
+  };
+  if (!Array.isArray(vectors)) return fail('not an array');
+  if (vectors.length !== expected) fail(`${vectors.length} vectors for ${expected} texts`);
+  const size = dimensions || (vectors[0] as Float32Array | undefined)?.length || 0;
+  vectors.forEach((vector: unknown, at) => {
+    if (!(vector instanceof Float32Array)) {
+      fail(`vector ${at} is not a Float32Array`);
+      return;
+    }
+    if (vector.length !== size || size === 0)
+      fail(`vector ${at} has ${vector.length} dimensions, expected ${size}`);
+    for (const value of vector) if (!Number.isFinite(value)) fail(`vector ${at} holds ${value}`);
+  });
+  return vectors as Float32Array[];
 }
