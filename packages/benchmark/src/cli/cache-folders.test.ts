@@ -90,4 +90,33 @@ describe('the caches of a run', () => {
       `lme: warning: The LLM cache folder ${join(disk.dir, 'llm')} is read-only (EROFS), so answers are not cached and a later run pays for them again: make it writable, point --cache-dir at another folder, or run with --no-cache.`,
     ]);
   }, 120_000);
+
+  it('stop before the first question, naming the folder, when the embedding cache cannot be written', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'lme-cache-embeddings-'));
+    mkdirSync(join(out, 'cache'));
+    writeFileSync(join(out, 'cache', 'embeddings'), 'a file where the folder goes');
+    const result = await startCli(
+      [
+        ...[
+          'run',
+          '--dataset',
+          'sample',
+          '--retriever',
+          'dense',
+          '--embedder',
+          'local:use-lite',
+          '--limit',
+          '2',
+        ],
+        ...['--out', out, '--run-id', 'r', '--cache-dir', join(out, 'cache')],
+      ],
+      {},
+    ).done;
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(
+      /^lme: The embedding cache folder \S+embeddings\/local_use-lite-\w+ cannot be used \(ENOTDIR\): make it a folder lme can write, point --cache-dir at another folder, or run with --no-cache\.$/m,
+    );
+    // Stopped in preflight: no question ran, none failed.
+    expect(result.stderr).not.toMatch(/questions failed/);
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { estimateCost, loadPriceTable } from '@lme/search-core';
+import { checkEmbeddingCacheFolder, estimateCost, loadPriceTable } from '@lme/search-core';
 import { apiKeyVariables, type OpenAiRole, resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
 import type { RunConfig } from '../config/run-config.js';
 import {
@@ -128,8 +128,12 @@ export async function preflightRun(options: PreflightOptions): Promise<void> {
   checkAnswerSource(config);
   // An unknown embedder or hf: model fails here, not once per question. Creating one loads and
   // fetches nothing (OpenAI embedders are checked with the other endpoints below).
+  // Its cache folder must be writable: a read-only disk or a file where the folder goes stops
+  // the run here, naming the folder, instead of failing every question.
   if (usesPipeline(config) && embeds(config) && !config.embedder.startsWith('openai:')) {
-    await createConfiguredEmbedder({ ...config, cache: false }, environment).close?.();
+    const embedder = createConfiguredEmbedder({ ...config, cache: false }, environment);
+    await embedder.close?.();
+    if (config.cache) await checkEmbeddingCacheFolder(config.cacheDir, embedder.id);
   }
   const roles = llmRoles(config);
   const keyless = roles.filter((role) => {

@@ -1,6 +1,7 @@
 // Public API of the embedders and the embedding cache (re-exported by the package index).
 
 export * from './disk-cache/cache-admin.js';
+export { checkEmbeddingCacheFolder } from './disk-cache/cache-folder.js';
 export * from './disk-cache/verify-embedding-cache.js';
 export * from './disk-cache/with-disk-cache.js';
 export * from './embedder.js';

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { cacheFolderProblem } from '../../core/cache-folder-problem.js';
+import { makeDirectory } from '../../core/make-directory.js';
 
 /*
  * Where the embedding cache keeps its files, below `<dir>/embeddings/<embedder folder>/`:
@@ -52,5 +54,23 @@ export async function listDirectory(path: string): Promise<string[]> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
+  }
+}
+
+/**
+ * Checks, before any work, that the cache folder of this embedder can be made and written: it
+ * makes the folder, writes and removes a small temp file. Throws one sentence naming the folder and
+ * what to do (a read-only disk, a file where a folder goes), so a run stops once instead of failing
+ * each question.
+ */
+export async function checkEmbeddingCacheFolder(dir: string, embedderId: string): Promise<void> {
+  const folder = embedderFolder(dir, embedderId);
+  const probe = join(folder, `${TEMP_PREFIX}probe-${uniqueSegmentStem()}`);
+  try {
+    await makeDirectory(folder);
+    await writeFile(probe, 'lme', { flag: 'wx' });
+    await rm(probe, { force: true });
+  } catch (error) {
+    throw new Error(cacheFolderProblem({ what: 'embedding cache', folder, error }), { cause: error });
   }
 }
