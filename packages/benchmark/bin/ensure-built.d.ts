@@ -4,3 +4,9 @@ export declare const STAMP: string;
 export declare function isStale(root?: string): boolean;
 /** Runs `tsc -b` when the build is stale (or always, with `force`); throws when it did not emit. */
 export declare function ensureBuilt(options?: { force?: boolean; log?: (line: string) => void }): boolean;
+/** Whether a finished `tsc -b` left a stale build: it failed and the newest source was not emitted. */
+export declare function refusesBuild(build: {
+  status: number | null;
+  sourceTime: number;
+  emittedTime: number;
+}): boolean;

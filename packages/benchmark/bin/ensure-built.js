@@ -57,6 +57,16 @@ export function isStale(root = ROOT) {
   return !existsSync(stampOf(root)) || newestInput(root).newest > mtime(stampOf(root));
 }
 
+/**
+ * Whether a finished `tsc -b` left a stale build behind: it failed, and the newest source's
+ * JavaScript is older than the source. A build that succeeded is current even when it wrote
+ * nothing: tsc compares sources by content, so a file only touched (newer, the same text) is not
+ * emitted again.
+ */
+export function refusesBuild({ status, sourceTime, emittedTime }) {
+  return status !== 0 && sourceTime > 0 && emittedTime < sourceTime;
+}
+
 /** Runs `tsc -b` when the build is stale (or always, with `force`); throws when the build fails. */
 export function ensureBuilt({ force = false, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
   if (!force && !isStale()) return false;
@@ -73,7 +83,10 @@ export function ensureBuilt({ force = false, log = (line) => process.stderr.writ
   const emitted = newestSource.path
     .replace(/([/\\]packages[/\\][^/\\]+[/\\])src([/\\])/, '$1dist$2')
     .replace(/\.ts$/, '.js');
-  if (result.error || (newestSource.path && mtime(emitted) < newestSource.time)) {
+  if (
+    result.error ||
+    refusesBuild({ status: result.status, sourceTime: newestSource.time, emittedTime: mtime(emitted) })
+  ) {
     process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
     throw new Error(
       `the TypeScript build did not emit ${emitted}, so lme will not run a stale build; fix the errors above, or run from source with pnpm lme:dev.`,

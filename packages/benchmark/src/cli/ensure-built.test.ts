@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isStale } from '../../bin/ensure-built.js';
+import { isStale, refusesBuild } from '../../bin/ensure-built.js';
 
 /** A repository layout with one source file and (optionally) a build stamp, with set mtimes. */
 function repository(times: { source: number; test?: number; stamp?: number }): string {
@@ -42,5 +42,16 @@ describe('the lme launcher build check', () => {
 
   it('ignores test files, which never run from dist', () => {
     expect(isStale(at({ source: 1_000, test: 3_000, stamp: 2_000 }))).toBe(false);
+  });
+});
+
+describe('a finished build', () => {
+  it('is current when tsc succeeded, even if a touched source (same text) was not emitted again', () => {
+    expect(refusesBuild({ status: 0, sourceTime: 2_000, emittedTime: 1_000 })).toBe(false);
+  });
+
+  it('is refused when tsc failed and the newest source was not emitted', () => {
+    expect(refusesBuild({ status: 2, sourceTime: 2_000, emittedTime: 1_000 })).toBe(true);
+    expect(refusesBuild({ status: 2, sourceTime: 2_000, emittedTime: 3_000 })).toBe(false);
   });
 });
