@@ -95,21 +95,9 @@ describe('the caches of a run', () => {
     const out = mkdtempSync(join(tmpdir(), 'lme-cache-embeddings-'));
     mkdirSync(join(out, 'cache'));
     writeFileSync(join(out, 'cache', 'embeddings'), 'a file where the folder goes');
+    const args = ['run', '--dataset', 'sample', '--retriever', 'dense', '--embedder', 'local:use-lite'];
     const result = await startCli(
-      [
-        ...[
-          'run',
-          '--dataset',
-          'sample',
-          '--retriever',
-          'dense',
-          '--embedder',
-          'local:use-lite',
-          '--limit',
-          '2',
-        ],
-        ...['--out', out, '--run-id', 'r', '--cache-dir', join(out, 'cache')],
-      ],
+      [...args, '--limit', '2', '--out', out, '--cache-dir', join(out, 'cache')],
       {},
     ).done;
     expect(result.status).toBe(1);
