@@ -16,4 +16,6 @@ export type JudgeRubricDefinition = {
    * grade gets no judge call and no accuracy (Mem0's LoCoMo judge skips adversarial questions).
    */
   grades?(record: JudgeRecord): boolean;
+  /** Whether abstention questions (`_abs` ids) are judged with a template of their own (a plan notes it). */
+  gradesAbstention?: boolean;
 };

@@ -5,25 +5,29 @@ import { readWholeDatasetFile } from '../dataset/input-limits.js';
 import { readJsonArrayObjects } from '../dataset/json-array-records.js';
 import type { BenchmarkLoadOptions, LoadedBenchmarkFile } from './benchmark.js';
 import {
-  BENCHMARKS,
-  type BenchmarkName,
-  DEFAULT_BENCHMARK,
+  benchmarkNamed,
+  benchmarks,
+  defaultBenchmark,
   recognizeBenchmark,
+  recognizeBenchmarkPath,
 } from './benchmark-registry.js';
 
-/** Which benchmark a dataset file holds: a key of `BENCHMARKS`. */
-export type DatasetFormat = BenchmarkName;
+/** Which benchmark a dataset holds: a key of `BENCHMARKS`. */
+export type DatasetFormat = string;
 
 export type LoadedAnyDataset = LoadedBenchmarkFile & { format: DatasetFormat };
 
 /**
- * Which benchmark a dataset file holds, from its first record (`Benchmark.recognizes`: LoCoMo
- * conversations have `conversation` and `qa`); anything else is taken for LongMemEval (whose loader then
- * validates it). A file that
- * is one JSON object rather than an array is accepted only when it is a single LoCoMo conversation.
+ * Which benchmark a dataset holds: the benchmark that takes the path as its own
+ * (`Benchmark.recognizesPath`: a folder), else the one that recognises the file's first record
+ * (`Benchmark.recognizes`), else the default benchmark (whose loader then validates it). A file
+ * that is one JSON object rather than an array is accepted only when a benchmark recognises it.
  * Every error starts with the path.
  */
 export async function detectDatasetFormat(path: string): Promise<DatasetFormat> {
+  const DEFAULT_BENCHMARK = defaultBenchmark().name;
+  const byPath = await recognizeBenchmarkPath(path);
+  if (byPath !== undefined) return byPath;
   await checkDatasetFile(path);
   const opening = await firstCharacter(path);
   if (opening === '') throw new Error(`${path}: the file holds only whitespace`);
@@ -33,7 +37,11 @@ export async function detectDatasetFormat(path: string): Promise<DatasetFormat> 
     if (format !== DEFAULT_BENCHMARK) return format;
     const keys = Object.keys(value as object).slice(0, 5);
     throw new Error(
-      `${path}: the file is one JSON object (keys: ${keys.join(', ') || 'none'}), but lme reads a JSON array of LongMemEval question records, or a LoCoMo file (an array of conversations, or one conversation with "conversation" and "qa")`,
+      `${path}: the file is one JSON object (keys: ${keys.join(', ') || 'none'}), but lme reads ${Object.values(
+        benchmarks(),
+      )
+        .map((benchmark) => benchmark.formatHint)
+        .join(', or ')}`,
     );
   }
   try {
@@ -42,7 +50,7 @@ export async function detectDatasetFormat(path: string): Promise<DatasetFormat> 
       try {
         first = JSON.parse(text);
       } catch {
-        return DEFAULT_BENCHMARK; // the LongMemEval loader reports the bad record
+        return DEFAULT_BENCHMARK; // the default benchmark's loader reports the bad record
       }
       return recognizeBenchmark([first]);
     }
@@ -63,16 +71,16 @@ async function readJsonValue(path: string): Promise<unknown> {
 }
 
 /**
- * Loads a LongMemEval or a LoCoMo file, whichever it is, into LongMemEval records (LoCoMo mapped
- * as `locomoRecords` describes). Reads the whole file; large LongMemEval runs stream with
- * `streamLongMemEval` instead.
+ * Loads a dataset of any registered benchmark, whichever it is, into the common records (each
+ * benchmark maps its own). Reads the whole dataset; a benchmark with `stream` can be read record
+ * by record instead (`streamDataset`).
  */
 export async function loadAnyDataset(
   path: string,
   options: BenchmarkLoadOptions = {},
 ): Promise<LoadedAnyDataset> {
   const format = await detectDatasetFormat(path);
-  return { format, ...(await BENCHMARKS[format].load(path, options)) };
+  return { format, ...(await benchmarkNamed(format).load(path, options)) };
 }
 
 /** The first non-whitespace character of the (uncompressed) file, or '' for an empty file. */
