@@ -1,7 +1,7 @@
 import type { ChatClient, ChatUsage } from '@lme/search-core';
 import { parseJudgeReply } from '../benchmarks/longmemeval/longmemeval-rubric.js';
 import { JUDGE_MAX_TOKENS, OFFICIAL_JUDGE_MODEL } from '../benchmarks/longmemeval/official-prompts.js';
-import { judgeRubricDefinition } from './judge-rubrics.js';
+import { defaultJudge, judgeRubricDefinition } from './judge-rubrics.js';
 
 export type { JudgeRecord } from '../benchmarks/judge-rubric.js';
 export { buildJudgePrompt, parseJudgeReply } from '../benchmarks/longmemeval/longmemeval-rubric.js';
@@ -20,7 +20,7 @@ export type JudgeOptions = {
   samples?: number;
   /** Sampling temperature of every call; default 0, the official setting. */
   temperature?: number;
-  /** A name in `judgeRubrics` (judge-rubrics.ts). Default `longmemeval`, the official rubric. */
+  /** A name in `judgeRubrics()` (the benchmarks' judges). Default: the default benchmark's judge. */
   rubric?: string;
 };
 
@@ -85,10 +85,10 @@ export function createJudge(options: JudgeOptions): Judge {
     throw new Error(`Judge samples must be a positive integer; got ${samples}.`);
   }
   const temperature = options.temperature ?? 0;
-  const rubric = judgeRubricDefinition(options.rubric ?? 'longmemeval');
+  const rubric = judgeRubricDefinition(options.rubric ?? defaultJudge());
   const { client } = options;
   return {
-    id: `judge:${model}${samples > 1 ? `:x${samples}` : ''}${temperature > 0 ? `:t${temperature}` : ''}${options.rubric && options.rubric !== 'longmemeval' ? `:${options.rubric}` : ''}`,
+    id: `judge:${model}${samples > 1 ? `:x${samples}` : ''}${temperature > 0 ? `:t${temperature}` : ''}${options.rubric && options.rubric !== defaultJudge() ? `:${options.rubric}` : ''}`,
     model,
     async grade({ record, hypothesis, signal }) {
       if (rubric.grades && !rubric.grades(record)) {
