@@ -200,7 +200,9 @@ describe('a scratch benchmark: one folder and one registry line', () => {
 
   it('runs in process through runBenchmark when registered with withBenchmark', async () => {
     const folder = relative(import.meta.dirname, join(copy, 'src/benchmarks/scratch/scratch-benchmark.ts'));
-    const { scratchBenchmark } = (await import(/* @vite-ignore */ `./${folder}`)) as { scratchBenchmark: Benchmark };
+    const { scratchBenchmark } = (await import(/* @vite-ignore */ `./${folder}`)) as {
+      scratchBenchmark: Benchmark;
+    };
     expect(Object.keys(benchmarks())).not.toContain('scratch');
     const out = mkdtempSync(join(tmpdir(), 'lme-scratch-out-'));
     const config = parseRunConfig({
