@@ -127,6 +127,14 @@ export type Benchmark = {
   readonly readerPrompts?: Readonly<Record<string, ReaderPromptDefinition>>;
   /** Names of its own per-question metrics (`qa.locomo_f1`) that compare may test, higher better. */
   readonly comparedMetrics?: readonly string[];
+  /**
+   * Errata ceilings of its own beside `qa_accuracy`, by summary.json key (LoCoMo:
+   * `locomo_judge_accuracy`, over the categories its judge grades): the best accuracy reachable
+   * under the published labels over the finished questions `counts` takes, and its line's label.
+   */
+  readonly errataCeilings?: Readonly<
+    Record<string, { readonly label: string; counts(sample: { question_type: string }): boolean }>
+  >;
   /** Retrieval figures of its own for one question (LoCoMo: the official recall_acc). */
   retrievalMetrics?(options: BenchmarkRetrievalOptions): Record<string, number>;
   /** Answer figures computed from the hypothesis alone, no judge (LoCoMo: the official token F1). */
