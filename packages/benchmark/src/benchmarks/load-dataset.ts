@@ -11,6 +11,7 @@ import {
   recognizeBenchmark,
   recognizeBenchmarkPath,
 } from './benchmark-registry.js';
+import type { LongMemEvalRecord } from './longmemeval-record.js';
 
 /** Which benchmark a dataset holds: a key of `BENCHMARKS`. */
 export type DatasetFormat = string;
@@ -110,4 +111,17 @@ function gunzipPrefix(bytes: Buffer): Promise<Buffer> {
     gunzip.on('end', done);
     gunzip.end(bytes);
   });
+}
+
+/**
+ * Every record of a dataset of any benchmark, in dataset order: streamed when its benchmark
+ * streams (`Benchmark.stream`), else loaded whole. Stop early by leaving the loop.
+ */
+export async function* datasetRecords(
+  path: string,
+  options: BenchmarkLoadOptions = {},
+): AsyncGenerator<LongMemEvalRecord> {
+  const benchmark = benchmarkNamed(await detectDatasetFormat(path));
+  if (benchmark.stream) yield* benchmark.stream(path, options).records;
+  else yield* (await benchmark.load(path, options)).records;
 }

@@ -5,6 +5,7 @@ import { parseRunConfig } from '../config/parse-run-config.js';
 import { configFromEnvironment } from '../config/run-options.js';
 import { createJudge } from '../qa/judge.js';
 import { renderJudgeProbe, runJudgeProbe } from '../qa/judge-probe.js';
+import { judgeOf } from '../run/benchmark-defaults.js';
 import { EXIT } from './exit-codes.js';
 import { addRunOptions, configFromFlags } from './run-option-flags.js';
 
@@ -52,9 +53,9 @@ export function judgeProbeCommand(): Command {
         model: config.judgeModel,
         samples: config.judgeSamples,
         temperature: config.judgeTemperature,
-        rubric: config.judge,
+        rubric: judgeOf(config),
       });
-      const result = await runJudgeProbe({ judge, rubric: config.judge });
+      const result = await runJudgeProbe({ judge, rubric: judgeOf(config) });
       process.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : renderJudgeProbe(result));
       if (result.kinds.every((kind) => kind.acceptance === null)) {
         const first = result.grades.find((grade) => grade.error)?.error ?? 'no reply';

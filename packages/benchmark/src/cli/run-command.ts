@@ -6,7 +6,7 @@ import { RunInterruptedError, readManifest, runBenchmark, selectRecords } from '
 import { EXIT } from './exit-codes.js';
 import { log } from './logger.js';
 import { createProgress } from './progress.js';
-import { addRunOptions, resolveRunConfig } from './run-option-flags.js';
+import { addRunOptions, resolveRunConfigForDataset } from './run-option-flags.js';
 import { describeRunOutcome } from './run-outcome.js';
 
 /**
@@ -66,7 +66,7 @@ export function runCommand(): Command {
         // affect results (the runner refuses otherwise, naming the keys).
         const stored = options.resume ? readManifest(options.resume).config : {};
         const fromFile = options.config ? readRunConfigFile(options.config) : {};
-        const { config, warnings, layers } = resolveRunConfig(command, stored, fromFile);
+        const { config, warnings, layers } = await resolveRunConfigForDataset(command, stored, fromFile);
         for (const warning of warnings) log.warn(warning);
         for (const [layer, keys] of Object.entries(layers))
           if (keys.length > 0) log.debug(`config from ${layer}: ${keys.join(', ')}`);

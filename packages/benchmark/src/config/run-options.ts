@@ -465,7 +465,7 @@ export const RUN_OPTIONS = [
     flags: '--reader-prompt <style>',
     key: 'readerPrompt',
     group: 'qa',
-    help: 'official reader prompt: direct or step-by-step',
+    help: "reader prompt by name (the benchmarks' prompts: direct, cot step-by-step, ...); default: the dataset's benchmark's",
   },
   {
     flags: '--history-format <format>',
@@ -527,7 +527,7 @@ export const RUN_OPTIONS = [
     flags: '--judge <rubric>',
     key: 'judge',
     group: 'qa',
-    help: "judge rubric: longmemeval (official) or locomo-llm (Mem0's LoCoMo judge, categories 1-4)",
+    help: "judge rubric by name (the benchmarks' judges; an unknown name is refused, listing them); default: the dataset's benchmark's published judge",
   },
   {
     flags: '--base-url <url>',

@@ -1,4 +1,7 @@
-import { judgeRubrics as registeredJudgeRubrics } from '../benchmarks/benchmark-registry.js';
+import {
+  defaultBenchmark,
+  judgeRubrics as registeredJudgeRubrics,
+} from '../benchmarks/benchmark-registry.js';
 import type { JudgeRubricDefinition } from '../benchmarks/judge-rubric.js';
 
 /**
@@ -18,4 +21,9 @@ export function judgeRubricDefinition(name: string): JudgeRubricDefinition {
     throw new Error(`Unknown judge rubric "${name}"; known: ${Object.keys(rubrics).join(', ')}.`);
   }
   return rubrics[name]!;
+}
+
+/** The judge of the default benchmark: what a judge without a rubric grades with (its cache ids carry no rubric suffix). */
+export function defaultJudge(): string {
+  return defaultBenchmark().defaults.judge;
 }

@@ -8,11 +8,15 @@ import { REPO_ROOT } from '../../testing/run-cli.js';
 import { startCli } from '../../testing/run-cli-async.js';
 import { type LocomoPlusRecord, loadLocomoPlus } from './load-locomo-plus.js';
 import { locomoPlusJudgePrompt } from './locomo-plus-judge.js';
-import { LOCOMO_PLUS_CONV_START_PROMPT, LOCOMO_PLUS_INSTRUCTION_COGNITIVE } from './locomo-plus-reader-prompt.js';
+import {
+  LOCOMO_PLUS_CONV_START_PROMPT,
+  LOCOMO_PLUS_INSTRUCTION_COGNITIVE,
+} from './locomo-plus-reader-prompt.js';
 
 const promptOf = (request: RecordedRequest) =>
-  (request.body as { messages: { content: string }[] }).messages[0]?.content ?? '';
-const isJudge = (request: RecordedRequest) => promptOf(request).includes('Return your judgment strictly in JSON format');
+  (request.body as { messages?: { content: string }[] } | undefined)?.messages?.[0]?.content ?? '';
+const isJudge = (request: RecordedRequest) =>
+  promptOf(request).includes('Return your judgment strictly in JSON format');
 
 /**
  * A scripted reader and judge: the reader answers "the cello" to a Cognitive question and "no
@@ -22,9 +26,13 @@ const isJudge = (request: RecordedRequest) => promptOf(request).includes('Return
  */
 function reply(request: RecordedRequest) {
   const prompt = promptOf(request);
-  if (!isJudge(request)) return chatCompletionReply(prompt.includes(LOCOMO_PLUS_INSTRUCTION_COGNITIVE) ? ' the cello ' : 'no idea');
+  if (!isJudge(request))
+    return chatCompletionReply(
+      prompt.includes(LOCOMO_PLUS_INSTRUCTION_COGNITIVE) ? ' the cello ' : 'no idea',
+    );
   if (prompt.includes('Skeptical Judge')) return chatCompletionReply('I cannot tell.');
-  if (prompt.includes('Temporal Logic Judge')) return chatCompletionReply('{"label": "partial", "reason": "close"}');
+  if (prompt.includes('Temporal Logic Judge'))
+    return chatCompletionReply('{"label": "partial", "reason": "close"}');
   const cello = /Model Prediction:\nthe cello\n/.test(prompt);
   return chatCompletionReply(JSON.stringify({ label: cello ? 'correct' : 'wrong', reason: 'scripted' }));
 }
@@ -38,7 +46,7 @@ const ITEMS = [
 ];
 
 describe('a LoCoMo-Plus QA run over a loopback server', () => {
-  it('reads with the official model input, judges with the official prompts and scores 1, 0.5 and 0', async () => {
+  it('reads with the official model input, judges with the official prompts and scores 1, 0.5 and 0, by default', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lme-locomo-plus-qa-'));
     writeFileSync(join(dir, 'locomo_plus.json'), JSON.stringify(ITEMS));
     copyFileSync(resolve(REPO_ROOT, 'datasets/fixtures/locomo-mini.json'), join(dir, 'locomo10.json'));
@@ -49,9 +57,9 @@ describe('a LoCoMo-Plus QA run over a loopback server', () => {
       const result = await startCli(
         [
           'run',
-          ...['--dataset', dataset, '--convention', 'evidence', '--preset', 'bm25', '--granularity', 'session'],
-          ...['--reader-prompt', 'locomo-plus', '--reader-model', 'test-reader'],
-          ...['--judge', 'locomo-plus', '--judge-model', 'gpt-4o-mini'],
+          // No --convention, --reader-prompt or --judge: the benchmark's defaults (evidence, locomo-plus).
+          ...['--dataset', dataset, '--preset', 'bm25', '--granularity', 'session'],
+          ...['--reader-model', 'test-reader', '--judge-model', 'gpt-4o-mini'],
           ...['--out', out, '--run-id', 'qa', '--cache-dir', join(dir, 'cache')],
         ],
         { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'sk-lme-test-locomo-plus' },
@@ -59,6 +67,12 @@ describe('a LoCoMo-Plus QA run over a loopback server', () => {
       expect(result.status, result.stderr).toBe(0);
       expect(result.stderr).not.toMatch(/Error/);
 
+      const config = JSON.parse(readFileSync(join(out, 'qa', 'config.json'), 'utf8'));
+      expect(config.config).toMatchObject({
+        convention: 'evidence',
+        judge: 'locomo-plus',
+        readerPrompt: 'locomo-plus',
+      });
       const { records } = await loadLocomoPlus(dataset);
       const samples = readFileSync(join(out, 'qa', 'samples.jsonl'), 'utf8')
         .trim()
@@ -84,8 +98,12 @@ describe('a LoCoMo-Plus QA run over a loopback server', () => {
       }
       const cognitive = samples.find((sample) => sample.question_type === 'locomo-plus-cognitive')!;
       expect(cognitive.hypothesis).toBe('the cello');
-      const readerPrompt = server.requests.map(promptOf).find((prompt) => prompt.includes(LOCOMO_PLUS_INSTRUCTION_COGNITIVE))!;
-      expect(readerPrompt.startsWith(LOCOMO_PLUS_CONV_START_PROMPT.replace('{}', 'A').replace('{}', 'B'))).toBe(true);
+      const readerPrompt = server.requests
+        .map(promptOf)
+        .find((prompt) => prompt.includes(LOCOMO_PLUS_INSTRUCTION_COGNITIVE))!;
+      expect(
+        readerPrompt.startsWith(LOCOMO_PLUS_CONV_START_PROMPT.replace('{}', 'A').replace('{}', 'B')),
+      ).toBe(true);
       expect(readerPrompt.endsWith('Ana said, "My neighbours keep complaining about the noise."')).toBe(true);
       const judgeRequest = server.requests.find(isJudge)!;
       expect(judgeRequest.body).toMatchObject({ model: 'gpt-4o-mini', temperature: 0, max_tokens: 512 });
