@@ -133,6 +133,14 @@ export type Benchmark = {
   load(path: string, options?: BenchmarkLoadOptions): Promise<LoadedBenchmarkFile>;
   /** Reads a dataset record by record; without it the dataset is loaded whole. Records validated as read. */
   stream?(path: string, options?: BenchmarkLoadOptions): BenchmarkStream;
+  /**
+   * Short `--dataset` names it resolves inside the data directory (LongMemEval: oracle, s, m,
+   * sample), unique across benchmarks; any other value is a path.
+   */
+  readonly datasets?: {
+    readonly names: readonly string[];
+    resolve(name: string, dataDir: string): string;
+  };
   /** Its question types, in report order; a record is the benchmark's when its type is one of them. */
   readonly questionTypes: readonly string[];
   /**

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
+import { benchmarkNamed } from '../benchmarks/benchmark-registry.js';
 import { datasetStatistics } from '../benchmarks/dataset-statistics.js';
 import { loadAnyDataset } from '../benchmarks/load-dataset.js';
-import { locomoCategoryOf } from '../benchmarks/locomo/load-locomo.js';
 import { COMMITTED_SAMPLE, resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';
 import { verifyDatasets } from '../benchmarks/longmemeval/verify-datasets.js';
 import { runOptionOf } from '../config/run-options.js';
@@ -74,15 +74,7 @@ export function datasetsCommand(): Command {
       process.stdout.write(
         `\n${statistics.repeatedSessionHaystacks} haystacks repeat a session id; ${statistics.distinctUserTurns} distinct user turns.\n`,
       );
-      if (format === 'locomo') {
-        process.stdout.write('\nLoCoMo categories:\n');
-        for (const row of statistics.rows) {
-          const category = locomoCategoryOf(row.label);
-          if (category) {
-            process.stdout.write(`category ${category.id} ${category.name}: ${row.questions} questions\n`);
-          }
-        }
-      }
+      process.stdout.write(benchmarkNamed(format).statisticsNote?.(statistics.rows) ?? '');
       for (const warning of warnings) log.warn(warning);
     });
 

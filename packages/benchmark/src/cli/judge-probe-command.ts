@@ -5,6 +5,7 @@ import { parseRunConfig } from '../config/parse-run-config.js';
 import { configFromEnvironment } from '../config/run-options.js';
 import { createJudge } from '../qa/judge.js';
 import { renderJudgeProbe, runJudgeProbe } from '../qa/judge-probe.js';
+import { judgeRubrics } from '../qa/judge-rubrics.js';
 import { judgeOf } from '../run/benchmark-defaults.js';
 import { EXIT } from './exit-codes.js';
 import { addRunOptions, configFromFlags } from './run-option-flags.js';
@@ -40,7 +41,7 @@ export function judgeProbeCommand(): Command {
       'after',
       '\nExample:\n' +
         '  OPENAI_BASE_URL=http://127.0.0.1:8000/v1 lme judge-probe --judge-model my-judge\n' +
-        '  lme judge-probe --judge locomo-llm --judge-model gpt-4o-mini',
+        `  lme judge-probe --judge ${Object.keys(judgeRubrics()).at(-1)} --judge-model gpt-4o-mini`,
     )
     .action(async (flags: { json?: boolean }, command: Command) => {
       const config = parseRunConfig({ ...configFromEnvironment(process.env), ...configFromFlags(command) });

@@ -52,7 +52,7 @@ export function runCommand(): Command {
       '\nExamples:\n' +
         '  lme run --dataset s --preset bm25 --limit 0.1        a tenth of S, stratified by type\n' +
         '  lme run --config run.yaml --label try-2              settings from a file, one flag on top\n' +
-        '  LME_DATA_DIR=../shared/datasets/longmemeval lme run --dataset s --retriever bm25 --tokenizer official\n' +
+        '  LME_DATA_DIR=<dataset folder> lme run --dataset s --retriever bm25 --tokenizer official\n' +
         '  lme run --resume results/<run-id>          continue after a crash or Ctrl-C',
     )
     .action(

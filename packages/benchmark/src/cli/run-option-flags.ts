@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import type { z } from 'zod';
 import type { Benchmark } from '../benchmarks/benchmark.js';
-import { resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';
+import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
 import { ineffectiveKeyWarnings } from '../config/ineffective-keys.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import { listPresets, loadPreset } from '../config/presets.js';

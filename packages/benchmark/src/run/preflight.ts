@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { checkEmbeddingCacheFolder, estimateCost, loadPriceTable } from '@lme/search-core';
+import { recognizeBenchmarkPath } from '../benchmarks/benchmark-registry.js';
 import { apiKeyVariables, type OpenAiRole, resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
 import type { RunConfig } from '../config/run-config.js';
 import {
@@ -122,7 +123,9 @@ export function checkDatasetFile(path: string): void {
 export async function preflightRun(options: PreflightOptions): Promise<void> {
   const { config, datasetPath } = options;
   const environment = options.environment ?? process.env;
-  if (!options.datasetInMemory) checkDatasetFile(datasetPath);
+  // A folder is a dataset only when a benchmark takes it as its own (`Benchmark.recognizesPath`).
+  if (!options.datasetInMemory && (await recognizeBenchmarkPath(datasetPath)) === undefined)
+    checkDatasetFile(datasetPath);
   // Reader modes the official script cannot run fail here, before any work (qa-stage.ts).
   if (config.readerModel) checkReaderSettings(config);
   checkAnswerSource(config);

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
 import type { Benchmark, BenchmarkLoadOptions } from '../benchmarks/benchmark.js';
 import { benchmarkNamed, checkConvention } from '../benchmarks/benchmark-registry.js';
+import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
 import { detectDatasetFormat, loadAnyDataset } from '../benchmarks/load-dataset.js';
-import { resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { validateDataset } from '../benchmarks/validate-dataset.js';
 import { suggestNames } from '../config/close-names.js';

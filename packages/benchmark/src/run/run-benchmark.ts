@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { benchmarkNamed } from '../benchmarks/benchmark-registry.js';
-import { resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';
+import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { RunConfig } from '../config/run-config.js';
 import { createErrataApplier, type ErrataApplication } from '../errata/apply-errata.js';

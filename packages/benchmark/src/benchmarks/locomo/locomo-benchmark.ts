@@ -1,5 +1,6 @@
 import { type Benchmark, RECORD_EVIDENCE_GOLD } from '../benchmark.js';
 import { aggregateLocomo } from './aggregate-locomo.js';
+import { LOCOMO_PROBES } from './judge-probes.js';
 import { isLocomoShaped, loadLocomo } from './load-locomo.js';
 import { LOCOMO_CATEGORY_ORDER, locomoCategoryOf, locomoQuestionType } from './locomo-categories.js';
 import { locomoLlmRubric, mem0JudgeGrades } from './locomo-judge.js';
@@ -37,7 +38,7 @@ export const locomoBenchmark: Benchmark = {
   conventions: { evidence: RECORD_EVIDENCE_GOLD },
   defaults: { convention: 'evidence', judge: 'locomo-llm', readerPrompt: 'locomo' },
   /** Mem0's published LoCoMo judge; categories 1-4 only. */
-  judges: { 'locomo-llm': { ...locomoLlmRubric, grades: mem0JudgeGrades } },
+  judges: { 'locomo-llm': { ...locomoLlmRubric, grades: mem0JudgeGrades, probes: LOCOMO_PROBES } },
   readerPrompts: { locomo: locomoReaderPromptDefinition },
   comparedMetrics: ['qa.locomo_f1'],
   retrievalMetrics: (options) => locomoRetrievalMetrics(options),

@@ -1,7 +1,8 @@
 import { pythonFormat } from '../../dataset/python-compat.js';
 import { type Benchmark, RECORD_EVIDENCE_GOLD } from '../benchmark.js';
 import { QUESTION_TYPES } from '../longmemeval-record.js';
-import { loadLongMemEval, streamLongMemEval } from './load-longmemeval.js';
+import { LONGMEMEVAL_PROBES } from './judge-probes.js';
+import { DATASET_FILES, loadLongMemEval, resolveDatasetPath, streamLongMemEval } from './load-longmemeval.js';
 import { buildJudgePrompt, parseJudgeReply } from './longmemeval-rubric.js';
 import { LONGMEMEVAL_OFFICIAL_GOLD } from './official-gold.js';
 import { READER_TEMPLATE_COT, READER_TEMPLATE_DIRECT } from './official-prompts.js';
@@ -19,6 +20,10 @@ export const longMemEvalBenchmark: Benchmark = {
   recognizes: () => true,
   load: async (path, options = {}) => ({ ...(await loadLongMemEval(path, options)), warnings: [] }),
   stream: (path, options = {}) => streamLongMemEval(path, options),
+  datasets: {
+    names: Object.keys(DATASET_FILES),
+    resolve: (name, dataDir) => resolveDatasetPath(name, dataDir),
+  },
   questionTypes: QUESTION_TYPES,
   conventions: { official: LONGMEMEVAL_OFFICIAL_GOLD, evidence: RECORD_EVIDENCE_GOLD },
   defaults: { convention: 'official', judge: 'longmemeval', readerPrompt: 'cot' },
@@ -29,6 +34,7 @@ export const longMemEvalBenchmark: Benchmark = {
       prompt: (record, hypothesis) => buildJudgePrompt(record, hypothesis),
       parse: (reply) => parseJudgeReply(reply),
       gradesAbstention: true,
+      probes: LONGMEMEVAL_PROBES,
     },
   },
   /** run_generation.py's `--cot false` and `--cot true` templates (`merge_key_expansion_into_value == 'none'`), byte for byte. */
