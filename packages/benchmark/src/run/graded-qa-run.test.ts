@@ -12,14 +12,18 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compareRuns } from '../analysis/compare-runs.js';
 import { readRun } from '../analysis/read-run.js';
 import { renderComparison } from '../analysis/render-comparison.js';
+import { explainQuestion } from '../cli/explain-command.js';
 import type { RunConfig } from '../config/run-config.js';
 import { buildHtmlReport } from '../report/html/build-html-report.js';
+import { findChromium, openReport } from '../report/html/report-browser.js';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
 import { RUBRIC_ITEM_MARKER, rubricItemVerdict } from '../testing/rubric-judge.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { sampleConfig, samplesOf } from '../testing/sample-run.js';
 import { withoutLatency } from '../testing/without-latency.js';
+import { planRun } from './plan-run.js';
+import { selectRecords } from './question-source.js';
 import { runBenchmark } from './run-benchmark.js';
 
 // The tiny rubric judge (testing/rubric-judge.ts) stands in for a benchmark's graded judge: it is
@@ -186,6 +190,17 @@ describe('a graded judge end to end (partial credit from rubric items)', () => {
     );
   });
 
+  it('lists the score and each rubric item in lme explain', () => {
+    const run = readRun(weak);
+    const sample = run.samples.find((candidate) => candidate.question_id === 'gpt4_59149c77')!;
+    const text = explainQuestion({ run, sample, k: 5, hits: 3 });
+    expect(text).toContain('hypothesis (score 0.5): 7 8');
+    expect(text).toContain('  rubric item 0.5/1: 7 days. (partly there)');
+    expect(text).toContain(
+      '  rubric item 0.5/1: 8 days (including the last day) is also acceptable. (partly there)',
+    );
+  });
+
   it('compares two graded runs with the paired bootstrap, not McNemar', () => {
     const result = compareRuns([readRun(weak), readRun(strong)]);
     const comparison = result.comparisons[0]!;
@@ -213,6 +228,67 @@ describe('a graded judge end to end (partial credit from rubric items)', () => {
     expect(
       built.model.bars.some((bar) => bar.metric === 'qa.score_strict' && bar.category === 'overall'),
     ).toBe(true);
+  });
+
+  // Needs a system Chromium (as html-report.browser.test.ts); skipped without one.
+  it.skipIf(findChromium() === undefined)(
+    'draws the score and the rubric items table on the question page in a browser',
+    async () => {
+      const built = await buildHtmlReport({ inputs: [{ run: readRun(weak) }, { run: readRun(strong) }] });
+      const path = join(weak, 'report.html');
+      writeFileSync(path, built.html);
+      const report = await openReport(path, { executablePath: findChromium()! });
+      try {
+        const { page } = report;
+        await page.goto(`${page.url()}#q/gpt4_59149c77`);
+        await page.waitForSelector('#question-page:not([hidden]) table.rubric');
+        const text = (await page.textContent('#question-page')) ?? '';
+        expect(text).toContain('judge score: 0.5');
+        expect(text).toContain('judge score: 1');
+        const rows = await page.$$eval('#question-page table.rubric', (tables) =>
+          tables.map((table) =>
+            [...table.querySelectorAll('tr')]
+              .slice(1)
+              .map((row) => [...row.cells].map((cell) => cell.textContent)),
+          ),
+        );
+        expect(rows[0]).toEqual([
+          ['7 days.', '0.5', 'partly there'],
+          ['8 days (including the last day) is also acceptable.', '0.5', 'partly there'],
+        ]);
+        expect(rows[1]).toEqual([
+          ['7 days.', '1', 'all there'],
+          ['8 days (including the last day) is also acceptable.', '1', 'all there'],
+        ]);
+        expect(report.errors).toEqual([]);
+        expect(report.requests).toEqual([]);
+      } finally {
+        await report.close();
+      }
+    },
+    120_000,
+  );
+});
+
+describe('the plan of a graded judge (--dry-run)', () => {
+  it('counts one judge call per rubric item, at the rubric’s max_tokens', async () => {
+    const parsed = sampleConfig({ readerModel: 'gpt-4o-mini', judgeModel: 'gpt-4o-mini' });
+    const config = { ...parsed, judge: 'tiny-rubric' } as unknown as RunConfig;
+    const plan = await planRun(config, await selectRecords(config));
+    // 22 questions whose gold answers split into more items than that (one call each).
+    const items = records.reduce(
+      (sum, record) =>
+        sum +
+        String(record.answer)
+          .split(/;|(?<=\.)\s+/)
+          .filter(Boolean).length,
+      0,
+    );
+    expect(plan.llm.find((role) => role.role === 'judge')).toMatchObject({
+      calls: items,
+      completionTokens: items * 100,
+    });
+    expect(items).toBeGreaterThan(22);
   });
 });
 
