@@ -2,7 +2,12 @@ import type { ChatClient, ChatCompleteOptions } from '@lme/search-core';
 import { describe, expect, it } from 'vitest';
 import { rubricItemVerdict, tinyRubricJudge } from '../testing/rubric-judge.js';
 import { createJudge, type JudgeRecord } from './judge.js';
-import { judgedSampleMetrics, qaSampleMetrics } from './qa-metrics.js';
+import {
+  bootstrapMeanInterval,
+  judgedSampleMetrics,
+  qaSampleMetrics,
+  qaScoreIntervals,
+} from './qa-metrics.js';
 
 const record: JudgeRecord = {
   question_id: 'q1',
@@ -127,5 +132,37 @@ describe('a graded judge (rubric items, partial credit)', () => {
       const score = label === null ? null : label ? 1 : 0;
       expect(judgedSampleMetrics(score, 'binary')).toEqual(qaSampleMetrics(label));
     }
+  });
+});
+
+describe('the bootstrap interval of a mean score', () => {
+  it('is a point when every score is the same, and undefined with no score', () => {
+    expect(bootstrapMeanInterval([0.5, 0.5, 0.5])).toEqual({ low: 0.5, high: 0.5 });
+    expect(bootstrapMeanInterval([])).toBeUndefined();
+  });
+
+  it('brackets the mean, narrows with more questions, and is the same on every call (seed 42)', () => {
+    const scores = [0, 0.5, 1, 0.5, 0.25, 0.75, 1, 0, 0.5, 0.5];
+    const mean = scores.reduce((sum, score) => sum + score, 0) / scores.length;
+    const small = bootstrapMeanInterval(scores)!;
+    expect(small.low).toBeLessThan(mean);
+    expect(small.high).toBeGreaterThan(mean);
+    expect(bootstrapMeanInterval(scores)).toEqual(small);
+    const large = bootstrapMeanInterval(Array.from({ length: 10 }, () => scores).flat())!;
+    expect(large.high - large.low).toBeLessThan((small.high - small.low) / 2);
+    // A Bernoulli-like sample: close to the normal interval 0.5 ± 1.96·sqrt(0.25/100) = 0.402-0.598.
+    const coin = bootstrapMeanInterval(Array.from({ length: 100 }, (_, index) => index % 2))!;
+    expect(coin.low).toBeCloseTo(0.402, 1);
+    expect(coin.high).toBeCloseTo(0.598, 1);
+  });
+
+  it('gives a group the intervals of its strict and lenient mean scores only', () => {
+    const intervals = qaScoreIntervals([
+      { metrics: { 'qa.score_strict': 0.5, 'qa.score': 0.5 } },
+      { metrics: { 'qa.score_strict': 0 } },
+      { metrics: { 'qa.accuracy_strict': 1 } },
+    ]);
+    expect(Object.keys(intervals)).toEqual(['qa.score_strict', 'qa.score']);
+    expect(intervals['qa.score']).toEqual({ low: 0.5, high: 0.5 });
   });
 });

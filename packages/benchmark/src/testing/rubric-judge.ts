@@ -4,17 +4,17 @@ import type { GradedJudgeRubricDefinition } from '../qa/judge.js';
 /**
  * A tiny rubric judge with partial credit, shaped as BEAM's (one call per rubric item, a JSON reply
  * `{"score": 0 | 0.5 | 1, "reason": ...}`, the question's score the mean of its items), for
- * loopback runs. A question's rubric is its gold answer split at `;` (one criterion each; a gold
- * with no `;` is one criterion).
+ * loopback runs. A question's rubric is its gold answer split at `;` and after each sentence's
+ * full stop (one criterion each; a one-sentence gold is one criterion).
  */
 export const RUBRIC_ITEM_MARKER = 'Rubric item: ';
 
 export const tinyRubricJudge: GradedJudgeRubricDefinition = {
   kind: 'graded',
-  description: 'test rubric: the gold answer split at ";", each item scored 0, 0.5 or 1',
+  description: 'test rubric: the gold answer split into sentences and at ";", each item scored 0, 0.5 or 1',
   items: (record, hypothesis) =>
     String(record.answer)
-      .split(';')
+      .split(/;|(?<=\.)\s+/)
       .map((part) => part.trim())
       .filter((part) => part !== '')
       .map((criterion) => ({
