@@ -10,7 +10,7 @@ import {
   computeLocomoPlusSummary,
   type LocomoPlusJudgedRecord,
   renderLocomoPlusSummary,
-} from '../packages/benchmark/src/benchmarks/locomo-plus/locomo-plus-summary.js';
+} from '../packages/benchmark/src/benchmarks/locomo/plus/locomo-plus-summary.js';
 
 const files = process.argv.slice(2);
 if (files.length === 0)

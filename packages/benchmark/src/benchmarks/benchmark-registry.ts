@@ -1,7 +1,7 @@
 import type { Benchmark } from './benchmark.js';
 import type { JudgeRubricDefinition } from './judge-rubric.js';
 import { locomoBenchmark } from './locomo/locomo-benchmark.js';
-import { locomoPlusBenchmark } from './locomo-plus/locomo-plus-benchmark.js';
+import { locomoPlusBenchmark } from './locomo/plus/locomo-plus-benchmark.js';
 import { longMemEvalBenchmark } from './longmemeval/longmemeval-benchmark.js';
 import type { ReaderPromptDefinition } from './reader-prompt.js';
 

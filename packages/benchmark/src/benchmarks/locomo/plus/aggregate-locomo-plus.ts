@@ -1,4 +1,4 @@
-import { inMeans, judgeScore, type Sample } from '../../results/sample.js';
+import { inMeans, judgeScore, type Sample } from '../../../results/sample.js';
 import { locomoPlusCategoryOf } from './locomo-plus-categories.js';
 import { computeLocomoPlusSummary, type LocomoPlusSummary } from './locomo-plus-summary.js';
 

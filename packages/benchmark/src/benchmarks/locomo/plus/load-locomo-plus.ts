@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { checkDatasetFile } from '../../dataset/check-dataset-file.js';
-import { readWholeDatasetFile } from '../../dataset/input-limits.js';
-import { pythonStrip } from '../../dataset/python-compat.js';
-import { convertLocomoDate, locomoRecords } from '../locomo/load-locomo.js';
-import { type LocomoCategoryId, locomoCategoryOf } from '../locomo/locomo-categories.js';
-import type { LongMemEvalRecord, Turn } from '../longmemeval-record.js';
+import { checkDatasetFile } from '../../../dataset/check-dataset-file.js';
+import { readWholeDatasetFile } from '../../../dataset/input-limits.js';
+import { pythonStrip } from '../../../dataset/python-compat.js';
+import type { LongMemEvalRecord, Turn } from '../../longmemeval-record.js';
+import { convertLocomoDate, locomoRecords } from '../load-locomo.js';
+import { type LocomoCategoryId, locomoCategoryOf } from '../locomo-categories.js';
 import {
   LOCOMO_PLUS_COGNITIVE,
   LOCOMO_PLUS_LOCOMO_NAMES,

@@ -1,4 +1,4 @@
-import type { LocomoCategoryId } from '../locomo/locomo-categories.js';
+import type { LocomoCategoryId } from '../locomo-categories.js';
 
 /*
  * LoCoMo-Plus's six categories, named as its official code names them (xjtuleeyf/Locomo-Plus

@@ -1,5 +1,5 @@
-import { pythonStrip } from '../../dataset/python-compat.js';
-import type { GradedJudgeRubricDefinition } from '../judge-rubric.js';
+import { pythonStrip } from '../../../dataset/python-compat.js';
+import type { GradedJudgeRubricDefinition } from '../../judge-rubric.js';
 import type { LocomoPlusCategory } from './locomo-plus-categories.js';
 
 /*

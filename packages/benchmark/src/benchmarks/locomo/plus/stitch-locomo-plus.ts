@@ -1,4 +1,4 @@
-import { pythonStrip } from '../../dataset/python-compat.js';
+import { pythonStrip } from '../../../dataset/python-compat.js';
 
 /*
  * How LoCoMo-Plus stitches a cognitive item into a LoCoMo conversation, reproduced from its

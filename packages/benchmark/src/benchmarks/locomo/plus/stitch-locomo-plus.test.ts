@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../testing/run-cli.js';
+import { REPO_ROOT } from '../../../testing/run-cli.js';
 import { officialLocomoPlus, runOfficialPython } from './locomo-plus-official-reference.js';
 import {
   analyzeConversation,

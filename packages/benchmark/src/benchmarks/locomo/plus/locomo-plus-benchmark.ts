@@ -1,4 +1,4 @@
-import { type Benchmark, RECORD_EVIDENCE_GOLD } from '../benchmark.js';
+import { type Benchmark, RECORD_EVIDENCE_GOLD } from '../../benchmark.js';
 import { aggregateLocomoPlus, type LocomoPlusBlock, renderLocomoPlusTable } from './aggregate-locomo-plus.js';
 import { isLocomoPlusShaped, loadLocomoPlus } from './load-locomo-plus.js';
 import { LOCOMO_PLUS_CATEGORY_ORDER, locomoPlusQuestionType } from './locomo-plus-categories.js';

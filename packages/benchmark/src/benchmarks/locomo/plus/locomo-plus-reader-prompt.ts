@@ -1,6 +1,6 @@
-import { pythonFormat, pythonStrip } from '../../dataset/python-compat.js';
-import { type LocomoChunk, locomoDateText, locomoTurnParts } from '../locomo/locomo-prompts.js';
-import type { LongMemEvalRecord } from '../longmemeval-record.js';
+import { pythonFormat, pythonStrip } from '../../../dataset/python-compat.js';
+import type { LongMemEvalRecord } from '../../longmemeval-record.js';
+import { type LocomoChunk, locomoDateText, locomoTurnParts } from '../locomo-prompts.js';
 import { LOCOMO_PLUS_COGNITIVE, locomoPlusCategoryOf } from './locomo-plus-categories.js';
 
 /*

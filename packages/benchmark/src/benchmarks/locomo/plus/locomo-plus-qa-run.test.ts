@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chatCompletionReply, type RecordedRequest, startOpenAiWireServer } from '@lme/search-core/testing';
 import { describe, expect, it } from 'vitest';
-import type { Sample } from '../../results/sample.js';
-import { REPO_ROOT } from '../../testing/run-cli.js';
-import { startCli } from '../../testing/run-cli-async.js';
+import type { Sample } from '../../../results/sample.js';
+import { REPO_ROOT } from '../../../testing/run-cli.js';
+import { startCli } from '../../../testing/run-cli-async.js';
 import { type LocomoPlusRecord, loadLocomoPlus } from './load-locomo-plus.js';
 import { locomoPlusJudgePrompt } from './locomo-plus-judge.js';
 import {
