@@ -124,3 +124,17 @@ describe('a LoCoMo-Plus QA run over a loopback server', () => {
     }
   }, 120_000);
 });
+
+describe('the LoCoMo-Plus conventions', () => {
+  it('refuses --convention official in one sentence: LoCoMo-Plus grades under its evidence only', async () => {
+    const dataset = resolve(REPO_ROOT, 'datasets/fixtures/locomo-plus-mini/locomo_plus.json');
+    const out = mkdtempSync(join(tmpdir(), 'lme-locomo-plus-official-'));
+    const result = await startCli([
+      'run',
+      ...['--dataset', dataset, '--convention', 'official', '--preset', 'bm25'],
+      ...['--out', out, '--run-id', 'official'],
+    ]).done;
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(`--convention official: ${dataset} is a locomo-plus dataset`);
+  }, 60_000);
+});
