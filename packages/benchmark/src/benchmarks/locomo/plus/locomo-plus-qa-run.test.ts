@@ -2,6 +2,8 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chatCompletionReply, type RecordedRequest, startOpenAiWireServer } from '@lme/search-core/testing';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '../../../results/sample.js';
 import { REPO_ROOT } from '../../../testing/run-cli.js';
@@ -119,6 +121,17 @@ describe('a LoCoMo-Plus QA run over a loopback server', () => {
       });
       expect(summary.locomo_plus.by_category.Cognitive).toEqual({ score: 1, count: 1, avg: 1 });
       expect(readFileSync(join(out, 'qa', 'report.md'), 'utf8')).toContain('### LoCoMo-Plus judge summary');
+
+      // The outputs keep the documented contract (docs/schemas), the locomo_plus block included.
+      const ajv = new Ajv2020({ strict: true });
+      addFormats.default(ajv);
+      const schema = (name: string) =>
+        JSON.parse(readFileSync(resolve(REPO_ROOT, 'docs/schemas', name), 'utf8'));
+      const validSummary = ajv.compile(schema('summary.schema.json'));
+      expect(validSummary(summary), JSON.stringify(validSummary.errors)).toBe(true);
+      const validSample = ajv.compile(schema('sample.schema.json'));
+      for (const sample of samples)
+        expect(validSample(sample), JSON.stringify(validSample.errors)).toBe(true);
     } finally {
       await server.close();
     }
