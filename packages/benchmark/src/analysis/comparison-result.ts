@@ -14,6 +14,8 @@ export const DEFAULT_COMPARE_METRICS: readonly string[] = [
   'session.recall_any@5',
   'session.ndcg_any@5',
   'qa.accuracy_strict',
+  // A graded judge's mean score (partial credit): paired bootstrap, its values are not 0/1.
+  'qa.score_strict',
   ...Object.values(BENCHMARKS).flatMap((benchmark) => benchmark.comparedMetrics ?? []),
 ];
 

@@ -1,6 +1,7 @@
 import type { Benchmark } from './benchmark.js';
 import type { JudgeRubricDefinition } from './judge-rubric.js';
 import { locomoBenchmark } from './locomo/locomo-benchmark.js';
+import { locomoPlusBenchmark } from './locomo/plus/locomo-plus-benchmark.js';
 import { longMemEvalBenchmark } from './longmemeval/longmemeval-benchmark.js';
 import type { ReaderPromptDefinition } from './reader-prompt.js';
 
@@ -12,6 +13,7 @@ import type { ReaderPromptDefinition } from './reader-prompt.js';
 export const BENCHMARKS = registerBenchmarks({
   longmemeval: longMemEvalBenchmark,
   locomo: locomoBenchmark,
+  'locomo-plus': locomoPlusBenchmark,
 });
 
 export type BenchmarkName = keyof typeof BENCHMARKS;

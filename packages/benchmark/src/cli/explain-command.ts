@@ -4,7 +4,7 @@ import { suggestNames } from '../config/close-names.js';
 import { type MissCause, missCause } from '../providers/pipeline/gold-trace.js';
 import { readExplainLines } from '../report/html/build-html-report.js';
 import { type QuestionDetails, readQuestionDetails } from '../report/html/question-details.js';
-import type { Sample } from '../results/sample.js';
+import { judgeScore, type Sample } from '../results/sample.js';
 import { log } from './logger.js';
 
 type Routes = Record<string, { score: number; rank: number }>;
@@ -145,16 +145,24 @@ export function explainQuestion(options: ExplainQuestionOptions): string {
     }
   }
   if (sample.hypothesis !== null) {
-    const label = sample.judge
-      ? sample.judge.label === null
-        ? 'no label'
-        : sample.judge.label
-          ? 'correct'
-          : 'wrong'
-      : 'not judged';
-    out.push('', `hypothesis (${label}): ${sample.hypothesis}`);
+    out.push('', `hypothesis (${judgeVerdict(sample.judge)}): ${sample.hypothesis}`);
+    for (const item of sample.judge?.items ?? []) {
+      const score = item.score === null ? 'unreadable' : `${item.score}/${item.max ?? 1}`;
+      out.push(`  rubric item ${score}: ${item.name}${item.reason ? ` (${item.reason})` : ''}`);
+    }
   }
   return `${out.join('\n')}\n`;
+}
+
+/** How the judge graded: correct/wrong for a yes/no judge, the score for a graded one. */
+function judgeVerdict(judge: Sample['judge']): string {
+  if (!judge) return 'not judged';
+  if (judge.items === undefined) {
+    const score = judgeScore(judge);
+    return score === null ? 'no label' : score === 1 ? 'correct' : 'wrong';
+  }
+  const score = judgeScore(judge);
+  return score === null ? 'judge error' : `score ${Math.round(score * 1000) / 1000}`;
 }
 
 function positiveInteger(flag: string) {

@@ -201,6 +201,8 @@ describe('createJudge', () => {
       },
     ]);
     expect(result).toEqual({
+      score: 1,
+      scale: 'binary',
       label: true,
       votes: { yes: 1, no: 0, unparsed: 0 },
       replies: ['Yes.'],
@@ -286,7 +288,7 @@ describe('createJudge', () => {
 
   it('names the known rubrics when asked for an unknown one', () => {
     expect(() => createJudge({ client: fakeClient([]), rubric: 'nope' })).toThrow(
-      'Unknown judge rubric "nope"; known: longmemeval, locomo-llm.',
+      'Unknown judge rubric "nope"; known: longmemeval, locomo-llm, locomo-plus.',
     );
   });
 

@@ -43,7 +43,7 @@ describe("a benchmark's published setting as a config layer", () => {
   it('refuses a judge or reader prompt no benchmark brings, in one sentence naming the flag', () => {
     expect(() =>
       settleBenchmarkDefaults(parseRunConfig({ dataset: 'x.json', judge: 'locomo-lm' }), locomo),
-    ).toThrow('--judge locomo-lm: no benchmark brings it (close names: locomo-llm).');
+    ).toThrow('--judge locomo-lm: no benchmark brings it (close names: locomo-llm, locomo-plus).');
     expect(() =>
       settleBenchmarkDefaults(parseRunConfig({ dataset: 'x.json', readerPrompt: 'cott' }), locomo),
     ).toThrow(/^--reader-prompt cott: no benchmark brings it \(close names: cot/);

@@ -132,10 +132,10 @@ describe('lme run with a reader and judge over the OpenAI wire format', () => {
     expect(samples).toHaveLength(22);
     expect(samples.every((sample) => sample.error === null)).toBe(true);
     const byId = new Map(samples.map((sample) => [sample.question_id, sample]));
-    expect(byId.get('e47becba')?.judge).toEqual({ label: false });
+    expect(byId.get('e47becba')?.judge).toEqual({ label: false, score: 0 });
     expect(byId.get('118b2229')?.judge?.label).toBeNull();
     expect(byId.get('118b2229')?.judge?.error).toMatch(/could not be read/);
-    expect(byId.get('51a45a95')?.judge).toEqual({ label: true });
+    expect(byId.get('51a45a95')?.judge).toEqual({ label: true, score: 1 });
     expect(byId.get('51a45a95')?.hypothesis).toBe(
       'answer: Where did I redeem a $5 coupon on coffee creamer?',
     );

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { Sample } from '../results/sample.js';
+import { judgeScore, type Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
 import { summaryRows } from './render-table.js';
 
@@ -46,9 +46,16 @@ export function sampleErrataCell(sample: Sample): string {
   return `${sample.errata.excluded ? 'excluded' : 'corrected'}: ${sample.errata.kinds.join('+')}`;
 }
 
-/** samples.csv: one row per question, metrics flattened into columns; `label` is the run's --label. */
+/**
+ * samples.csv: one row per question, metrics flattened into columns; `label` is the run's --label.
+ * When the run judged answers, `judge_score` (the score in [0, 1]; an old folder's label read as
+ * 1/0) follows `judge_label`, and when its judge graded rubric items, `judge_items` (the items as
+ * one JSON cell, as in samples.jsonl).
+ */
 export function samplesCsv(samples: readonly Sample[], label?: string): string {
   const metricNames = [...new Set(samples.flatMap((sample) => Object.keys(sample.metrics)))];
+  const judged = samples.some((sample) => sample.judge);
+  const itemized = samples.some((sample) => sample.judge?.items);
   const columns = [
     'question_id',
     'question_type',
@@ -58,6 +65,8 @@ export function samplesCsv(samples: readonly Sample[], label?: string): string {
     'top_session',
     'hypothesis',
     'judge_label',
+    ...(judged ? ['judge_score'] : []),
+    ...(itemized ? ['judge_items'] : []),
     'retrieve_ms',
     'error',
     'label',
@@ -72,6 +81,8 @@ export function samplesCsv(samples: readonly Sample[], label?: string): string {
     sample.hits[0]?.session_id ?? '',
     sample.hypothesis ?? '',
     sample.judge?.label ?? '',
+    ...(judged ? [sample.judge ? (judgeScore(sample.judge) ?? '') : ''] : []),
+    ...(itemized ? [sample.judge?.items ? JSON.stringify(sample.judge.items) : ''] : []),
     sample.latency_ms.retrieve,
     sample.error ?? '',
     label ?? '',

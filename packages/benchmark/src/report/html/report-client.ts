@@ -161,7 +161,10 @@ export const REPORT_CLIENT = String.raw`
         if (!run) { html += '<p class="muted">not in this run</p></section>'; return; }
         if (run.error) html += '<p class="miss">error: ' + esc(run.error) + '</p>';
         if (run.errata) html += '<p class="errata"><b>errata</b>: ' + esc(run.errata) + '</p>';
-        if (run.hypothesis !== undefined) html += '<p><b>hypothesis</b>: ' + esc(run.hypothesis) + (run.judge !== undefined ? ' · judge: <b class="' + (run.judge ? 'hit' : 'miss') + '">' + (run.judge === null ? 'no label' : run.judge ? 'correct' : 'wrong') + '</b>' : '') + '</p>';
+        if (run.hypothesis !== undefined) html += '<p><b>hypothesis</b>: ' + esc(run.hypothesis) + (run.judge !== undefined ? ' · judge: <b class="' + (run.judge ? 'hit' : 'miss') + '">' + (run.judge === null ? 'no label' : run.judge ? 'correct' : 'wrong') + '</b>' : '') + (run.judge_items !== undefined ? ' · judge score: <b class="' + (run.judge_score === 1 ? 'hit' : 'miss') + '">' + (run.judge_score === null ? 'judge error' : fmt(run.judge_score)) + '</b>' : '') + '</p>';
+        if (run.judge_items && run.judge_items.length > 0) html += '<table class="rubric"><tr><th>rubric item</th><th>score</th><th>reason</th></tr>' + run.judge_items.map(function (item) {
+          return '<tr><td>' + esc(item.name) + '</td><td class="num">' + (item.score === null ? 'unreadable' : fmt(item.score) + (item.max !== undefined ? ' / ' + fmt(item.max) : '')) + '</td><td>' + esc(item.reason || '') + '</td></tr>';
+        }).join('') + '</table>';
         html += '<p class="metrics">' + Object.keys(run.metrics).filter(function (m) { return model.metrics.indexOf(m) >= 0 || m === model.miss_metric + '@' + state.k; }).map(function (m) { return esc(m) + ' ' + fmt(run.metrics[m]); }).join(' · ') + '</p>';
         html += '<table class="hits"><tr><th>rank</th><th>hit</th><th>session date</th><th>score</th><th>routes</th></tr>' + run.hits.map(function (h) {
           return '<tr class="' + (h.gold ? 'gold-hit' : '') + '"><td>' + h.rank + '</td><td>' + (h.gold ? '★ ' : '') + esc(h.id) + (h.id !== h.session_id ? '<br><small>' + esc(h.session_id) + '</small>' : '') + '</td><td>' + esc(h.date || '') + '</td><td class="num">' + fmt(h.score) + '</td><td class="routes">' + routesText(h.routes) + '</td></tr>';

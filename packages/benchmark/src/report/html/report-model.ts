@@ -2,7 +2,7 @@ import { type Run, runExclusion } from '../../analysis/read-run.js';
 import type { ComparisonTable } from '../../analysis/render-comparison-table.js';
 import { orderQuestionTypes } from '../../benchmarks/benchmark-registry.js';
 import { missCause } from '../../providers/pipeline/gold-trace.js';
-import type { Sample } from '../../results/sample.js';
+import { judgeScore, type Sample, type SampleJudgeItem } from '../../results/sample.js';
 import type { Summary } from '../../results/summary.js';
 import { aggregateMetrics } from '../../run/aggregate-metrics.js';
 import { sampleErrataCell } from '../../run/write-csv.js';
@@ -33,6 +33,9 @@ const HEADLINE_METRICS = [
   // The official figure (a judge error counts as wrong) first, as the CLI's QA table leads with it.
   'qa.accuracy_strict',
   'qa.accuracy',
+  // A graded judge's mean scores (partial credit), the strict one first.
+  'qa.score_strict',
+  'qa.score',
 ] as const;
 
 const CURVE_CUTOFFS = [1, 3, 5, 10, 30, 50] as const;
@@ -71,7 +74,11 @@ export type QuestionRun = {
   /** How far `gold` ranks reach: the whole ranking (explain.jsonl) or the saved hits. */
   ranked: 'all' | number;
   hypothesis?: string | null;
+  /** A yes/no judge's verdict (null: a judge error). */
   judge?: boolean | null;
+  /** A graded judge's score in [0, 1] (null: a judge error) and its rubric items. */
+  judge_score?: number | null;
+  judge_items?: SampleJudgeItem[];
   error?: string | null;
   /** Set when the run's errata touched the question: `excluded: gold-answer (longmemeval-s@1)`. */
   errata?: string;
@@ -186,10 +193,19 @@ function questionRun(
       ...(goldIds.has(hit.session_id) || goldIds.has(hit.id) ? { gold: true } : {}),
     })),
     ...(sample.hypothesis !== null ? { hypothesis: sample.hypothesis } : {}),
-    ...(sample.judge ? { judge: sample.judge.label } : {}),
+    ...judgeOf(sample),
     ...(sample.error ? { error: sample.error } : {}),
     ...(sample.errata ? { errata: `${sampleErrataCell(sample)} (${sample.errata.errata})` } : {}),
   };
+}
+
+/** The judge's grading for the question page: a yes/no verdict, or a graded score with its items. */
+function judgeOf(sample: Sample): Pick<QuestionRun, 'judge' | 'judge_score' | 'judge_items'> {
+  const { judge } = sample;
+  if (!judge) return {};
+  const score = judgeScore(judge);
+  if (judge.items === undefined) return { judge: score === null ? null : score === 1 };
+  return { judge_score: score, judge_items: judge.items };
 }
 
 /** Everything the HTML report shows, as plain JSON (the charts' data and the question pages). */
