@@ -128,7 +128,10 @@ describe('the n of each metric, on QA runs', () => {
 describe('lme compare --format', () => {
   it('prints JSON rows and CSV that parse with no cleaning, and refuses --pairs with them', () => {
     const json = runCli(['compare', first.dir, second.dir, '--format', 'json', '--resamples', '50']);
-    expect(json.stderr).toBe('');
+    // The rows hold the compared metrics only: a metric left out that differs is named on stderr.
+    expect(json.stderr).toMatch(
+      /^lme: warning: qa-b: 1 metric not shown differs too: qa\.accuracy \(12 questions changed; overall \+0\.4545, /,
+    );
     expect(json.status).toBe(0);
     const rows = JSON.parse(json.stdout) as ComparisonRow[];
     expect(
