@@ -81,7 +81,9 @@ function withChangedMetric(source: Run, name: string, metric: string, value: num
     .slice(0, count)
     .map((sample) => sample.question_id);
   const lines = source.samples.map((sample) =>
-    changed.includes(sample.question_id) ? { ...sample, metrics: { ...sample.metrics, [metric]: value } } : sample,
+    changed.includes(sample.question_id)
+      ? { ...sample, metrics: { ...sample.metrics, [metric]: value } }
+      : sample,
   );
   writeFileSync(join(dir, 'samples.jsonl'), lines.map((sample) => `${JSON.stringify(sample)}\n`).join(''));
   return readRun(dir);
@@ -126,12 +128,16 @@ describe('renderComparisonTable', () => {
       ['session.ndcg_any@10', 3],
     ]);
     const text = renderComparisonTable(result);
-    expect(text).toMatch(/^\| overall +\| session\.recall_all@5 \| +18 \| +0\.8333 \| +0\.8333 \(0\.0000\) \|$/m);
+    expect(text).toMatch(
+      /^\| overall +\| session\.recall_all@5 \| +18 \| +0\.8333 \| +0\.8333 \(0\.0000\) \|$/m,
+    );
     expect(text).toMatch(
       /^official-ndcg10: the metrics shown do not differ from the base, but 1 metric not shown does: session\.ndcg_any@10 \(3 questions changed; overall -0\.\d{4}, /m,
     );
     expect(text).toContain('--metrics all shows and tests every metric');
-    expect(renderComparison(result)).toContain('- official-ndcg10: the metrics shown do not differ from the base');
+    expect(renderComparison(result)).toContain(
+      '- official-ndcg10: the metrics shown do not differ from the base',
+    );
     // Two runs that differ in nothing say nothing more.
     expect(renderComparisonTable(compareRuns([official, official]))).not.toContain('not shown');
 
@@ -139,7 +145,9 @@ describe('renderComparisonTable', () => {
     expect(all.comparisons[0]!.metrics).toContain('session.ndcg_any@10');
     expect(all.comparisons[0]!.metrics).toContain('session.recall_any@50');
     expect(all.comparisons[0]!.hiddenDifferences).toEqual([]);
-    expect(renderComparisonTable(all)).toMatch(/^\| +\| session\.ndcg_any@10 +\| +18 \| +[\d.]+ \| +[\d.]+ \(-0\.\d{4}\)/m);
+    expect(renderComparisonTable(all)).toMatch(
+      /^\| +\| session\.ndcg_any@10 +\| +18 \| +[\d.]+ \| +[\d.]+ \(-0\.\d{4}\)/m,
+    );
   });
 
   it('marks significance after Holm correction across the runs compared', () => {

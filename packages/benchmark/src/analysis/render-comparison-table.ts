@@ -58,8 +58,9 @@ export function describeHiddenDifferences(comparison: RunComparison, name: strin
   const hidden = comparison.hiddenDifferences;
   if (hidden.length === 0) return null;
   const shownEqual =
-    comparison.categories.every((category) => category.metrics.every((metric) => (metric.delta ?? 0) === 0)) &&
-    comparison.flips.every(({ gained, lost }) => gained.length === 0 && lost.length === 0);
+    comparison.categories.every((category) =>
+      category.metrics.every((metric) => (metric.delta ?? 0) === 0),
+    ) && comparison.flips.every(({ gained, lost }) => gained.length === 0 && lost.length === 0);
   const listed = hidden.slice(0, HIDDEN_SHOWN).map(describeHidden).join('; ');
   const rest = hidden.length - HIDDEN_SHOWN;
   const count = `${hidden.length} ${hidden.length === 1 ? 'metric' : 'metrics'} not shown`;
@@ -140,7 +141,9 @@ export function buildComparisonTable(result: ComparisonResult): ComparisonTable 
     `Each run against the base ${baseName}: value (delta from the base, significance). n is the questions in the base's mean of that metric (retrieval and QA metrics count different questions); n after a delta is the run's own count when it differs.`,
     `Significance: ${LEVELS.map(({ below, mark: stars }) => `${stars} p < ${below}`).join(', ')}, Holm-corrected over the ${family} tests of each category (${comparisons.length} ${comparisons.length === 1 ? 'run' : 'runs'} × ${metrics.length} ${metrics.length === 1 ? 'metric' : 'metrics'}); exact McNemar for 0/1 metrics, paired bootstrap of the mean difference (${result.resamples} resamples, seed ${result.seed}) otherwise, on the questions both runs count.`,
     'Failed questions are in no mean and no test.',
-    ...comparisons.flatMap((comparison, index) => describeHiddenDifferences(comparison, names[index + 1]!) ?? []),
+    ...comparisons.flatMap(
+      (comparison, index) => describeHiddenDifferences(comparison, names[index + 1]!) ?? [],
+    ),
   ];
   const runLines = runs.map((run, index) => {
     const differences =

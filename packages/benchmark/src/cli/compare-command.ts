@@ -97,7 +97,10 @@ export function compareCommand(): Command {
         for (const comparison of result.comparisons) {
           for (const warning of comparison.warnings) log.warn(warning);
           // The markdown table says it below itself; json and csv rows hold the compared metrics only.
-          const hidden = describeHiddenDifferences(comparison, comparison.other.label ?? comparison.other.runId);
+          const hidden = describeHiddenDifferences(
+            comparison,
+            comparison.other.label ?? comparison.other.runId,
+          );
           if (options.format !== 'md' && hidden !== null) log.warn(hidden);
         }
         const output = renderAs(options.format, result, options.pairs ?? false);
