@@ -1,5 +1,6 @@
 import type { ErrataSummary } from './errata-summary.js';
 import type { LocomoSummary } from './locomo-summary.js';
+import type { ProviderIdentity } from './provider-identity.js';
 
 export type Exclusion = 'A' | 'B';
 
@@ -28,6 +29,8 @@ export type Summary = {
   exclusion: Exclusion;
   /** `--label`, when the run has one. */
   label?: string;
+  /** The external memory system measured (`--provider http`): URL, and name and version as it reported them. */
+  provider?: ProviderIdentity;
   n: number;
   /** Questions that failed (their `error` is set): they are in no mean. */
   errors: number;

@@ -41,6 +41,7 @@ export function writeRunOutputs(
     exclusion,
     samples,
     label: config.label,
+    ...(manifest.provider === undefined ? {} : { provider: manifest.provider }),
     qa: {
       judge: config.judge,
       judge_model: config.judgeModel,
