@@ -153,7 +153,8 @@ export function buildComparisonTable(result: ComparisonResult): ComparisonTable 
             ({ key: name, values }) => `${name} ${values.map(formatConfigValue).join(' → ')}`,
           ).join(', ');
     const id = run.label === undefined ? '' : ` run ${run.runId},`;
-    return `${names[index]}:${id} ${run.dir}${index === 0 ? ' (base)' : `; config differences: ${differences === '' ? 'none' : differences}`}; errata ${describeErrata(run)}`;
+    const provider = run.provider === undefined ? '' : ` (provider ${run.provider})`;
+    return `${names[index]}:${id} ${run.dir}${provider}${index === 0 ? ' (base)' : `; config differences: ${differences === '' ? 'none' : differences}`}; errata ${describeErrata(run)}`;
   });
   return {
     title: `${comparisons.length === 1 ? `${names[1]} vs ${baseName}` : `${comparisons.length} runs vs ${baseName}`} (base)`,

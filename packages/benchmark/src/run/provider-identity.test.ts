@@ -62,6 +62,10 @@ describe('an external system keeps its identity', () => {
     expect(report.status, report.stderr).toBe(0);
     expect(readFileSync(html, 'utf8')).toContain(`http my-memory 1.4.0 [redacted] at ${server.url}`);
 
+    const compared = runCli(['compare', dir, dir]);
+    expect(compared.status, compared.stderr).toBe(0);
+    expect(compared.stdout).toContain(`${dir} (provider my-memory 1.4.0 [redacted] at ${server.url}) (base)`);
+
     // The token the server echoed reached no file of the run.
     for (const name of readdirSync(dir)) {
       expect(readFileSync(join(dir, name), 'utf8'), name).not.toContain('sk-identity');
