@@ -68,7 +68,7 @@ export function describeRun(run: Run, summary: Summary): RunProvenance {
   const retriever =
     config.provider === 'pipeline' || config.provider === undefined
       ? `${config.retriever}${takesRoutes(config) ? ` over ${config.routes ?? 'hybrid'}` : ''}${fusesRoutes(config) ? ` (${config.fusion === 'rrf' ? `rrf k=${config.rrfK}` : `weighted ${config.weights.join('/')}`})` : ''}`
-      : `${String(config.provider)}${run.config.provider ? ` ${describeProvider(run.config.provider)}` : ''}`;
+      : `${String(config.provider)}${run.config.provider?.url ? ` ${describeProvider(run.config.provider)}` : ''}`;
   return {
     run_id: run.config.run_id,
     dir: run.dir,
@@ -79,7 +79,7 @@ export function describeRun(run: Run, summary: Summary): RunProvenance {
     exclusion: config.convention === 'official' ? config.exclusion : null,
     granularity: config.granularity,
     retriever,
-    provider: run.config.provider ? describeProvider(run.config.provider) : null,
+    provider: run.config.provider?.url ? describeProvider(run.config.provider) : null,
     stages: runStages(config),
     embedder: usesEmbeddings(config) ? config.embedder : null,
     // Who answered: lme's reader model, or the provider itself (--answers provider).
