@@ -75,17 +75,17 @@ describe('the n of each metric, on QA runs', () => {
     const result = compareRuns([first, second], { resamples: 100 });
     const rows = JSON.parse(renderComparisonJson(result)) as ComparisonRow[];
     const qa = rows.filter((row) => row.metric === 'qa.accuracy_strict');
-    expect(qa.map((row) => row.category)).toContain('overall');
+    expect(qa.map((row) => row.question_type)).toContain('overall');
     for (const row of qa) {
-      const graded = group(first.summary!, row.category).counts['qa.accuracy_strict'];
-      expect(row.base_n, row.category).toBe(graded);
-      expect(row.paired_n, row.category).toBe(graded);
+      const graded = group(first.summary!, row.question_type).counts['qa.accuracy_strict'];
+      expect(row.base_n, row.question_type).toBe(graded);
+      expect(row.paired_n, row.question_type).toBe(graded);
       expect(typeof row.base_value).toBe('number');
       expect(row.test).toBe('mcnemar');
       expect(row.ci95_low).toBeNull();
     }
     expect(
-      rows.find((row) => row.category === 'overall' && row.metric === 'qa.accuracy_strict'),
+      rows.find((row) => row.question_type === 'overall' && row.metric === 'qa.accuracy_strict'),
     ).toMatchObject({
       base_run: 'qa-a',
       candidate_run: 'qa-b',
@@ -93,7 +93,9 @@ describe('the n of each metric, on QA runs', () => {
       candidate_n: 22,
       paired_n: 22,
     });
-    const bootstrap = rows.find((row) => row.metric === 'session.ndcg_any@5' && row.category === 'overall')!;
+    const bootstrap = rows.find(
+      (row) => row.metric === 'session.ndcg_any@5' && row.question_type === 'overall',
+    )!;
     expect(bootstrap.test).toBe('bootstrap');
     expect(bootstrap.base_n).toBe(18);
     expect(bootstrap.ci95_low).toBeTypeOf('number');
@@ -128,11 +130,14 @@ describe('the n of each metric, on QA runs', () => {
 describe('lme compare --format', () => {
   it('prints JSON rows and CSV that parse with no cleaning, and refuses --pairs with them', () => {
     const json = runCli(['compare', first.dir, second.dir, '--format', 'json', '--resamples', '50']);
-    expect(json.stderr).toBe('');
+    // The rows hold the compared metrics only: a metric left out that differs is named on stderr.
+    expect(json.stderr).toMatch(
+      /^lme: warning: qa-b: 1 metric not shown differs too: qa\.accuracy \(12 questions changed; overall \+0\.4545, /,
+    );
     expect(json.status).toBe(0);
     const rows = JSON.parse(json.stdout) as ComparisonRow[];
     expect(
-      rows.find((row) => row.category === 'overall' && row.metric === 'qa.accuracy_strict')?.base_n,
+      rows.find((row) => row.question_type === 'overall' && row.metric === 'qa.accuracy_strict')?.base_n,
     ).toBe(22);
     const out = join(root, 'compare.csv');
     const csv = runCli([
@@ -149,7 +154,7 @@ describe('lme compare --format', () => {
     expect(csv.status).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe(csv.stdout);
     expect(csv.stdout.split('\n')[0]).toBe(
-      'base_run,candidate_run,candidate_label,category,metric,base_value,candidate_value,delta,base_n,candidate_n,paired_n,test,p_value,p_holm,ci95_low,ci95_high,mcnemar_b,mcnemar_c',
+      'base_run,candidate_run,candidate_label,question_type,metric,base_value,candidate_value,delta,base_n,candidate_n,paired_n,test,p_value,p_holm,ci95_low,ci95_high,mcnemar_b,mcnemar_c',
     );
     const pairs = runCli(['compare', first.dir, second.dir, '--format', 'json', '--pairs']);
     expect(pairs.status).toBe(1);

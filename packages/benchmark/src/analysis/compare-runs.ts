@@ -6,11 +6,14 @@ import { inMeans } from '../results/sample.js';
 import type { Exclusion } from '../results/summary.js';
 import { inRetrievalMeans, isQaMetric } from '../run/aggregate-metrics.js';
 import {
+  ALL_METRICS,
   type CategoryComparison,
   type CompareOptions,
   type ComparisonResult,
   DEFAULT_COMPARE_METRICS,
   type Flips,
+  type HiddenCategoryDifference,
+  type HiddenDifference,
   type MetricTest,
   type RunComparison,
 } from './comparison-result.js';
@@ -73,9 +76,16 @@ function isBinary(runs: readonly Run[], metric: string): boolean {
   );
 }
 
+/** The metrics both runs have, in the base's order. */
+function sharedMetrics(base: Run, other: Run): string[] {
+  const otherNames = metricNames(other);
+  return [...metricNames(base)].filter((metric) => otherNames.has(metric));
+}
+
 function chooseMetrics(base: Run, other: Run, wanted: readonly string[] | undefined): string[] {
   const baseNames = metricNames(base);
   const otherNames = metricNames(other);
+  if (wanted?.length === 1 && wanted[0] === ALL_METRICS) return sharedMetrics(base, other);
   if (wanted === undefined) {
     const metrics: string[] = DEFAULT_COMPARE_METRICS.filter(
       (metric) => baseNames.has(metric) && otherNames.has(metric),
@@ -227,6 +237,51 @@ function flips(baseGroup: Group, otherGroup: Group, metric: string): Flips {
   return result;
 }
 
+/**
+ * The metrics both runs have that `metrics` leaves out, where some question's value differs or a
+ * category's mean moves: what an all-zero table would otherwise hide. Largest change first.
+ */
+function hiddenDifferences(
+  base: Run,
+  other: Run,
+  metrics: readonly string[],
+  baseGroups: Map<string, Group>,
+  otherGroups: Map<string, Group>,
+): HiddenDifference[] {
+  const shown = new Set(metrics);
+  const empty: Group = { retrieval: [], qa: [] };
+  const found: HiddenDifference[] = [];
+  for (const metric of sharedMetrics(base, other)) {
+    if (shown.has(metric)) continue;
+    const changedIds = new Set<string>();
+    const categories: HiddenCategoryDifference[] = [];
+    for (const [category, baseGroup] of baseGroups) {
+      const baseSamples = members(baseGroup, metric);
+      const otherSamples = members(otherGroups.get(category) ?? empty, metric);
+      let nPaired = 0;
+      let changed = 0;
+      for (const [baseSample, otherSample] of pairUp(baseSamples, otherSamples)) {
+        const baseValue = baseSample.metrics[metric];
+        const otherValue = otherSample.metrics[metric];
+        if (baseValue === undefined || otherValue === undefined) continue;
+        nPaired += 1;
+        if (baseValue !== otherValue) {
+          changed += 1;
+          changedIds.add(baseSample.question_id);
+        }
+      }
+      const baseMean = meanAndN(baseSamples, metric).mean;
+      const otherMean = meanAndN(otherSamples, metric).mean;
+      const delta = baseMean === undefined || otherMean === undefined ? 0 : otherMean - baseMean;
+      if (changed > 0 || Math.abs(delta) > 1e-12) categories.push({ category, delta, nPaired, changed });
+    }
+    if (categories.length > 0) found.push({ metric, changed: changedIds.size, categories });
+  }
+  const largest = (difference: HiddenDifference) =>
+    Math.max(...difference.categories.map(({ delta }) => Math.abs(delta)));
+  return found.sort((left, right) => largest(right) - largest(left) || right.changed - left.changed);
+}
+
 /** Compares one run with the base: per category means, deltas, paired tests, flipped questions. */
 export function compareTwoRuns(base: Run, other: Run, options: CompareOptions = {}): RunComparison {
   for (const run of [base, other]) requireScoredQuestions(run);
@@ -264,6 +319,7 @@ export function compareTwoRuns(base: Run, other: Run, options: CompareOptions = 
     configDifferences: configDifferences([base.config, other.config]),
     categories,
     flips: binaryMetrics.map((metric) => flips(overallBase, overallOther, metric)),
+    hiddenDifferences: hiddenDifferences(base, other, metrics, baseGroups, otherGroups),
     warnings: comparisonWarnings(base, other),
   };
 }

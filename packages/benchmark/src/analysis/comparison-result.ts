@@ -19,8 +19,11 @@ export const DEFAULT_COMPARE_METRICS: readonly string[] = [
   ...Object.values(BENCHMARKS).flatMap((benchmark) => benchmark.comparedMetrics ?? []),
 ];
 
+/** `--metrics all`: every metric both runs have. */
+export const ALL_METRICS = 'all';
+
 export type CompareOptions = {
-  /** Metrics to compare (default: DEFAULT_COMPARE_METRICS that both runs have). */
+  /** Metrics to compare (default: DEFAULT_COMPARE_METRICS that both runs have; `['all']`: every metric both have). */
   metrics?: readonly string[];
   /** Paired bootstrap resamples (default 10 000). */
   resamples?: number;
@@ -69,6 +72,29 @@ export type Flips = { metric: string; gained: FlippedQuestion[]; lost: FlippedQu
 
 export type { RunLabel } from './run-label.js';
 
+/** Where a metric the comparison does not show differs: a category, its delta and its changed questions. */
+export type HiddenCategoryDifference = {
+  category: string;
+  /** Difference of the means, other - base (0 when only paired values swapped). */
+  delta: number;
+  /** Questions of the category both runs have a value for. */
+  nPaired: number;
+  /** Of those, the questions whose value differs. */
+  changed: number;
+};
+
+/**
+ * A metric both runs have but the comparison does not show (not in its metrics), whose values
+ * differ on some question: said below the table so that an all-zero table is never silent.
+ */
+export type HiddenDifference = {
+  metric: string;
+  /** Distinct questions whose value differs, over every category. */
+  changed: number;
+  /** The categories where it differs, in the comparison's category order. */
+  categories: HiddenCategoryDifference[];
+};
+
 export type RunComparison = {
   base: RunLabel;
   other: RunLabel;
@@ -78,6 +104,8 @@ export type RunComparison = {
   configDifferences: ConfigDifference[];
   categories: CategoryComparison[];
   flips: Flips[];
+  /** Metrics not compared whose values differ (`--metrics all` shows and tests them), largest change first. */
+  hiddenDifferences: HiddenDifference[];
   warnings: string[];
 };
 

@@ -12,8 +12,8 @@ export type ComparisonRow = {
   candidate_run: string;
   /** The candidate's --label, null when it has none. */
   candidate_label: string | null;
-  /** A question type, `abstention` or `overall`. */
-  category: string;
+  /** A question type, `abstention` or `overall`: summary.csv's column of the same name (before: `category`). */
+  question_type: string;
   metric: string;
   base_value: number | null;
   candidate_value: number | null;
@@ -43,7 +43,7 @@ export const COMPARISON_COLUMNS = [
   'base_run',
   'candidate_run',
   'candidate_label',
-  'category',
+  'question_type',
   'metric',
   'base_value',
   'candidate_value',
@@ -103,7 +103,7 @@ export function comparisonRows(result: ComparisonResult): ComparisonRow[] {
           base_run: comparison.base.runId,
           candidate_run: comparison.other.runId,
           candidate_label: comparison.other.label ?? null,
-          category: category.category,
+          question_type: category.category,
           metric: metric.metric,
           base_value: orNull(metric.base),
           candidate_value: orNull(metric.other),

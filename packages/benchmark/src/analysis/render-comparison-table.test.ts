@@ -64,8 +64,29 @@ function pairWith(runId: string, pValue: number): RunComparison {
     configDifferences: [],
     categories: [category],
     flips: [],
+    hiddenDifferences: [],
     warnings: [],
   };
+}
+
+/** A copy of a run folder whose `metric` is set to `value` on its first `count` counted questions. */
+function withChangedMetric(source: Run, name: string, metric: string, value: number, count: number): Run {
+  const dir = join(root, name);
+  cpSync(source.dir, dir, { recursive: true });
+  const manifest = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+  manifest.run_id = name;
+  writeFileSync(join(dir, 'config.json'), JSON.stringify(manifest));
+  const changed = source.samples
+    .filter((sample) => !sample.abstention && sample.metrics[metric] !== value)
+    .slice(0, count)
+    .map((sample) => sample.question_id);
+  const lines = source.samples.map((sample) =>
+    changed.includes(sample.question_id)
+      ? { ...sample, metrics: { ...sample.metrics, [metric]: value } }
+      : sample,
+  );
+  writeFileSync(join(dir, 'samples.jsonl'), lines.map((sample) => `${JSON.stringify(sample)}\n`).join(''));
+  return readRun(dir);
 }
 
 function overallCells(text: string): string[] {
@@ -96,6 +117,37 @@ describe('renderComparisonTable', () => {
     expect(text).toContain('- words tokenizer: run words-labelled, ');
     expect(text).toContain('Holm-corrected over the 6 tests of each category (2 runs × 3 metrics)');
     expect(text).toContain('> warning: 2 questions failed in words-failing and are left out.');
+  });
+
+  it('says which metrics it does not show differ when the shown ones do not, and shows them all with --metrics all', () => {
+    // session.ndcg_any@10 is in no default metric: 3 questions lose it, the shown metrics stay equal.
+    const changed = withChangedMetric(official, 'official-ndcg10', 'session.ndcg_any@10', 0, 3);
+    const result = compareRuns([official, changed]);
+    const [comparison] = result.comparisons;
+    expect(comparison!.hiddenDifferences.map(({ metric, changed: count }) => [metric, count])).toEqual([
+      ['session.ndcg_any@10', 3],
+    ]);
+    const text = renderComparisonTable(result);
+    expect(text).toMatch(
+      /^\| overall +\| session\.recall_all@5 \| +18 \| +0\.8333 \| +0\.8333 \(0\.0000\) \|$/m,
+    );
+    expect(text).toMatch(
+      /^official-ndcg10: the metrics shown do not differ from the base, but 1 metric not shown does: session\.ndcg_any@10 \(3 questions changed; overall -0\.\d{4}, /m,
+    );
+    expect(text).toContain('--metrics all shows and tests every metric');
+    expect(renderComparison(result)).toContain(
+      '- official-ndcg10: the metrics shown do not differ from the base',
+    );
+    // Two runs that differ in nothing say nothing more.
+    expect(renderComparisonTable(compareRuns([official, official]))).not.toContain('not shown');
+
+    const all = compareRuns([official, changed], { metrics: ['all'] });
+    expect(all.comparisons[0]!.metrics).toContain('session.ndcg_any@10');
+    expect(all.comparisons[0]!.metrics).toContain('session.recall_any@50');
+    expect(all.comparisons[0]!.hiddenDifferences).toEqual([]);
+    expect(renderComparisonTable(all)).toMatch(
+      /^\| +\| session\.ndcg_any@10 +\| +18 \| +[\d.]+ \| +[\d.]+ \(-0\.\d{4}\)/m,
+    );
   });
 
   it('marks significance after Holm correction across the runs compared', () => {

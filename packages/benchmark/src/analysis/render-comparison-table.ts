@@ -1,6 +1,6 @@
 import { formatDelta, formatValue } from '../results/markdown-table.js';
 import { abstentionLabel } from '../run/render-table.js';
-import type { ComparisonResult, RunLabel } from './compare-runs.js';
+import type { ComparisonResult, HiddenDifference, RunComparison, RunLabel } from './compare-runs.js';
 import { adjustedPValues, testKey } from './comparison-rows.js';
 import { formatConfigValue } from './config-differences.js';
 import { describeErrata } from './run-label.js';
@@ -33,6 +33,42 @@ function renderTable(header: readonly string[], body: readonly string[][], leftC
     `| ${cells.map((cell, column) => (column < leftColumns ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(' | ')} |`;
   const rule = `|${widths.map((width, column) => `${'-'.repeat(width + 1)}${column < leftColumns ? '-' : ':'}`).join('|')}|`;
   return [line(header), rule, ...body.map(line)].join('\n');
+}
+
+/** Metrics named in full in a hidden-differences note; the rest are counted. */
+const HIDDEN_SHOWN = 6;
+
+function describeHidden(difference: HiddenDifference): string {
+  const overall = difference.categories.filter(({ category }) => category === 'overall');
+  const others = difference.categories
+    .filter(({ category }) => category !== 'overall')
+    .sort((left, right) => Math.abs(right.delta) - Math.abs(left.delta));
+  const places = [...overall, ...others].slice(0, 3);
+  const more = difference.categories.length - places.length;
+  const where = places.map(({ category, delta }) => `${category} ${formatDelta(delta)}`).join(', ');
+  const questions = `${difference.changed} ${difference.changed === 1 ? 'question' : 'questions'} changed`;
+  return `${difference.metric} (${questions}; ${where}${more > 0 ? `, ${more} more` : ''})`;
+}
+
+/**
+ * One sentence naming the metrics a run differs in that the table does not show, or null when
+ * there are none: an all-zero table then says the runs still differ, and where.
+ */
+export function describeHiddenDifferences(comparison: RunComparison, name: string): string | null {
+  const hidden = comparison.hiddenDifferences;
+  if (hidden.length === 0) return null;
+  const shownEqual =
+    comparison.categories.every((category) =>
+      category.metrics.every((metric) => (metric.delta ?? 0) === 0),
+    ) && comparison.flips.every(({ gained, lost }) => gained.length === 0 && lost.length === 0);
+  const listed = hidden.slice(0, HIDDEN_SHOWN).map(describeHidden).join('; ');
+  const rest = hidden.length - HIDDEN_SHOWN;
+  const count = `${hidden.length} ${hidden.length === 1 ? 'metric' : 'metrics'} not shown`;
+  const one = hidden.length === 1;
+  const differ = shownEqual
+    ? `the metrics shown do not differ from the base, but ${count} ${one ? 'does' : 'do'}`
+    : `${count} ${one ? 'differs' : 'differ'} too`;
+  return `${name}: ${differ}: ${listed}${rest > 0 ? `; and ${rest} more` : ''}. --metrics all shows and tests every metric (or name them with --metrics).`;
 }
 
 function unionInOrder(lists: readonly (readonly string[])[]): string[] {
@@ -105,6 +141,9 @@ export function buildComparisonTable(result: ComparisonResult): ComparisonTable 
     `Each run against the base ${baseName}: value (delta from the base, significance). n is the questions in the base's mean of that metric (retrieval and QA metrics count different questions); n after a delta is the run's own count when it differs.`,
     `Significance: ${LEVELS.map(({ below, mark: stars }) => `${stars} p < ${below}`).join(', ')}, Holm-corrected over the ${family} tests of each category (${comparisons.length} ${comparisons.length === 1 ? 'run' : 'runs'} × ${metrics.length} ${metrics.length === 1 ? 'metric' : 'metrics'}); exact McNemar for 0/1 metrics, paired bootstrap of the mean difference (${result.resamples} resamples, seed ${result.seed}) otherwise, on the questions both runs count.`,
     'Failed questions are in no mean and no test.',
+    ...comparisons.flatMap(
+      (comparison, index) => describeHiddenDifferences(comparison, names[index + 1]!) ?? [],
+    ),
   ];
   const runLines = runs.map((run, index) => {
     const differences =
@@ -114,7 +153,8 @@ export function buildComparisonTable(result: ComparisonResult): ComparisonTable 
             ({ key: name, values }) => `${name} ${values.map(formatConfigValue).join(' → ')}`,
           ).join(', ');
     const id = run.label === undefined ? '' : ` run ${run.runId},`;
-    return `${names[index]}:${id} ${run.dir}${index === 0 ? ' (base)' : `; config differences: ${differences === '' ? 'none' : differences}`}; errata ${describeErrata(run)}`;
+    const provider = run.provider === undefined ? '' : ` (provider ${run.provider})`;
+    return `${names[index]}:${id} ${run.dir}${provider}${index === 0 ? ' (base)' : `; config differences: ${differences === '' ? 'none' : differences}`}; errata ${describeErrata(run)}`;
   });
   return {
     title: `${comparisons.length === 1 ? `${names[1]} vs ${baseName}` : `${comparisons.length} runs vs ${baseName}`} (base)`,

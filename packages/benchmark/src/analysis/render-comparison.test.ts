@@ -36,6 +36,7 @@ function result(): ComparisonResult {
         configDifferences: [],
         categories: [category('abstention'), category('overall')],
         flips: [],
+        hiddenDifferences: [],
         warnings: [],
       },
     ],

@@ -9,6 +9,7 @@ import type {
   RunComparison,
 } from './compare-runs.js';
 import { formatConfigValue } from './config-differences.js';
+import { describeHiddenDifferences } from './render-comparison-table.js';
 import { describeErrata } from './run-label.js';
 
 const SIGNIFICANT = 0.05;
@@ -85,6 +86,8 @@ function renderOne(comparison: RunComparison, result: ComparisonResult): string 
   lines.push(
     `- tests on the questions both runs count: ${tests.join('; ')}; b = questions only ${baseHeader} gets, c = only ${otherHeader}; * p < ${SIGNIFICANT}`,
   );
+  const hidden = describeHiddenDifferences(comparison, other.runId);
+  if (hidden !== null) lines.push(`- ${hidden}`);
   for (const warning of comparison.warnings) lines.push('', `> warning: ${warning}`);
 
   for (const category of comparison.categories) {

@@ -1,3 +1,4 @@
+import { describeProvider } from '../results/provider-identity.js';
 import type { Run } from './read-run.js';
 
 export type RunLabel = {
@@ -9,6 +10,8 @@ export type RunLabel = {
   errors: number;
   /** The errata the run applied (`--errata`): name@version, questions touched and excluded. */
   errata?: { name: string; touched: number; excluded: number };
+  /** An external system measured (config.json `provider`): `my-memory 1.4.0 at http://…`. */
+  provider?: string;
 };
 
 /** The run as compare names it: its run id, folder, label when it has one, and failed questions. */
@@ -23,6 +26,7 @@ export function runLabel(run: Run): RunLabel {
     ...(label === undefined || label === '' ? {} : { label }),
     errors: run.samples.filter((sample) => sample.error !== null).length,
     ...appliedErrata(run),
+    ...(run.config.provider?.url ? { provider: describeProvider(run.config.provider) } : {}),
   };
 }
 

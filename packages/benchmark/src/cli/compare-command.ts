@@ -5,7 +5,7 @@ import { renderComparisonCsv, renderComparisonJson } from '../analysis/compariso
 import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../analysis/paired-bootstrap.js';
 import { readRun } from '../analysis/read-run.js';
 import { renderComparison } from '../analysis/render-comparison.js';
-import { renderComparisonTable } from '../analysis/render-comparison-table.js';
+import { describeHiddenDifferences, renderComparisonTable } from '../analysis/render-comparison-table.js';
 import { refuseOverwritingInput, writeFileNoFollow } from '../run/no-follow-file.js';
 import { RUN_FILES } from '../run/run-folder.js';
 import { log } from './logger.js';
@@ -40,7 +40,7 @@ export function compareCommand(): Command {
     .argument('<runs...>', 'results folders to compare with the base')
     .option(
       '--metrics <m1,m2>',
-      `metrics to compare (default: those of ${DEFAULT_COMPARE_METRICS.join(', ')} that both runs have)`,
+      `metrics to compare, or "all" for every metric both runs have (default: those of ${DEFAULT_COMPARE_METRICS.join(', ')} that both runs have; metrics left out that differ are named below the table)`,
       listFlag,
     )
     .option(
@@ -96,6 +96,12 @@ export function compareCommand(): Command {
         });
         for (const comparison of result.comparisons) {
           for (const warning of comparison.warnings) log.warn(warning);
+          // The markdown table says it below itself; json and csv rows hold the compared metrics only.
+          const hidden = describeHiddenDifferences(
+            comparison,
+            comparison.other.label ?? comparison.other.runId,
+          );
+          if (options.format !== 'md' && hidden !== null) log.warn(hidden);
         }
         const output = renderAs(options.format, result, options.pairs ?? false);
         if (options.out !== undefined) writeFileNoFollow(options.out, output);

@@ -1,6 +1,7 @@
 import type { RetrievalHit } from '@lme/search-core';
 import type { Corpus } from '../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
+import type { ProviderIdentity } from '../results/provider-identity.js';
 
 /** What a memory system under test returns for one question. */
 export type RetrievalOutcome = {
@@ -57,4 +58,9 @@ export type Provider = {
   close?(): Promise<void>;
   /** Checks the server behind the provider answers, before the first question (one sentence if not). */
   preflight?(options?: { signal?: AbortSignal }): Promise<void>;
+  /**
+   * An external system's identity (URL, and the name and version it reported at preflight), which
+   * the run records and names itself after; absent for lme's own providers.
+   */
+  identity?(): ProviderIdentity;
 };

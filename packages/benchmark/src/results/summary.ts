@@ -1,4 +1,5 @@
 import type { ErrataSummary } from './errata-summary.js';
+import type { ProviderIdentity } from './provider-identity.js';
 
 export type Exclusion = 'A' | 'B';
 
@@ -39,6 +40,8 @@ export type SummaryCore = {
   exclusion: Exclusion;
   /** `--label`, when the run has one. */
   label?: string;
+  /** The external memory system measured (`--provider http`): URL, and name and version as it reported them. */
+  provider?: ProviderIdentity;
   n: number;
   /** Questions that failed (their `error` is set): they are in no mean. */
   errors: number;

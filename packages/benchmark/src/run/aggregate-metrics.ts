@@ -2,6 +2,7 @@ import { BENCHMARKS, orderQuestionTypes } from '../benchmarks/benchmark-registry
 import type { LoadedErrata } from '../errata/load-errata.js';
 import { addQaTaskAverages, qaAccuracyIntervals, qaScoreIntervals } from '../qa/qa-metrics.js';
 import { meanMetrics } from '../results/metric-means.js';
+import type { ProviderIdentity } from '../results/provider-identity.js';
 import type { Sample } from '../results/sample.js';
 import { inMeans } from '../results/sample.js';
 import type { Exclusion, MetricMeans, QaProvenance, Summary } from '../results/summary.js';
@@ -68,6 +69,8 @@ export function aggregateMetrics(options: {
   exclusion: Exclusion;
   samples: readonly Sample[];
   label?: string;
+  /** The external memory system measured (config.json `provider`). */
+  provider?: ProviderIdentity;
   /** The judge and reader of the run (from its config); recorded when QA ran. */
   qa?: QaProvenance;
   /** The dataset's errata, and whether the run applied them (its samples then carry the marks). */
@@ -103,6 +106,7 @@ export function aggregateMetrics(options: {
     convention: options.convention,
     exclusion,
     ...(options.label === undefined ? {} : { label: options.label }),
+    ...(options.provider === undefined ? {} : { provider: options.provider }),
     n: samples.length,
     errors: samples.filter((sample) => sample.error !== null).length,
     ...(failed ? { first_error: { question_id: failed.question_id, message: failed.error! } } : {}),

@@ -57,10 +57,13 @@ export async function checkServers(options: {
         timeoutMs,
         redact: (text) => redact(redactSecrets(text, check.secrets)),
         ...(signal ? { signal } : {}),
-      }).catch((error: unknown) => {
-        if (!(error instanceof ProbeError)) throw error;
-        throw new Error(redact(redactSecrets(describe(check, error), check.secrets)));
-      }),
+      }).then(
+        () => undefined,
+        (error: unknown) => {
+          if (!(error instanceof ProbeError)) throw error;
+          throw new Error(redact(redactSecrets(describe(check, error), check.secrets)));
+        },
+      ),
     );
   }
   const settled = await Promise.allSettled(probes);

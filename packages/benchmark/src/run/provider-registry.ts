@@ -7,7 +7,8 @@ import type { Provider } from '../providers/provider.js';
 
 type ProviderFactory = (options: {
   config: RunConfig;
-  runId: string;
+  /** The run id, or a function giving it (the default run id is known after the provider's preflight). */
+  runId: string | (() => string);
   resources?: PipelineResources;
 }) => Provider;
 
@@ -37,7 +38,11 @@ export const providers = {
 } as const satisfies Record<RunConfig['provider'], ProviderFactory>;
 
 /** The provider a config selects; an unknown id fails listing the known ones. */
-export function createProvider(config: RunConfig, runId: string, resources?: PipelineResources): Provider {
+export function createProvider(
+  config: RunConfig,
+  runId: string | (() => string),
+  resources?: PipelineResources,
+): Provider {
   const factory = (providers as Record<string, ProviderFactory>)[config.provider];
   if (!factory) {
     throw new Error(

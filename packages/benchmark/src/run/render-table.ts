@@ -1,5 +1,6 @@
 import { renderQaTable } from '../qa/render-qa-table.js';
 import { formatValue, renderMarkdownTable } from '../results/markdown-table.js';
+import { describeProvider } from '../results/provider-identity.js';
 import type { MetricMeans, Summary } from '../results/summary.js';
 
 /** The metrics a table shows when present, in order. */
@@ -80,7 +81,9 @@ export function renderSummaryTable(summary: Summary): string {
   );
   const qaTable = renderQaTable(summary);
   const title =
-    `${summary.run_id}${summary.label ? ` (${summary.label})` : ''} · dataset ${summary.dataset} · convention ${summary.convention}` +
+    `${summary.run_id}${summary.label ? ` (${summary.label})` : ''}` +
+    (summary.provider ? ` · provider ${summary.provider.kind} ${describeProvider(summary.provider)}` : '') +
+    ` · dataset ${summary.dataset} · convention ${summary.convention}` +
     (summary.convention === 'official' ? ` (exclusion ${summary.exclusion})` : '') +
     (summary.errata?.applied
       ? ` · errata ${summary.errata.errata} (${summary.errata.questions_touched} questions touched, ${summary.errata.excluded} excluded)`

@@ -9,6 +9,7 @@ import { checkErrataDataset } from '../errata/check-errata-dataset.js';
 import { loadErrata } from '../errata/load-errata.js';
 import type { PipelineResources } from '../providers/pipeline/configured-embedder.js';
 import type { Provider } from '../providers/provider.js';
+import { describeProvider } from '../results/provider-identity.js';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
 import { absentGoldWarning } from './absent-gold.js';
@@ -135,13 +136,13 @@ export async function runBenchmark(
   const resume = dependencies.resume
     ? await prepareResume({ ...dependencies.resume, config, datasetPath, argv })
     : undefined;
-  const runId = resume?.manifest.run_id ?? config.runId ?? defaultRunId(config);
-  const dir = resume?.dir ?? resolve(config.out, runId);
-  const manifest = await startManifest({ config, runId, argv, datasetPath, resume, errata });
+  const givenRunId = resume?.manifest.run_id ?? config.runId;
+  // The default run id names an external system as its health reply does: known after preflight.
+  let runId = givenRunId ?? '';
   const previous = resume?.previous ?? [];
 
   // Everything that can fail at start happens before the folder is claimed.
-  const provider = dependencies.provider ?? createProvider(config, runId, dependencies.resources);
+  const provider = dependencies.provider ?? createProvider(config, () => runId, dependencies.resources);
   let claim: ReturnType<typeof claimRunFolder> | undefined;
   const counts = { written: 0 };
   try {
@@ -152,6 +153,18 @@ export async function runBenchmark(
         if (!signal?.aborted) throw error;
       },
     );
+    const identity = provider.identity?.();
+    runId = givenRunId ?? defaultRunId(config, new Date(), identity ? { provider: identity } : {});
+    const dir = resume?.dir ?? resolve(config.out, runId);
+    const manifest = await startManifest({ config, runId, argv, datasetPath, resume, errata });
+    if (identity) {
+      const before = manifest.provider;
+      if (resume && before && describeProvider(before) !== describeProvider(identity))
+        hooks.onNotice?.(
+          `The provider now reports itself as ${describeProvider(identity)} (the run began with ${describeProvider(before)}); config.json records the new one.`,
+        );
+      manifest.provider = identity;
+    }
     const qa = await createQaStage(config, dependencies.environment, (message) => hooks.onWarning?.(message));
     const source = await openQuestionSource(datasetPath, config, dependencies.dataset);
     claim = claimRunFolder(dir, { mode: resume ? 'resume' : 'new', overwrite: config.overwrite });

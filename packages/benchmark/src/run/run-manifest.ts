@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { fromLegacyRetrieverKeys } from '../config/base-retrievers.js';
 import { type RunConfig, type RunConfigInput, resultKeyDifferences } from '../config/run-config.js';
 import { readUtf8FileSync } from '../config/strict-utf8.js';
+import type { ProviderIdentity } from '../results/provider-identity.js';
 import type { Sample } from '../results/sample.js';
 import { datasetFileSha256 } from './dataset-checksum.js';
 import type { Provenance } from './provenance.js';
@@ -18,6 +19,11 @@ export type RunManifest = {
    * `file_sha256`: the file's bytes, recorded when the run starts (what `--resume` checks).
    */
   dataset: { path: string; sha256: string | null; file_sha256?: string };
+  /**
+   * An external memory system (`--provider http`): the URL without secrets and the name and version
+   * its health reply gave, as of the last start (`--resume` asks again).
+   */
+  provider?: ProviderIdentity;
   resumed?: { argv: string[]; at: string }[];
   /** The provider's run-level figures (embedding and summary cost), written when the run ends. */
   provider_stats?: Record<string, unknown>;

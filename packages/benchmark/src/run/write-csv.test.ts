@@ -44,10 +44,10 @@ describe('samples.csv', () => {
     const csv = samplesCsv(samples, HOSTILE.label);
     const [header, first] = csv.split('\n');
     expect(header).toBe(
-      'question_id,question_type,abstention,no_target,session.recall_any@5,delta.score,top_session,hypothesis,judge_label,retrieve_ms,error,label,errata',
+      'question_id,question_type,abstention,no_target,in_retrieval_means,in_means,session.recall_any@5,delta.score,top_session,hypothesis,judge_label,retrieve_ms,error,label,errata',
     );
     expect(first).toBe(
-      `'+cmd|' /C calc'!A0,single-session-user,false,false,1,-0.25,'@SUM(1+1)*cmd|' /C calc'!A0,"'=HYPERLINK(""http://evil.example"",""x"")",,12.5,'-2+3+cmd|' /C calc'!A0,"'=HYPERLINK(""http://evil.example"",""x"")",`,
+      `'+cmd|' /C calc'!A0,single-session-user,false,false,false,false,1,-0.25,'@SUM(1+1)*cmd|' /C calc'!A0,"'=HYPERLINK(""http://evil.example"",""x"")",,12.5,'-2+3+cmd|' /C calc'!A0,"'=HYPERLINK(""http://evil.example"",""x"")",`,
     );
     // No cell (quoted or not) begins with a formula character.
     for (const cell of csv.split(/,|\n/))

@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
-import { judgeScore, type Sample } from '../results/sample.js';
-import type { Summary } from '../results/summary.js';
+import { inMeans, judgeScore, type Sample } from '../results/sample.js';
+import type { Exclusion, Summary } from '../results/summary.js';
+import { inRetrievalMeans } from './aggregate-metrics.js';
 import { summaryRows } from './render-table.js';
 
 /**
@@ -50,9 +51,17 @@ export function sampleErrataCell(sample: Sample): string {
  * samples.csv: one row per question, metrics flattened into columns; `label` is the run's --label.
  * When the run judged answers, `judge_score` (the score in [0, 1]; an old folder's label read as
  * 1/0) follows `judge_label`, and when its judge graded rubric items, `judge_items` (the items as
- * one JSON cell, as in samples.jsonl).
+ * one JSON cell, as in samples.jsonl). Two columns say which means of summary.json the row is in,
+ * so a notebook filters on them instead of re-deriving the rules: `in_retrieval_means` (its type's and overall retrieval means: the run's
+ * exclusion applied, `_abs` questions never) and `in_means` (finished and not set aside by errata:
+ * the QA means, which count `_abs` questions in their type and overall, and the abstention row).
  */
-export function samplesCsv(samples: readonly Sample[], label?: string): string {
+export function samplesCsv(
+  samples: readonly Sample[],
+  label?: string,
+  options: { exclusion?: Exclusion } = {},
+): string {
+  const exclusion = options.exclusion ?? 'A';
   const metricNames = [...new Set(samples.flatMap((sample) => Object.keys(sample.metrics)))];
   const judged = samples.some((sample) => sample.judge);
   const itemized = samples.some((sample) => sample.judge?.items);
@@ -61,6 +70,8 @@ export function samplesCsv(samples: readonly Sample[], label?: string): string {
     'question_type',
     'abstention',
     'no_target',
+    'in_retrieval_means',
+    'in_means',
     ...metricNames,
     'top_session',
     'hypothesis',
@@ -77,6 +88,8 @@ export function samplesCsv(samples: readonly Sample[], label?: string): string {
     sample.question_type,
     sample.abstention,
     sample.no_target,
+    inRetrievalMeans(sample, exclusion),
+    inMeans(sample),
     ...metricNames.map((name) => sample.metrics[name] ?? ''),
     sample.hits[0]?.session_id ?? '',
     sample.hypothesis ?? '',

@@ -34,13 +34,15 @@ export function writeRunOutputs(
   partial?: string,
 ): RunResult {
   const { config } = manifest;
+  const exclusion = config.convention === 'official' ? config.exclusion : 'A';
   const summary = aggregateMetrics({
     runId: manifest.run_id,
     dataset: config.dataset,
     convention: config.convention,
-    exclusion: config.convention === 'official' ? config.exclusion : 'A',
+    exclusion,
     samples,
     label: config.label,
+    ...(manifest.provider === undefined ? {} : { provider: manifest.provider }),
     qa: {
       judge: judgeOf(config),
       judge_model: config.judgeModel,
@@ -65,7 +67,7 @@ export function writeRunOutputs(
     (summary.errata ? `\n${renderErrataLine(summary.errata)}\n` : '');
   folder.writeJson('summary.json', summary);
   folder.writeText('summary.csv', summaryCsv(summary));
-  folder.writeText('samples.csv', samplesCsv(samples, config.label));
+  folder.writeText('samples.csv', samplesCsv(samples, config.label, { exclusion }));
   folder.writeText('report.md', table);
   const answered = samples.filter((sample) => sample.hypothesis !== null);
   if (answered.length > 0) {

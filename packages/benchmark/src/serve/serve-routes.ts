@@ -1,6 +1,7 @@
 import type { MemoryDocument, Retriever } from '@lme/search-core';
 import { buildCorpus, type Granularity } from '../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
+import { lmeVersion } from '../config/lme-version.js';
 import type { RunConfig } from '../config/run-config.js';
 import { ingestRequestSchema, resetRequestSchema, searchRequestSchema } from '../providers/http/protocol.js';
 import type { Pipeline } from '../providers/pipeline/configured-pipeline.js';
@@ -67,6 +68,7 @@ export function createServeRoutes({
       handle: async () => ({
         status: 'ok',
         name: 'lme serve',
+        version: lmeVersion(),
         retriever: config.retriever,
         tokenizer: config.tokenizer,
         index_roles: config.indexRoles,

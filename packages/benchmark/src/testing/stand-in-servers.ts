@@ -103,14 +103,17 @@ type Session = { session_id: string; turns: Turn[] };
 /**
  * A memory system speaking docs/provider-protocol.md: keeps each namespace's sessions, ranks them
  * (or their turns) by shared words with the query, and answers with its best turn's first words.
+ * `health` replaces its `GET /v1/health` reply.
  */
-export function startProviderStandIn(): Promise<StandInServer> {
+export function startProviderStandIn(
+  options: { health?: Record<string, unknown> } = {},
+): Promise<StandInServer> {
   const namespaces = new Map<string, Session[]>();
   const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
   const overlap = (query: Set<string>, text: string) =>
     [...words(text)].filter((word) => query.has(word)).length;
   return serve({
-    'GET /v1/health': () => ({ status: 'ok', name: 'lme-docs-stand-in' }),
+    'GET /v1/health': () => options.health ?? { status: 'ok', name: 'lme-docs-stand-in' },
     'POST /v1/reset': (body) => {
       namespaces.set(String(body.namespace), []);
       return { ok: true };

@@ -43,6 +43,15 @@ describe('probeEndpoint', () => {
     }
   });
 
+  it("returns a 2xx answer's JSON body (a provider's name and version)", async () => {
+    const { url } = await serve(200, '{"status": "ok", "name": "my-memory", "version": "1.4.0"}');
+    await expect(probeEndpoint({ url: `${url}/v1/health` })).resolves.toEqual({
+      status: 'ok',
+      name: 'my-memory',
+      version: '1.4.0',
+    });
+  });
+
   it('refuses a 401 in one attempt, naming the URL and the status, never the body', async () => {
     const { url, asked } = await serve(
       401,

@@ -40,9 +40,10 @@ export class ProbeError extends ServiceError {
  * than find a wrong URL or key question by question. Throws a `ProbeError` when no answer came
  * (refused, unknown host, timeout) or the answer was 401/403; any other answer, even 404 or 405
  * from a server that does not serve this path to GET, shows a live server and passes. Costs
- * nothing on a metered API: it sends no completion.
+ * nothing on a metered API: it sends no completion. Returns the parsed body of a 2xx answer
+ * (undefined after any other answer), for callers that read it (a provider's name and version).
  */
-export async function probeEndpoint(options: ProbeOptions): Promise<void> {
+export async function probeEndpoint(options: ProbeOptions): Promise<unknown> {
   const client = createJsonClient({
     baseUrl: options.url,
     ...(options.headers ? { headers: options.headers } : {}),
@@ -51,10 +52,15 @@ export async function probeEndpoint(options: ProbeOptions): Promise<void> {
     ...(options.redact ? { redact: options.redact } : {}),
   });
   try {
-    await client.request({ method: 'GET', path: '', ...(options.signal ? { signal: options.signal } : {}) });
+    return await client.request({
+      method: 'GET',
+      path: '',
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   } catch (error) {
     if (options.signal?.aborted) throw error;
     if (!(error instanceof ServiceError)) throw error;
     if (error.status === undefined || isAuthStatus(error.status)) throw new ProbeError(error, options.url);
+    return undefined;
   }
 }

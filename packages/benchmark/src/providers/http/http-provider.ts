@@ -10,6 +10,7 @@ import {
 import { buildCorpus, type Granularity, type IndexRoles } from '../../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { addSecret, checkEndpointUrl, redact as redactRegistered } from '../../config/secrets.js';
+import { identityText, type ProviderIdentity, publicUrl } from '../../results/provider-identity.js';
 import type { Provider, RetrievalOutcome } from '../provider.js';
 import { mapHits } from './map-hits.js';
 import {
@@ -53,8 +54,12 @@ export type HttpProviderOptions = {
   granularity: Granularity;
   /** Which turns are sent, and graded: the same documents as the in-process pipeline. */
   indexRoles: IndexRoles;
-  /** Namespace prefix (the run id); a random one by default. Namespace = `<prefix>/<question_id>`. */
-  namespacePrefix?: string;
+  /**
+   * Namespace prefix (the run id, or a function giving it once the run has one: the default run id
+   * names the server, known after its health reply); a random one by default. Namespace =
+   * `<prefix>/<question_id>`.
+   */
+  namespacePrefix?: string | (() => string);
   /** Sessions per ingest request; default 100. */
   ingestBatchSize?: number;
 };
@@ -68,8 +73,13 @@ export type HttpRetrievalOutcome = RetrievalOutcome & { answer?: string };
 export type HttpProvider = Omit<Provider, 'retrieve'> & {
   retrieve(options: { record: LongMemEvalRecord; signal?: AbortSignal }): Promise<HttpRetrievalOutcome>;
   health(options?: { signal?: AbortSignal }): Promise<HealthResult>;
-  /** One `GET /v1/health`, unretried: throws one sentence naming --provider-url if no server answers. */
+  /**
+   * One `GET /v1/health`, unretried: throws one sentence naming --provider-url if no server
+   * answers; keeps the name and version the reply gives for `identity()`.
+   */
   preflight(options?: { signal?: AbortSignal }): Promise<void>;
+  /** The URL (without secrets) and, after `preflight`, the name and version the server reported. */
+  identity(): ProviderIdentity;
 };
 
 /**
@@ -95,7 +105,12 @@ export function createHttpProvider(options: HttpProviderOptions): HttpProvider {
     addSecret(secret);
   }
   const redact = (text: string) => redactRegistered(secret ? redactSecrets(text, [secret]) : text);
-  const prefix = options.namespacePrefix ?? `lme-${randomBytes(4).toString('hex')}`;
+  const randomPrefix = `lme-${randomBytes(4).toString('hex')}`;
+  const prefix = () => {
+    const given = options.namespacePrefix;
+    return (typeof given === 'function' ? given() : given) || randomPrefix;
+  };
+  const identity: ProviderIdentity = { kind: 'http', url: publicUrl(base) };
   const batchSize = options.ingestBatchSize ?? 100;
   const corpusOptions = { granularity: options.granularity, indexRoles: options.indexRoles };
   const client = createJsonClient({
@@ -114,6 +129,7 @@ export function createHttpProvider(options: HttpProviderOptions): HttpProvider {
 
   return {
     id: `http:${base}`,
+    identity: () => ({ ...identity }),
     async health({ signal } = {}) {
       const body = await client.request({ method: 'GET', path: '/v1/health', ...(signal ? { signal } : {}) });
       const parsed = healthResponseSchema.safeParse(body);
@@ -126,13 +142,20 @@ export function createHttpProvider(options: HttpProviderOptions): HttpProvider {
     },
     async preflight({ signal } = {}) {
       try {
-        await probeEndpoint({
+        const body = await probeEndpoint({
           url: `${base}/v1/health`,
           headers: secret ? { [headerName]: secret } : {},
           timeoutMs: Math.min(options.timeoutMs, PROBE_TIMEOUT_MS),
           redact,
           ...(signal ? { signal } : {}),
         });
+        // Informational: a reply without them (or not JSON) still lets the run go on. Stored with
+        // the results, so never with a secret the server might echo.
+        const reported = (body ?? {}) as { name?: unknown; version?: unknown };
+        const name = identityText(reported.name);
+        const version = identityText(reported.version);
+        if (name !== undefined) identity.name = redact(name);
+        if (version !== undefined) identity.version = redact(version);
       } catch (error) {
         if (!(error instanceof ProbeError)) throw error;
         const auth = options.authHeaderEnv
@@ -162,7 +185,7 @@ export function createHttpProvider(options: HttpProviderOptions): HttpProvider {
     record: LongMemEvalRecord,
     signal: AbortSignal | undefined,
   ): Promise<HttpRetrievalOutcome> {
-    const namespace = `${prefix}/${record.question_id}`;
+    const namespace = `${prefix()}/${record.question_id}`;
     const context = `question ${record.question_id}: `;
     const post = (path: string, body: unknown) =>
       client.request({ method: 'POST', path, body, context, ...(signal ? { signal } : {}) });

@@ -5,6 +5,12 @@ export type VegaLiteSpec = Record<string, unknown>;
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 
+/**
+ * The run legend: one run a line under the chart, each name in full (Vega-Lite cuts a legend label
+ * at 160 px by default, which left ablation variants sharing a long prefix indistinguishable).
+ */
+const RUN_LEGEND = { orient: 'bottom', direction: 'vertical', title: null, labelLimit: 0 } as const;
+
 function colourScale(model: ReportModel) {
   return { domain: model.runs.map((run) => run.label), range: model.runs.map((run) => run.colour) };
 }
@@ -47,7 +53,7 @@ export function metricBarSpecs(model: ReportModel): { metric: string; spec: Vega
                 field: 'run',
                 type: 'nominal',
                 scale: colourScale(model),
-                legend: { orient: 'top', title: null },
+                legend: RUN_LEGEND,
               },
               tooltip: [
                 { field: 'run', type: 'nominal' },
@@ -92,12 +98,12 @@ export function recallCurveSpec(model: ReportModel): VegaLiteSpec {
         field: 'run',
         type: 'nominal',
         scale: colourScale(model),
-        legend: { orient: 'top', title: null },
+        legend: RUN_LEGEND,
       },
       strokeDash: {
         field: 'metric',
         type: 'nominal',
-        legend: { title: null, symbolType: 'stroke', symbolStrokeWidth: 2 },
+        legend: { title: null, symbolType: 'stroke', symbolStrokeWidth: 2, labelLimit: 0 },
       },
       tooltip: [
         { field: 'run', type: 'nominal' },

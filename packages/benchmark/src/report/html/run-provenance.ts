@@ -1,6 +1,7 @@
 import type { Run } from '../../analysis/read-run.js';
 import { describeErrata, runLabel } from '../../analysis/run-label.js';
 import { fusesRoutes, searchesDense, takesRoutes } from '../../config/base-retrievers.js';
+import { describeProvider } from '../../results/provider-identity.js';
 import type { Summary } from '../../results/summary.js';
 
 /** Where a run came from, as the report's header shows it. */
@@ -13,7 +14,10 @@ export type RunProvenance = {
   convention: string;
   exclusion: string | null;
   granularity: string;
+  /** The pipeline's retriever, or the provider: `http lme serve 0.1.0 at http://127.0.0.1:8787`. */
   retriever: string;
+  /** An external system's name, version and URL (config.json `provider`), else null. */
+  provider: string | null;
   stages: string[];
   embedder: string | null;
   reader: string | null;
@@ -64,7 +68,7 @@ export function describeRun(run: Run, summary: Summary): RunProvenance {
   const retriever =
     config.provider === 'pipeline' || config.provider === undefined
       ? `${config.retriever}${takesRoutes(config) ? ` over ${config.routes ?? 'hybrid'}` : ''}${fusesRoutes(config) ? ` (${config.fusion === 'rrf' ? `rrf k=${config.rrfK}` : `weighted ${config.weights.join('/')}`})` : ''}`
-      : String(config.provider);
+      : `${String(config.provider)}${run.config.provider?.url ? ` ${describeProvider(run.config.provider)}` : ''}`;
   return {
     run_id: run.config.run_id,
     dir: run.dir,
@@ -75,6 +79,7 @@ export function describeRun(run: Run, summary: Summary): RunProvenance {
     exclusion: config.convention === 'official' ? config.exclusion : null,
     granularity: config.granularity,
     retriever,
+    provider: run.config.provider?.url ? describeProvider(run.config.provider) : null,
     stages: runStages(config),
     embedder: usesEmbeddings(config) ? config.embedder : null,
     // Who answered: lme's reader model, or the provider itself (--answers provider).
