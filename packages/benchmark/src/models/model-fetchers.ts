@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { downloadDatasetFile } from '../dataset/download-dataset-file.js';
@@ -85,8 +85,9 @@ export function createModelFetchers(
           );
         }
         await mkdir(dirname(target), { recursive: true });
-        const part = `${target}.part`;
-        await writeFile(part, bytes);
+        // A name of this call's own: two fetches of one model at once never write one file.
+        const part = `${target}.${process.pid}-${randomUUID()}.part`;
+        await writeFile(part, bytes, { flag: 'wx' });
         await rename(part, target);
       }
     } finally {
