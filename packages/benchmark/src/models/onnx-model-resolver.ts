@@ -51,3 +51,17 @@ export function onnxModelResolver(
     };
   };
 }
+
+/**
+ * Checks the copy of an hf: model already on disk before a run starts: a file in --model-dir that
+ * is not the pinned one (a wrong size or SHA-256: corrupted, truncated, another revision) is an
+ * error naming it here, not once per question; a wrong copy in the store is removed (fetched again).
+ */
+export async function checkModelOnDisk(
+  settings: ModelStoreSettings,
+  model: string,
+  catalogPath?: string,
+): Promise<void> {
+  const catalog = loadModelCatalog(catalogPath);
+  await openModelStore(catalog, settings).locate(chooseModel(catalog, model));
+}

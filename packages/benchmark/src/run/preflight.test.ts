@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,5 +46,24 @@ describe('the answer source', () => {
 
   it('is checked once: the QA stage, built after preflight, does not check it again', async () => {
     await expect(createQaStage(config, ENVIRONMENT)).resolves.toBeDefined();
+  });
+});
+
+// Issue 36: a corrupted ONNX file in --model-dir failed every question instead of the run.
+describe('the hf: model in --model-dir', () => {
+  it('is checked by preflight: a file that is not the pinned one stops the run, naming it', async () => {
+    const modelDir = mkdtempSync(join(tmpdir(), 'lme-preflight-models-'));
+    mkdirSync(join(modelDir, 'onnx'));
+    writeFileSync(join(modelDir, 'onnx', 'model_quantized.onnx'), 'not an ONNX model');
+    const config = parseRunConfig({
+      retriever: 'dense',
+      embedder: 'hf:Xenova/bge-small-en-v1.5',
+      modelDir,
+      cacheDir: mkdtempSync(join(tmpdir(), 'lme-preflight-cache-')),
+      out: mkdtempSync(join(tmpdir(), 'lme-preflight-')),
+    });
+    await expect(preflightRun({ config, datasetPath: SAMPLE, environment: ENVIRONMENT })).rejects.toThrow(
+      `${join(modelDir, 'onnx', 'model_quantized.onnx')} (--model-dir) has 17 bytes, but configs/models.json pins`,
+    );
   });
 });
