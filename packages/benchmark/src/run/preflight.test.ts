@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { mountTmpfs, unmountTmpfs } from '@lme/search-core/testing';
 import { describe, expect, it } from 'vitest';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
@@ -65,5 +66,28 @@ describe('the hf: model in --model-dir', () => {
     await expect(preflightRun({ config, datasetPath: SAMPLE, environment: ENVIRONMENT })).rejects.toThrow(
       `${join(modelDir, 'onnx', 'model_quantized.onnx')} (--model-dir) has 17 bytes, but configs/models.json pins`,
     );
+  });
+});
+
+// Issue 36: a read-only --cache-dir failed every question with "ENOENT mkdir" when the model
+// was still to be fetched.
+describe('the model store folder', () => {
+  it('is checked by preflight when the hf: model is to be fetched: a read-only one stops the run, naming it', async (context) => {
+    const readOnly = mountTmpfs('ro,size=4k');
+    if ('skip' in readOnly) return context.skip(readOnly.skip);
+    try {
+      const config = parseRunConfig({
+        retriever: 'dense',
+        embedder: 'hf:Xenova/bge-small-en-v1.5',
+        cacheDir: readOnly.dir,
+        cache: false,
+        out: mkdtempSync(join(tmpdir(), 'lme-preflight-')),
+      });
+      await expect(preflightRun({ config, datasetPath: SAMPLE, environment: ENVIRONMENT })).rejects.toThrow(
+        `The model store folder ${join(readOnly.dir, 'models')} cannot be written (EROFS): make it writable, point --cache-dir at another folder, or pass --model-dir with the model's files.`,
+      );
+    } finally {
+      unmountTmpfs(readOnly.dir);
+    }
   });
 });
