@@ -181,7 +181,7 @@ http.createServer((q, s) => { const m = /^\/(.+)\/resolve\/([^/]+)\/(.+)$/.exec(
   const file = m && path.join(root, m[1], m[2], m[3]);
   if (!file || !fs.existsSync(file)) { s.writeHead(404); s.end(); return; }
   const bytes = fs.readFileSync(file); s.writeHead(200, {"content-length": bytes.length}); let at = 0;
-  const next = () => { if (at >= bytes.length) return s.end(); s.write(bytes.subarray(at, at += 1 << 20), () => setTimeout(next, 20)); }; next(); })
+  const next = () => { if (at >= bytes.length) return s.end(); s.write(bytes.subarray(at, at += 1 << 17), () => setTimeout(next, 20)); }; next(); })
   .listen(0, "127.0.0.1", function () { console.log(this.address().port); });
 ' "${LME_MODELS:-/root/.cache/lme-ci/models}" >"$work/port-hub" &
 hub=$!
@@ -190,7 +190,7 @@ fetch_model() { lme models fetch Xenova/all-MiniLM-L6-v2 --from hub --hub-url "h
 fetch_model a & first=$!
 fetch_model b & second=$!
 wait "$first" "$second"
-echo "36.4 two fetches of one model         exits $(cat "$work/fetch-a.code") and $(cat "$work/fetch-b.code")   $(grep -h -m1 -i -e error -e fail -e 'cannot' "$work/fetch-a" "$work/fetch-b" | head -1 | cut -c1-150)"
+echo "36.4 two fetches of one model         exits $(cat "$work/fetch-a.code") and $(cat "$work/fetch-b.code")   $(grep -h -m1 -e '^lme: Could not' "$work/fetch-a" "$work/fetch-b" | head -1 | cut -c1-170)"
 echo "  files in the store: $(find "$work/cache-fetch" -type f 2>/dev/null | sed "s|$work/cache-fetch/||" | sort | tr '\n' ' ')"
 kill "$hub"
 
