@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The cases of issue 26 ("Hostile inputs and partial runs"), each run once with the lme found in
+# The cases of issue 26 ("Hostile inputs and partial runs") and issue 36 (a probe of new classes:
+# config files, the model store, lme serve, errata, the servers lme calls), each run once with the lme found in
 # the repo given as $1 (default: this one, from source), printing per case the exit code and the
 # first line a user sees, plus what changed where it should not have. Loopback only; every loop is
-# bounded. Usage: scripts/hostile-cases.sh [repo-dir]   (e.g. a `git archive` of an older commit
+# bounded. HOSTILE_ONLY=36 runs the issue 36 cases only. Usage: scripts/hostile-cases.sh [repo-dir]   (e.g. a `git archive` of an older commit
 # with this repo's node_modules linked in, to compare before and after).
 set -u
 repo=$(cd "${1:-$(dirname "$0")/..}" && pwd)
@@ -21,6 +22,7 @@ run_case() { # name, then the command
   show "$name" $? "$work/out"
 }
 
+if [ "${HOSTILE_ONLY:-}" != 36 ]; then
 lme run --dataset sample --data-dir "$data" --preset bm25-official --out "$work" --run-id base >/dev/null 2>&1
 
 # 1. report writes through a link; run --overwrite into a linked folder.
@@ -135,3 +137,191 @@ mkdir -p "$work/cache-llm" && echo 'not a folder' >"$work/cache-llm/llm"
 qa "http://127.0.0.1:$(cat "$work/port-a")/v1" rocache "$work/cache-llm" >"$work/out" 2>&1
 echo "12 LLM cache cannot be written      exit $?   $(grep -m1 -e 'LLM cache' "$work/out" || echo '(nothing said)')"
 kill "$server_a" "$server_b"
+
+fi
+
+# ---- Issue 36 ----
+# What a user reads first: lme's own sentence (not a warning), else the run's failure line.
+said() {
+  local line
+  line=$(grep -E -e '^lme: ' -e 'questions failed; first' "$1" | grep -v '^lme: warning' | head -1)
+  [ -n "$line" ] || line=$(grep -v -e '^\s*$' "$1" | head -1)
+  printf '%s' "$line" | cut -c1-170
+}
+case36() { # name, then the command
+  local name=$1
+  shift
+  "$@" >"$work/out" 2>&1
+  printf '%-38s exit %-3s %s\n' "$name" $? "$(said "$work/out")"
+}
+# 1. A --config file of 100k keys (989 KB of YAML): seconds spent before it is refused.
+node -e 'let s = ""; for (let i = 0; i < 100000; i++) s += `k${i}: 1\n`; require("fs").writeFileSync(process.argv[1], s);' "$work/many.yaml"
+started=$(date +%s)
+lme run --dataset sample --data-dir "$data" --config "$work/many.yaml" --out "$work" --run-id many >"$work/out" 2>&1
+code=$?
+printf '%-38s exit %-3s %s s; %s\n' "36.1 --config of 100k keys" "$code" "$(($(date +%s) - started))" "$(said "$work/out" | cut -c1-110)"
+
+# 2. --config /dev/zero, under a 2 GB data limit (without the fix it grows until refused memory).
+(ulimit -d 2000000; case36 "36.2 --config /dev/zero" lme run --dataset sample --data-dir "$data" --config /dev/zero --out "$work" --run-id zero)
+
+# 3. A non-UTF-8 byte in a --config and a --preset file.
+printf 'preset: bm25-official\nlabel: caf\xe9\n' >"$work/latin1.yaml"
+printf '{"config": {"retriever": "bm25", "label": "caf\xe9"}}' >"$work/latin1-preset.json"
+case36 "36.3 non-UTF-8 --config" lme run --dataset sample --data-dir "$data" --config "$work/latin1.yaml" \
+  --out "$work" --run-id latin1-config --limit 1
+echo "  label in summary.csv: $(sed -n 2p "$work/latin1-config/summary.csv" 2>/dev/null | grep -o 'caf[^,]*' || echo '(no run)')"
+case36 "36.3 non-UTF-8 --preset <path>" lme run --dataset sample --data-dir "$data" --preset "$work/latin1-preset.json" \
+  --out "$work" --run-id latin1-preset --limit 1
+
+# 4. Two fetches of one model at once into one empty cache, from a loopback hub serving the model
+#    files in pieces (so the two overlap).
+node -e '
+const http = require("http"), fs = require("fs"), path = require("path"); const root = process.argv[1];
+http.createServer((q, s) => { const m = /^\/(.+)\/resolve\/([^/]+)\/(.+)$/.exec(q.url);
+  const file = m && path.join(root, m[1], m[2], m[3]);
+  if (!file || !fs.existsSync(file)) { s.writeHead(404); s.end(); return; }
+  const bytes = fs.readFileSync(file); s.writeHead(200, {"content-length": bytes.length}); let at = 0;
+  const next = () => { if (at >= bytes.length) return s.end(); s.write(bytes.subarray(at, at += 1 << 17), () => setTimeout(next, 20)); }; next(); })
+  .listen(0, "127.0.0.1", function () { console.log(this.address().port); });
+' "${LME_MODELS:-/root/.cache/lme-ci/models}" >"$work/port-hub" &
+hub=$!
+for _ in $(seq 50); do [ -s "$work/port-hub" ] && break; sleep 0.1; done
+fetch_model() { lme models fetch Xenova/all-MiniLM-L6-v2 --from hub --hub-url "http://127.0.0.1:$(cat "$work/port-hub")" --cache-dir "$work/cache-fetch" >"$work/fetch-$1" 2>&1; echo $? >"$work/fetch-$1.code"; }
+fetch_model a & first=$!
+fetch_model b & second=$!
+wait "$first" "$second"
+echo "36.4 two fetches of one model         exits $(cat "$work/fetch-a.code") and $(cat "$work/fetch-b.code")   $(grep -h -m1 -e '^lme: Could not' "$work/fetch-a" "$work/fetch-b" | head -1 | cut -c1-170)"
+echo "  files in the store: $(find "$work/cache-fetch" -type f 2>/dev/null | sed "s|$work/cache-fetch/||" | sort | tr '\n' ' ')"
+kill "$hub"
+
+# 5 and 6. lme serve: 20 clients that reset, ingest, search and reset (--max-namespaces 2) beside a
+#    live namespace; four idle connections declaring 1 MB each (--max-memory-mb 4) beside an ingest.
+serve_case() { # serve flags..., then a node script run with the server's URL
+  local script=$1
+  shift
+  : >"$work/serve-log"
+  (cd "$repo" && exec timeout 120 node --import tsx --conditions=source packages/benchmark/src/cli/main.ts serve --port 0 "$@") >"$work/serve-log" 2>&1 &
+  local served=$!
+  for _ in $(seq 300); do grep -a -q 'listening on http' "$work/serve-log" && break; sleep 0.1; done
+  node -e "$script" "$(grep -a -o 'http://[0-9.:]*' "$work/serve-log" | head -1)"
+  kill "$served" 2>/dev/null
+}
+serve_case '
+const url = process.argv[1]; const post = (path, body) => fetch(url + path, {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(body)});
+const session = (text) => [{session_id: "s1", date: "2023/05/30 (Tue) 23:40", turns: [{role: "user", content: text, turn_index: 0}]}];
+(async () => { await post("/v1/reset", {namespace: "live"}); await post("/v1/ingest", {namespace: "live", sessions: session("the live one")});
+  for (let i = 0; i < 20; i++) { const namespace = "client-" + i; await post("/v1/reset", {namespace});
+    await post("/v1/ingest", {namespace, sessions: session("client")}); await post("/v1/search", {namespace, query: "client", top_k: 1}); await post("/v1/reset", {namespace}); }
+  const live = await post("/v1/search", {namespace: "live", query: "live", top_k: 1});
+  console.log("36.5 serve: live namespace after 20 clients  HTTP " + live.status); })();
+' --max-namespaces 2
+serve_case '
+const url = new URL(process.argv[1]); const net = require("net");
+const idle = [1, 2, 3, 4].map(() => { const socket = net.connect(Number(url.port), url.hostname);
+  socket.write("POST /v1/ingest HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1048576\r\n\r\n"); return socket; });
+setTimeout(async () => {
+  const ingest = await fetch(url + "v1/ingest", {method: "POST", headers: {"content-type": "application/json"},
+    body: JSON.stringify({namespace: "a", sessions: [{session_id: "s1", date: "2023/05/30 (Tue) 23:40", turns: [{role: "user", content: "hello", turn_index: 0}]}]})});
+  console.log("36.6 serve: ingest beside 4 idle 1 MB declarations  HTTP " + ingest.status + " " + (await ingest.text()).slice(0, 110));
+  idle.forEach((socket) => socket.destroy()); }, 500);
+' --max-memory-mb 4
+
+# 7. Errata over the sample: gold moved to a session not in the haystack (official convention), an
+#    entry for a question the file lacks, and a 2 MB errata file.
+node -e '
+const fs = require("fs"), zlib = require("zlib"), crypto = require("crypto");
+const text = zlib.gunzipSync(fs.readFileSync(process.argv[1])); const records = JSON.parse(text);
+const sha256 = crypto.createHash("sha256").update(text).digest("hex");
+const provenance = {source: "a hostile case of lme", verified: "written by scripts/hostile-cases.sh"};
+const errata = (entries) => JSON.stringify({name: "hostile", version: 1, dataset: "sample", checksum: "SHA-256 of the JSON text",
+  files: [{sha256, note: "the sample"}], entries});
+const target = records.find((record) => record.answer_session_ids.length > 0);
+fs.writeFileSync(process.argv[2] + "/errata-ghost.json", errata([{question_id: target.question_id, kind: "evidence",
+  field: "answer_session_ids", published: target.answer_session_ids, corrected: ["ghost_session"], ...provenance}]));
+fs.writeFileSync(process.argv[2] + "/errata-unknown.json", errata([{question_id: "no-such-question", kind: "gold-answer",
+  field: "answer", published: "a", corrected: "b", ...provenance}]));
+fs.writeFileSync(process.argv[2] + "/errata-big.json", errata([]).replace("\"hostile\"", JSON.stringify("x".repeat(2 << 20))));
+fs.writeFileSync(process.argv[2] + "/ghost-qid", target.question_id);
+' "$data/sample/longmemeval_s_sample.json.gz" "$work"
+lme run --dataset sample --data-dir "$data" --preset bm25-official --out "$work" --run-id errata-ghost \
+  --errata "$work/errata-ghost.json" >"$work/out" 2>&1
+code=$?
+printf '%-38s exit %-3s %s\n' "36.7 errata: gold outside haystack" "$code" "$(said "$work/out")"
+qid=$(cat "$work/ghost-qid")
+sample=$(grep -h "\"question_id\":\"$qid\"" "$work"/errata-ghost*/samples.jsonl 2>/dev/null | grep -o -E '"(session\.recall_all@5|error)":("[^"]{0,60}|[0-9.]+)' | tr '\n' ' ')
+echo "  its sample: ${sample:-(not scored)}"
+case36 "36.7 errata: unknown question id" lme run --dataset sample --data-dir "$data" --preset bm25-official \
+  --out "$work" --run-id errata-unknown --errata "$work/errata-unknown.json" --limit 1
+case36 "36.7 errata: a 2 MB file" lme run --dataset sample --data-dir "$data" --preset bm25-official \
+  --out "$work" --run-id errata-big --errata "$work/errata-big.json" --limit 1
+
+# Weak cases of issue 36.
+printf 'preset: bm25-official\nlabel: !!js/function "function () {}"\n' >"$work/tag.yaml"
+case36 "36 weak: !!js/function tag" lme run --dataset sample --data-dir "$data" --config "$work/tag.yaml" \
+  --out "$work" --run-id tag --limit 1
+printf 'preset: bm25-official\ntopK: ten\n' >"$work/type.yaml"
+case36 "36 weak: a wrong type in --config" lme run --dataset sample --data-dir "$data" --config "$work/type.yaml" \
+  --out "$work" --run-id type --limit 1
+node -e 'require("fs").writeFileSync(process.argv[1], "label: " + "[".repeat(100000) + "]".repeat(100000) + "\n")' "$work/deep.yaml"
+case36 "36 weak: 100k-deep nesting" lme run --dataset sample --data-dir "$data" --config "$work/deep.yaml" \
+  --out "$work" --run-id deep --limit 1
+if [ -d "${LME_MODELS:-/root/.cache/lme-ci/models}/Xenova/bge-small-en-v1.5" ]; then
+  mkdir -p "$work/models" && cp -r "${LME_MODELS:-/root/.cache/lme-ci/models}/Xenova" "$work/models/"
+  onnx=$(ls "$work"/models/Xenova/bge-small-en-v1.5/*/onnx/model_quantized.onnx)
+  printf '\xff\xff\xff\xff' | dd of="$onnx" bs=1 seek=1000 conv=notrunc 2>/dev/null
+  case36 "36 weak: corrupted --model-dir ONNX" lme run --dataset sample --data-dir "$data" --preset hybrid \
+    --model-dir "$work/models" --out "$work" --run-id corrupt --limit 2 --no-cache
+fi
+mkdir -p "$work/ro"
+if mount -t tmpfs -o size=64k,ro tmpfs "$work/ro" 2>/dev/null; then
+  LME_HUB_URL=http://127.0.0.1:9 case36 "36 weak: read-only --cache-dir, no model" lme run --dataset sample --data-dir "$data" \
+    --preset hybrid --out "$work" --run-id rostore --limit 1 --cache-dir "$work/ro" --no-cache
+  umount "$work/ro"
+fi
+# A provider that answers health but 503 to everything else with retry-after 1 (the 30 s cap a
+# wait and the 10 min cap of all waits are held by json-client.test.ts with a fake clock), and
+# one that redirects every request to another host.
+node -e '
+const http = require("http");
+http.createServer((q, s) => { q.resume(); q.on("end", () => { s.setHeader("content-type", "application/json");
+  if (q.url === "/v1/health") { s.end(JSON.stringify({status: "ok"})); return; }
+  s.writeHead(503, {"retry-after": "1"}); s.end("{}"); }); })
+  .listen(0, "127.0.0.1", function () { console.log(this.address().port); });
+' >"$work/port-retry" &
+retry_server=$!
+node -e '
+const http = require("http"); let other = 0;
+const elsewhere = http.createServer((q, s) => { other++; q.resume(); s.setHeader("content-type", "application/json");
+  s.end(q.url === "/v1/health" ? JSON.stringify({status: "ok"}) : q.url === "/v1/search" ? JSON.stringify({hits: []}) : "{}"); })
+  .listen(0, "127.0.0.1", () => {
+  const target = "http://127.0.0.1:" + elsewhere.address().port;
+  http.createServer((q, s) => { q.resume(); q.on("end", () => {
+    if (q.url.startsWith("/count")) { s.end(String(other)); return; }
+    s.writeHead(307, {location: target + q.url + "?key=leaked"}); s.end(); }); })
+    .listen(0, "127.0.0.1", function () { console.log(this.address().port); }); });
+' >"$work/port-redirect" &
+redirect_server=$!
+for _ in $(seq 50); do [ -s "$work/port-retry" ] && [ -s "$work/port-redirect" ] && break; sleep 0.1; done
+started=$(date +%s)
+lme run --dataset sample --data-dir "$data" --provider http --provider-url "http://127.0.0.1:$(cat "$work/port-retry")" \
+  --provider-retries 3 --out "$work" --run-id retry-after >"$work/out" 2>&1
+code=$?
+printf '%-38s exit %-3s %s s; %s\n' "36 weak: 503 retry-after 1, 22 q" "$code" "$(($(date +%s) - started))" "$(said "$work/out" | cut -c1-130)"
+echo "  questions whose error says lme stopped calling it: $(grep -c 'stopped calling it' "$work/retry-after/samples.jsonl" 2>/dev/null)"
+case36 "36 weak: provider redirect" lme run --dataset sample --data-dir "$data" --provider http \
+  --provider-url "http://127.0.0.1:$(cat "$work/port-redirect")" --out "$work" --run-id redirect --limit 1
+echo "  requests that reached the other host: $(curl -s "http://127.0.0.1:$(cat "$work/port-redirect")/count")"
+kill "$retry_server" "$redirect_server"
+node -e '
+const fs = require("fs"), zlib = require("zlib");
+const records = JSON.parse(zlib.gunzipSync(fs.readFileSync(process.argv[1]))).slice(0, 2);
+records[1].question = " "; fs.writeFileSync(process.argv[2], JSON.stringify(records));
+' "$data/sample/longmemeval_s_sample.json.gz" "$work/blank.json"
+case36 "36 weak: a blank question" lme run --dataset "$work/blank.json" --preset bm25-official --out "$work" --run-id blank
+node -e '
+const fs = require("fs"); const value = JSON.parse(fs.readFileSync(process.argv[1]));
+const conversations = Array.isArray(value) ? value : [value]; delete conversations[0].conversation;
+fs.writeFileSync(process.argv[2], JSON.stringify(conversations));
+' "$data/fixtures/locomo-mini.json" "$work/noconversation.json"
+case36 "36 weak: LoCoMo without conversation" lme run --dataset "$work/noconversation.json" --preset bm25-official \
+  --convention evidence --out "$work" --run-id noconv

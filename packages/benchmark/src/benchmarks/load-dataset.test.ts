@@ -42,6 +42,22 @@ describe('loadAnyDataset', () => {
     await expect(loadAnyDataset(path)).rejects.toThrow(/other\.json: question q1: field "question"/);
   });
 
+  // Issue 36: a LoCoMo conversation without "conversation" was reported as a LongMemEval record
+  // without "question_id".
+  it('names the LoCoMo field a conversation lacks', async () => {
+    for (const field of ['conversation', 'qa']) {
+      const conversations = JSON.parse(readFileSync(locomoFixture, 'utf8'));
+      const first = Array.isArray(conversations) ? conversations[0] : conversations;
+      delete first[field];
+      const path = join(dir, `no-${field}.json`);
+      writeFileSync(path, JSON.stringify(conversations));
+      expect(await detectDatasetFormat(path)).toBe('locomo');
+      await expect(loadAnyDataset(path)).rejects.toThrow(
+        `${path}: conversation ${first.sample_id}: field "${field}" is missing or not ${field === 'qa' ? 'an array' : 'an object'}`,
+      );
+    }
+  });
+
   it('names a missing file', async () => {
     await expect(loadAnyDataset(join(dir, 'absent.json'))).rejects.toThrow(/absent\.json: no such file/);
   });

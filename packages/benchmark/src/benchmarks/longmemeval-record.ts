@@ -28,24 +28,31 @@ export const TurnSchema = z.object(
   { error: 'is not a turn object' },
 );
 
+/** A question or an answer made of whitespace only says nothing a run could score. */
+const notBlank = (text: string) => text.trim() !== '';
+
 /** One LongMemEval question record as the official JSON files hold it (field names as there). */
 export const LongMemEvalRecordSchema = z
   .object(
     {
       question_id: z.string({ error: 'is missing or not a string' }),
-      question: z.string({ error: 'is missing or not a string' }),
+      question: z.string({ error: 'is missing or not a string' }).refine(notBlank, { error: 'is empty' }),
       question_type: z.enum(QUESTION_TYPES, { error: `must be one of ${QUESTION_TYPES.join(', ')}` }),
       /** Usually a string; 32 S answers are integers. */
-      answer: z.union([z.string(), z.number()], { error: 'is missing or not a string or number' }),
+      answer: z.union([z.string().refine(notBlank, { error: 'is empty' }), z.number()], {
+        error: 'is missing or not a string or number',
+      }),
       /** `2023/05/30 (Tue) 23:40` */
       question_date: dateField('is missing or not a string'),
       haystack_session_ids: z.array(z.string({ error: 'is not a string' }), {
         error: 'is missing or not an array',
       }),
       haystack_dates: z.array(dateField('is not a string'), { error: 'is missing or not an array' }),
-      haystack_sessions: z.array(z.array(TurnSchema, { error: 'is not an array of turns' }), {
-        error: 'is missing or not an array',
-      }),
+      // A turn's content may be empty (12 turns of S are); a session with no turn may not.
+      haystack_sessions: z.array(
+        z.array(TurnSchema, { error: 'is not an array of turns' }).min(1, { error: 'holds no turns' }),
+        { error: 'is missing or not an array' },
+      ),
       answer_session_ids: z.array(z.string({ error: 'is not a string' }), {
         error: 'is missing or not an array',
       }),

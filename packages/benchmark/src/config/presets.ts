@@ -33,7 +33,7 @@ export function listPresets(dir = PRESETS_DIR): string[] {
 export function loadPreset(nameOrPath: string, dir = PRESETS_DIR): Preset {
   if (isPath(nameOrPath)) {
     if (!existsSync(nameOrPath)) throw new Error(`--preset ${nameOrPath}: no such file.`);
-    return { name: nameOrPath, description: '', config: readRunConfigFile(resolve(nameOrPath)) };
+    return { name: nameOrPath, description: '', config: readRunConfigFile(resolve(nameOrPath), '--preset') };
   }
   const path = join(dir, `${nameOrPath}.json`);
   if (!existsSync(path)) {

@@ -19,6 +19,7 @@ let dir: string;
 
 beforeAll(async () => {
   files.set('/data.json', content);
+  files.set('/slow.json', content);
   dir = mkdtempSync(join(tmpdir(), 'lme-download-'));
   hub = { url: '', requests: [] };
   server = createServer((request, response) => {
@@ -35,6 +36,19 @@ beforeAll(async () => {
       'content-length': slice.length,
       ...(from > 0 ? { 'content-range': `bytes ${from}-${body.length - 1}/${body.length}` } : {}),
     });
+    if (path === '/slow.json') {
+      // Sent in pieces, so two downloads of it overlap.
+      const pieces = Array.from({ length: 10 }, (_, index) =>
+        slice.subarray(index * 30_000, (index + 1) * 30_000),
+      );
+      const next = () => {
+        const piece = pieces.shift();
+        if (piece === undefined) response.end();
+        else response.write(piece, () => setTimeout(next, 5));
+      };
+      next();
+      return;
+    }
     const cut = hub.cutNextAfter;
     if (cut !== undefined) {
       hub.cutNextAfter = undefined;
@@ -208,5 +222,23 @@ describe('downloadDatasetFile', () => {
     ).rejects.toThrow(
       /already exists but its SHA-256 is [0-9a-f]{64}, not .*; delete it to download it again/,
     );
+  });
+
+  // Issue 36, item 4: two fetches of one model (two cold runs in one cache) wrote the same
+  // `.part` file and both failed.
+  it('lets two downloads of the same file at once take turns: both succeed, one fetches', async () => {
+    const path = target('slow.json');
+    const before = hub.requests.length;
+    const download = () =>
+      downloadDatasetFile({ url: `${hub.url}/slow.json`, target: path, bytes: content.length, sha256 });
+    const results = await Promise.allSettled([download(), download(), download()]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+    const values = results.map(
+      (result) => (result as PromiseFulfilledResult<{ alreadyPresent: boolean }>).value,
+    );
+    expect(values.filter((value) => !value.alreadyPresent)).toHaveLength(1);
+    expect(readFileSync(path).equals(content)).toBe(true);
+    expect(hub.requests.length - before).toBe(1);
+    expect(existsSync(`${path}.part`) || existsSync(`${path}.lock`)).toBe(false);
   });
 });

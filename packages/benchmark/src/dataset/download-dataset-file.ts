@@ -2,6 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { lock } from 'proper-lockfile';
 
 export type DownloadOptions = {
   url: string;
@@ -34,28 +35,64 @@ export type DownloadResult = {
  * existing part is continued with an HTTP Range request, and only a file whose checksum matches
  * (or that has no known checksum) is renamed to `target`. A mismatching download is deleted.
  * Errors are one sentence naming the URL or the file.
+ *
+ * Two processes (or two calls) downloading the same file take turns: the download holds
+ * `<target>.lock` (proper-lockfile: a folder made atomically, refreshed while held, taken over
+ * when its holder died), and the one that waited finds the file in place and checks it.
  */
 export async function downloadDatasetFile(options: DownloadOptions): Promise<DownloadResult> {
+  const { target } = options;
+  const present = await presentFile(options);
+  if (present) return present;
+  await mkdir(dirname(target), { recursive: true });
+  let compromised: Error | undefined;
+  const release = await lock(target, {
+    realpath: false,
+    lockfilePath: `${target}.lock`,
+    stale: 30_000,
+    retries: { forever: true, minTimeout: 200, maxTimeout: 2_000 },
+    onCompromised: (error) => {
+      compromised = error;
+    },
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(
+      `${target}.lock cannot be made (${error.code ?? error.message}); lme locks a download there.`,
+    );
+  });
+  try {
+    const result = (await presentFile(options)) ?? (await downloadLocked(options, () => compromised));
+    return result;
+  } finally {
+    await release().catch(() => undefined);
+  }
+}
+
+/** The file already in place, checked against the expected SHA-256; undefined when absent. */
+async function presentFile(options: DownloadOptions): Promise<DownloadResult | undefined> {
+  const { target, checksumSource = 'the dataset config' } = options;
+  const present = await sizeOf(target);
+  if (present === undefined) return undefined;
+  const digest = await sha256OfFile(target);
+  if (options.sha256 !== null && digest !== options.sha256) {
+    throw new Error(
+      `${target} already exists but its SHA-256 is ${digest}, not ${options.sha256} as ${checksumSource} expects; delete it to download it again.`,
+    );
+  }
+  return {
+    path: target,
+    sha256: digest,
+    verified: options.sha256 !== null,
+    alreadyPresent: true,
+    resumedFrom: 0,
+  };
+}
+
+async function downloadLocked(
+  options: DownloadOptions,
+  lockLost: () => Error | undefined,
+): Promise<DownloadResult> {
   const { url, target, checksumSource = 'the dataset config' } = options;
   const fetchImplementation = options.fetch ?? fetch;
-  const present = await sizeOf(target);
-  if (present !== undefined) {
-    const digest = await sha256OfFile(target);
-    if (options.sha256 !== null && digest !== options.sha256) {
-      throw new Error(
-        `${target} already exists but its SHA-256 is ${digest}, not ${options.sha256} as ${checksumSource} expects; delete it to download it again.`,
-      );
-    }
-    return {
-      path: target,
-      sha256: digest,
-      verified: options.sha256 !== null,
-      alreadyPresent: true,
-      resumedFrom: 0,
-    };
-  }
-
-  await mkdir(dirname(target), { recursive: true });
   const part = `${target}.part`;
   let kept = (await sizeOf(part)) ?? 0;
   if (options.bytes !== null && kept > options.bytes) {
@@ -152,6 +189,12 @@ export async function downloadDatasetFile(options: DownloadOptions): Promise<Dow
     await rm(part, { force: true });
     throw new Error(
       `${target}: the downloaded file's SHA-256 is ${digest}, but ${checksumSource} expects ${options.sha256}; the download was deleted.`,
+    );
+  }
+  const lost = lockLost();
+  if (lost) {
+    throw new Error(
+      `${target}.lock was taken over while this download held it (${lost.message}); run the same command again.`,
     );
   }
   await rename(part, target);

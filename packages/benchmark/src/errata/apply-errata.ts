@@ -99,6 +99,13 @@ function corrected(record: LongMemEvalRecord, entry: Erratum): LongMemEvalRecord
       return entry.corrected === 'exclude' ? record : { ...record, answer: entry.corrected };
     case 'answer_session_ids': {
       if (entry.corrected === 'exclude') return record;
+      // Gold no retriever can rank would be scored as found under the official convention.
+      const absent = entry.corrected.filter((id) => !record.haystack_session_ids.includes(id));
+      if (absent.length > 0) {
+        throw new Error(
+          `Errata entry for question ${record.question_id} moves its evidence to ${absent.length === 1 ? 'a session' : 'sessions'} its haystack does not hold (${absent.join(', ')}); correct the errata file, or exclude the question.`,
+        );
+      }
       const kept = new Set(entry.corrected);
       // Sessions that are no longer evidence lose their has_answer marks (turn-level gold).
       const sessions = record.haystack_sessions.map((turns, index) =>

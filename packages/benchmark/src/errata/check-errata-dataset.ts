@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
+import { validateDataset } from '../benchmarks/validate-dataset.js';
 import { errataLabel } from './apply-errata.js';
 import type { LoadedErrata } from './load-errata.js';
 
@@ -28,11 +29,35 @@ export async function checkErrataDataset(
   override = false,
 ): Promise<{ sha256: string; warning?: string }> {
   const sha256 = await datasetTextSha256(datasetPath);
-  if (errata.files.some((file) => file.sha256 === sha256)) return { sha256 };
+  const unknown = await questionsNotIn(errata, datasetPath);
+  if (errata.files.some((file) => file.sha256 === sha256)) {
+    if (unknown.length > 0) {
+      throw new Error(
+        `The errata ${errataLabel(errata)} (${errata.path}) name ${unknown.length} question${unknown.length === 1 ? '' : 's'} that ${datasetPath} does not have (${listIds(unknown)}); an entry must name a question of the file it corrects.`,
+      );
+    }
+    return { sha256 };
+  }
   const message =
     `The errata ${errataLabel(errata)} (--errata) were written for another file than ${datasetPath} ` +
     `(its text's SHA-256 is ${sha256.slice(0, 12)}…, the errata name ${errata.files.map((file) => `${file.sha256.slice(0, 12)}…`).join(', ')})`;
   if (!override)
     throw new Error(`${message}; pass --errata-any-checksum to apply the entries that fit anyway.`);
-  return { sha256, warning: `${message}; applying the entries that fit (--errata-any-checksum).` };
+  const skipped =
+    unknown.length > 0
+      ? `; ${unknown.length} name questions the file does not have (${listIds(unknown)})`
+      : '';
+  return { sha256, warning: `${message}; applying the entries that fit (--errata-any-checksum)${skipped}.` };
+}
+
+/** The question ids the errata name that the dataset file does not hold, in the errata's order. */
+async function questionsNotIn(errata: LoadedErrata, datasetPath: string): Promise<string[]> {
+  const { questions } = await validateDataset(datasetPath);
+  const known = new Set(questions.map((question) => question.questionId));
+  return [...new Set(errata.entries.map((entry) => entry.question_id))].filter((id) => !known.has(id));
+}
+
+/** `a, b, c, … (12 in all)`. */
+function listIds(ids: readonly string[]): string {
+  return `${ids.slice(0, 5).join(', ')}${ids.length > 5 ? `, … (${ids.length} in all)` : ''}`;
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { errataFileSchema } from './errata-schema.js';
 import { ERRATA_DIR, listErrata, loadErrata } from './load-errata.js';
@@ -45,5 +48,14 @@ describe('the committed errata files', () => {
       `Unknown errata "nope" (--errata); known: locomo10-conv26, longmemeval-oracle, longmemeval-s.`,
     );
     expect(ERRATA_DIR.endsWith('configs/errata')).toBe(true);
+  });
+
+  // Issue 36, item 7: an errata file had no size cap.
+  it('refuse a file over 1 MB before reading it, and one that is not a regular file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lme-errata-cap-'));
+    const big = join(dir, 'big.json');
+    writeFileSync(big, `{"name": "${'x'.repeat(1024 * 1024)}"}`);
+    expect(() => loadErrata(big)).toThrow(`--errata ${big} holds more than 1 MB`);
+    expect(() => loadErrata(dir.concat('/'))).toThrow(/Unknown errata|is a folder/);
   });
 });

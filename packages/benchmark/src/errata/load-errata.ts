@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { decodeUtf8 } from '../config/strict-utf8.js';
+import { readSmallTextFile } from '../config/read-capped-file.js';
 import { type ErrataFile, errataFileSchema } from './errata-schema.js';
 
 /** Errata live in configs/errata/<name>.json (errata-schema.ts). */
@@ -26,10 +26,11 @@ export function loadErrata(nameOrPath: string, dir = ERRATA_DIR): LoadedErrata {
       `Unknown errata "${nameOrPath}" (--errata); known: ${listErrata(dir).join(', ') || 'none'}.`,
     );
   }
-  const bytes = readFileSync(path);
+  // At most 1 MB, a regular file, UTF-8 (the committed errata are under 20 kB).
+  const text = readSmallTextFile(path, { what: `--errata ${path}` });
   let value: unknown;
   try {
-    value = JSON.parse(decodeUtf8(bytes, path));
+    value = JSON.parse(text);
   } catch (error) {
     throw new Error(`${path} is not valid JSON (${(error as Error).message}).`);
   }
@@ -40,7 +41,7 @@ export function loadErrata(nameOrPath: string, dir = ERRATA_DIR): LoadedErrata {
     );
     throw new Error(`${path} is not a valid errata file: ${problems.join('; ')}.`);
   }
-  return { ...parsed.data, path, file_sha256: createHash('sha256').update(bytes).digest('hex') };
+  return { ...parsed.data, path, file_sha256: createHash('sha256').update(text).digest('hex') };
 }
 
 /** The errata file whose `files` name this dataset checksum, if any (the first by name). */

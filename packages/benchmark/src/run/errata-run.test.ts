@@ -6,6 +6,7 @@ import { readRun } from '../analysis/read-run.js';
 import { renderComparison } from '../analysis/render-comparison.js';
 import { loadAnyDataset } from '../benchmarks/load-dataset.js';
 import { resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { datasetTextSha256 } from '../errata/check-errata-dataset.js';
 import type { LoadedErrata } from '../errata/load-errata.js';
 import { buildReportModel } from '../report/html/report-model.js';
@@ -18,8 +19,12 @@ import { renderErrataLine, summarizeErrata } from './summarize-errata.js';
 const SAMPLE = resolveDatasetPath('sample', join(REPO_ROOT, 'datasets'));
 const provenance = { source: 'a test of lme', verified: 'written from the committed sample itself' };
 
-/** An errata file over the committed sample: one corrected answer, one excluded question. */
-async function sampleErrata(dir: string, sha256?: string): Promise<string> {
+/** An errata file over the committed sample: one corrected answer, one excluded question (and `extra` entries). */
+async function sampleErrata(
+  dir: string,
+  sha256?: string,
+  extra: (records: LongMemEvalRecord[]) => unknown[] = () => [],
+): Promise<string> {
   const { records } = await loadAnyDataset(SAMPLE);
   const [first, second] = records;
   const path = join(dir, 'sample-errata.json');
@@ -48,6 +53,7 @@ async function sampleErrata(dir: string, sha256?: string): Promise<string> {
           corrected: 'exclude',
           ...provenance,
         },
+        ...extra(records),
       ],
     }),
   );
@@ -128,6 +134,52 @@ describe('--errata in a run', () => {
     );
     expect(notices[0]).toMatch(/applying the entries that fit \(--errata-any-checksum\)\.$/);
     expect(result.summary.errata?.questions_touched).toBe(2);
+  });
+
+  // Issue 36, item 7: entries for questions not in the file were ignored silently.
+  it('refuses errata that name a question the file does not have, before the run starts', async () => {
+    const config = sampleConfig({}, 'lme-errata-');
+    const errata = await sampleErrata(config.out, undefined, () => [
+      {
+        question_id: 'no-such-question',
+        kind: 'gold-answer',
+        field: 'answer',
+        published: 'a',
+        corrected: 'b',
+        ...provenance,
+      },
+    ]);
+    await expect(runBenchmark({ ...config, errata, runId: 'unknown-id' }, { argv: [] })).rejects.toThrow(
+      /^The errata sample-errata@3 \(.*sample-errata\.json\) name 1 question that .*longmemeval_s_sample\.json\.gz does not have \(no-such-question\); an entry must name a question of the file it corrects\.$/,
+    );
+  });
+
+  // Issue 36, item 7: errata that moved gold to sessions outside the haystack gave
+  // recall_all@5 = 1.0 under the official convention, exit 0.
+  it('refuses an evidence correction to sessions the haystack does not hold, naming the question', async () => {
+    const config = sampleConfig({}, 'lme-errata-');
+    let moved = '';
+    const errata = await sampleErrata(config.out, undefined, (records) => {
+      const third = records.find((record, index) => index > 1 && record.answer_session_ids.length > 0)!;
+      moved = third.question_id;
+      return [
+        {
+          question_id: third.question_id,
+          kind: 'evidence',
+          field: 'answer_session_ids',
+          published: third.answer_session_ids,
+          corrected: ['ghost_session'],
+          ...provenance,
+        },
+      ];
+    });
+    const run = runBenchmark(
+      { ...config, errata, runId: 'ghost-gold', convention: 'official' },
+      { argv: [] },
+    );
+    await expect(run).rejects.toThrow(
+      `Errata entry for question ${moved} moves its evidence to a session its haystack does not hold (ghost_session)`,
+    );
   });
 });
 

@@ -10,6 +10,7 @@ import {
   summarizesWithLlm,
   usesPipeline,
 } from '../config/run-shape.js';
+import { checkModelOnDisk } from '../models/onnx-model-resolver.js';
 import { createConfiguredEmbedder } from '../providers/pipeline/configured-embedder.js';
 import { checkAnswerSource } from './check-answer-source.js';
 import { ensureDirectory } from './ensure-directory.js';
@@ -136,6 +137,8 @@ export async function preflightRun(options: PreflightOptions): Promise<void> {
   if (usesPipeline(config) && embeds(config) && !config.embedder.startsWith('openai:')) {
     const embedder = createConfiguredEmbedder({ ...config, cache: false }, environment);
     await embedder.close?.();
+    if (config.embedder.startsWith('hf:'))
+      await checkModelOnDisk({ cacheDir: config.cacheDir, modelDir: config.modelDir }, config.embedder);
     if (config.cache) await checkEmbeddingCacheFolder(config.cacheDir, embedder.id);
   }
   const roles = llmRoles(config);

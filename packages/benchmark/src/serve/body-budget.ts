@@ -4,10 +4,11 @@ import { megabytes } from './namespace-store.js';
 
 /**
  * The bytes of request bodies `lme serve` holds at once, over all requests: each body reserves
- * its bytes as they arrive (its Content-Length up front when it sends one) and gives them back
- * when its request is answered. A body larger than `maxBodyBytes` is refused with 413; a body that
- * would take the total past `maxBytes` with 503 (try again later), each in one sentence, before
- * the bytes are held.
+ * its bytes as they arrive (never its Content-Length up front, which costs a client nothing to
+ * declare) and gives them back when its request is answered. A body larger than `maxBodyBytes`
+ * is refused with 413 (on its Content-Length when it declares one, before a byte is read); a
+ * body that would take the total past `maxBytes` with 503 (try again later), each in one
+ * sentence, before the bytes are held.
  */
 export type BodyBudget = {
   /** The body parsed as JSON, its bytes reserved until `release` is called. */
@@ -44,8 +45,11 @@ export function createBodyBudget(options: { maxBytes: number; maxBodyBytes: numb
         reserved += bytes;
       };
       try {
+        // A declared length over the per-body bound is refused before a byte is read; under it,
+        // it reserves nothing: bytes are counted as they arrive, so idle connections that
+        // declare much and send nothing hold nothing of the budget others need.
         const declared = Number(incoming.headers['content-length']);
-        if (Number.isFinite(declared) && declared > 0) reserve(declared);
+        if (Number.isFinite(declared) && declared > options.maxBodyBytes) throw tooLarge();
         const chunks: Buffer[] = [];
         let size = 0;
         for await (const chunk of incoming as AsyncIterable<Buffer>) {

@@ -150,11 +150,46 @@ describe('serve protocol', () => {
     expect((await fetch(`${server.url}/v2/search`)).status).toBe(404);
   });
 
+  const oneSession = (text: string) => [
+    {
+      session_id: 's1',
+      date: '2023/05/30 (Tue) 23:40',
+      turns: [{ role: 'user', content: text, turn_index: 0 }],
+    },
+  ];
+
   it('drops the least recently used namespace beyond its limit', async () => {
-    await post('/v1/reset', { namespace: 'x' });
+    for (const namespace of ['x', 'y', 'z']) {
+      await post('/v1/reset', { namespace });
+      await post('/v1/ingest', { namespace, sessions: oneSession(`about ${namespace}`) });
+    }
+    expect((await post('/v1/search', { namespace: 'x', query: 'q', top_k: 1 })).status).toBe(404);
+    expect((await post('/v1/search', { namespace: 'z', query: 'about', top_k: 1 })).body.hits).toHaveLength(
+      1,
+    );
     await post('/v1/reset', { namespace: 'y' });
     await post('/v1/reset', { namespace: 'z' });
-    expect((await post('/v1/search', { namespace: 'x', query: 'q', top_k: 1 })).status).toBe(404);
-    expect((await post('/v1/search', { namespace: 'z', query: 'q', top_k: 1 })).body).toEqual({ hits: [] });
+  });
+
+  // Issue 36, item 5: namespaces freed by reset stayed as empty entries, counted against
+  // --max-namespaces, and pushed live ones out (with 200 clients, searches got 404).
+  it('frees a namespace on reset: finished clients never push out a live one', async () => {
+    await post('/v1/reset', { namespace: 'live' });
+    await post('/v1/ingest', { namespace: 'live', sessions: oneSession('the live namespace') });
+    for (let client = 0; client < 20; client++) {
+      const namespace = `client-${client}`;
+      await post('/v1/reset', { namespace });
+      await post('/v1/ingest', { namespace, sessions: oneSession(`client ${client}`) });
+      expect((await post('/v1/search', { namespace, query: 'client', top_k: 1 })).status).toBe(200);
+      await post('/v1/reset', { namespace });
+    }
+    const live = await post('/v1/search', { namespace: 'live', query: 'live namespace', top_k: 1 });
+    expect(live.status).toBe(200);
+    expect(live.body.hits).toHaveLength(1);
+    expect(await (await fetch(`${server.url}/v1/health`)).json()).toMatchObject({ namespaces: 1 });
+    // A reset namespace is searched as empty, not unknown.
+    expect((await post('/v1/search', { namespace: 'client-3', query: 'client', top_k: 1 })).body).toEqual({
+      hits: [],
+    });
   });
 });

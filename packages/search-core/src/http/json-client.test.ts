@@ -61,6 +61,82 @@ describe('createJsonClient', () => {
     expect(requests()).toBe(3);
   });
 
+  // Issue 36: `retry-after: 100000` could make a 500-question run take 12 h.
+  it('caps the waits of all requests together, and stops calling a server after 5 failed requests in a row', async () => {
+    const { url, requests } = await startServer(() => ({
+      status: 503,
+      headers: { 'retry-after': '100000' },
+    }));
+    const { json, waits } = client(url, {
+      maxRetries: 3,
+      maxRetryDelayMs: 30_000,
+      maxTotalRetryWaitMs: 100_000,
+    });
+    const outcomes: string[] = [];
+    for (let question = 0; question < 20; question++) {
+      outcomes.push(
+        await json.request({ method: 'POST', path: '/v1/search', body: {} }).then(
+          () => 'ok',
+          (error: Error) => error.message,
+        ),
+      );
+    }
+    // 3 waits of 30 s fit in 100 s; after them, failures are final.
+    expect(waits).toEqual([30_000, 30_000, 30_000]);
+    expect(outcomes[1]).toBe(
+      `POST ${url}/v1/search failed: HTTP 503 (body: {}). Not retried: this run already waited 90 s for ${url}, the most it waits (100 s).`,
+    );
+    // Five requests reached the server (the first with its 3 retries), then none.
+    expect(requests()).toBe(4 + 4);
+    expect(outcomes[5]).toMatch(
+      new RegExp(
+        `^POST ${url}/v1/search not sent: the last 5 requests to ${url} failed \\(the last: .*\\); lme stopped calling it\\.`,
+      ),
+    );
+    expect(outcomes.slice(5).every((outcome) => outcome.includes('not sent'))).toBe(true);
+  });
+
+  it('starts counting failures in a row again after a success, and never counts a refused request', async () => {
+    const { url, requests } = await startServer((index) =>
+      index % 3 === 2 ? {} : index % 3 === 1 ? { status: 400 } : { status: 500 },
+    );
+    const { json } = client(url, { maxRetries: 0, maxConsecutiveFailures: 2 });
+    const results: string[] = [];
+    for (let call = 0; call < 9; call++)
+      results.push(
+        await json.request({ method: 'GET', path: '/' }).then(
+          () => 'ok',
+          () => 'failed',
+        ),
+      );
+    expect(results.filter((result) => result === 'ok')).toHaveLength(3);
+    expect(requests()).toBe(9);
+  });
+
+  // Issue 36: a provider's redirect to another host was followed silently, data and key included.
+  it('refuses a redirect, naming where it points without its query', async () => {
+    let calls = 0;
+    const elsewhere = createServer((incoming, outgoing) => {
+      calls++;
+      incoming.resume();
+      outgoing.end('{}');
+    });
+    await new Promise<void>((ready) => elsewhere.listen(0, '127.0.0.1', ready));
+    const target = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/collect?key=secret`;
+    try {
+      const { url, requests } = await startServer(() => ({ status: 307, headers: { location: target } }));
+      const { json, waits } = client(url);
+      await expect(json.request({ method: 'POST', path: '/v1/ingest', body: { a: 1 } })).rejects.toThrow(
+        `POST ${url}/v1/ingest answered HTTP 307, a redirect to ${target.replace('?key=secret', '')}; lme does not follow redirects (its requests carry the data and the key): set the address that answers.`,
+      );
+      expect(calls).toBe(0);
+      expect(requests()).toBe(1);
+      expect(waits).toEqual([]);
+    } finally {
+      await new Promise<void>((done) => elsewhere.close(() => done()));
+    }
+  });
+
   it('honours a short retry-after, and backs off exponentially without one', async () => {
     const { url } = await startServer((index) =>
       index === 0

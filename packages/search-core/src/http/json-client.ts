@@ -16,6 +16,16 @@ export type JsonClientOptions = {
   retryBaseDelayMs?: number;
   /** Ceiling of any one wait, including a server's `retry-after`. Default 30 s. */
   maxRetryDelayMs?: number;
+  /**
+   * Ceiling of all the waits of this client together (a run's): once spent, a failure is final.
+   * Default 10 min, so a server answering `retry-after: 100000` cannot stretch a run to hours.
+   */
+  maxTotalRetryWaitMs?: number;
+  /**
+   * Requests in a row that may fail (each after its retries) before the client stops calling the
+   * server: later requests fail at once, saying so. Default 5.
+   */
+  maxConsecutiveFailures?: number;
   /** Applied to every error message (whatever the server sends back is quoted in them). */
   redact?: (text: string) => string;
   /** Appended to the message of a 401 or 403. */
@@ -62,6 +72,11 @@ export type JsonClient = {
 export function createJsonClient(options: JsonClientOptions): JsonClient {
   const retryBaseDelayMs = options.retryBaseDelayMs ?? 500;
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
+  const maxTotalRetryWaitMs = options.maxTotalRetryWaitMs ?? 10 * 60_000;
+  const maxConsecutiveFailures = options.maxConsecutiveFailures ?? 5;
+  let waited = 0;
+  let failuresInARow = 0;
+  let lastFailure = '';
   const redact = options.redact ?? ((text: string) => text);
   const sleep = options.sleep ?? ((ms, signal) => wait(ms, undefined, { signal }));
 
@@ -77,7 +92,8 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
     let response: Response | undefined;
     let text: string;
     try {
-      response = await fetch(url, { method, headers, body: payload, signal: combined });
+      // Redirects are not followed: a provider's data and key would go to an address nobody set.
+      response = await fetch(url, { method, headers, body: payload, signal: combined, redirect: 'manual' });
       text = await readCappedText(response, where);
     } catch (error) {
       if (error instanceof ReplyTooLargeError)
@@ -92,6 +108,10 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
       throw new JsonRequestError(redact(`${where} ${reason}.`), true);
     }
     const { status } = response;
+    if (status >= 300 && status < 400) {
+      const message = `${where} answered HTTP ${status}, a redirect to ${redirectTarget(response.headers.get('location'), url)}; lme does not follow redirects (its requests carry the data and the key): set the address that answers.`;
+      throw new AbortError(new JsonRequestError(redact(message), false, status));
+    }
     if (status >= 200 && status < 300) {
       if (text.trim() === '') return undefined;
       try {
@@ -113,20 +133,54 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
   }
 
   return {
-    request(request) {
+    async request(request) {
+      if (failuresInARow >= maxConsecutiveFailures) {
+        throw new JsonRequestError(
+          redact(
+            `${request.context ?? ''}${request.method} ${options.baseUrl}${request.path} not sent: the last ${failuresInARow} requests to ${options.baseUrl} failed (the last: ${lastFailure}); lme stopped calling it. Check the server, then resume the run.`,
+          ),
+          false,
+        );
+      }
       const payload = request.body === undefined ? undefined : JSON.stringify(request.body);
-      return pRetry((number) => attempt(request, payload, number), {
-        retries: options.maxRetries,
-        // The waits are ours (retry-after aware, injectable); p-retry adds none.
-        minTimeout: 0,
-        ...(request.signal ? { signal: request.signal } : {}),
-        shouldRetry: async ({ error, retriesConsumed }) => {
-          if (!(error instanceof JsonRequestError) || !error.retryable) return false;
-          const delay = error.retryAfterMs ?? retryBaseDelayMs * 2 ** retriesConsumed;
-          await sleep(Math.min(Math.max(delay, 0), maxRetryDelayMs), request.signal);
-          return true;
-        },
-      });
+      let budgetSpent = false;
+      try {
+        const body = await pRetry((number) => attempt(request, payload, number), {
+          retries: options.maxRetries,
+          // The waits are ours (retry-after aware, injectable); p-retry adds none.
+          minTimeout: 0,
+          ...(request.signal ? { signal: request.signal } : {}),
+          shouldRetry: async ({ error, retriesConsumed }) => {
+            if (!(error instanceof JsonRequestError) || !error.retryable) return false;
+            const asked = error.retryAfterMs ?? retryBaseDelayMs * 2 ** retriesConsumed;
+            const delay = Math.min(Math.max(asked, 0), maxRetryDelayMs);
+            if (waited + delay > maxTotalRetryWaitMs) {
+              budgetSpent = true;
+              return false;
+            }
+            waited += delay;
+            await sleep(delay, request.signal);
+            return true;
+          },
+        });
+        failuresInARow = 0;
+        return body;
+      } catch (error) {
+        if (request.signal?.aborted) throw error;
+        // Server trouble (5xx, 429, timeouts, dropped connections) counts; a refused request does not.
+        if (budgetSpent || (error instanceof JsonRequestError && error.retryable)) {
+          failuresInARow += 1;
+          lastFailure = (error as Error).message;
+        }
+        if (budgetSpent && error instanceof JsonRequestError) {
+          throw new JsonRequestError(
+            `${error.message} Not retried: this run already waited ${Math.round(waited / 1000)} s for ${options.baseUrl}, the most it waits (${Math.round(maxTotalRetryWaitMs / 1000)} s).`,
+            false,
+            error.status,
+          );
+        }
+        throw error;
+      }
     },
   };
 }
@@ -150,6 +204,17 @@ function serverMessage(text: string): string {
     // not JSON: quote the text
   }
   return ` (body: ${excerpt(text)})`;
+}
+
+/** Where a redirect points, as scheme, host, port and path (never credentials or a query). */
+function redirectTarget(location: string | null, from: string): string {
+  if (location === null) return '(no Location)';
+  try {
+    const target = new URL(location, from);
+    return `${target.origin}${target.pathname}`;
+  } catch {
+    return '(an unreadable Location)';
+  }
 }
 
 function excerpt(text: string): string {

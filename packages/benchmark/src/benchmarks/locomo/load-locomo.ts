@@ -63,10 +63,19 @@ export function convertLocomoDate(text: string): string | undefined {
   return `${year}/${pad(month + 1)}/${pad(day)} (${WEEKDAYS[date.getUTCDay()]}) ${pad(hour)}:${pad(minute)}`;
 }
 
-/** Whether a parsed JSON value looks like LoCoMo: conversations (objects with `conversation` and `qa`). */
+/**
+ * Whether a parsed JSON value looks like LoCoMo: conversations (objects with `conversation`, `qa`
+ * or `sample_id`, and no LongMemEval `question_id`).
+ */
 export function isLocomoShaped(value: unknown): boolean {
   const first = Array.isArray(value) ? value[0] : value;
-  return isObject(first) && 'conversation' in first && 'qa' in first;
+  // Any LoCoMo key is enough: a conversation missing one is then named by the LoCoMo loader,
+  // not reported as a LongMemEval record without "question_id".
+  return (
+    isObject(first) &&
+    !('question_id' in first) &&
+    ('conversation' in first || 'qa' in first || 'sample_id' in first)
+  );
 }
 
 /** Reads a LoCoMo file (`locomo10.json`, optionally gzipped; an array of conversations or one). */

@@ -61,6 +61,43 @@ describe('loadLongMemEval', () => {
     );
   });
 
+  // Issue 36: an empty question, answer or session was accepted silently.
+  it.each([
+    [
+      'a blank question',
+      (record: LongMemEvalRecord) => Object.assign(record, { question: '  ' }),
+      'field "question" is empty',
+    ],
+    [
+      'an empty answer',
+      (record: LongMemEvalRecord) => Object.assign(record, { answer: '' }),
+      'field "answer" is empty',
+    ],
+    [
+      'a session with no turns',
+      (record: LongMemEvalRecord) => {
+        record.haystack_sessions[3] = [];
+        return record;
+      },
+      'field "haystack_sessions[3]" holds no turns',
+    ],
+  ])('refuses %s, naming the question and the field', async (_, edit, problem) => {
+    const record = edit(structuredClone(sample[1]!));
+    const path = writeDataset('blank.json', [sample[0], record]);
+    await expect(loadLongMemEval(path)).rejects.toThrow(
+      `${path}: question ${record.question_id}: ${problem}`,
+    );
+  });
+
+  it('keeps a turn whose content is empty (12 turns of S are)', async () => {
+    const record = structuredClone(sample[1]!);
+    record.haystack_sessions[0]![0]!.content = '';
+    const path = writeDataset('empty-turn.json', [record]);
+    await expect(loadLongMemEval(path)).resolves.toMatchObject({
+      records: [{ question_id: record.question_id }],
+    });
+  });
+
   it('names the question when parallel arrays differ in length', async () => {
     const record = structuredClone(sample[2]!);
     record.haystack_dates.pop();
