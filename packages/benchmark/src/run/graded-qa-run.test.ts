@@ -8,17 +8,20 @@ import {
   type WireReply,
 } from '@lme/search-core/testing';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compareRuns } from '../analysis/compare-runs.js';
 import { readRun } from '../analysis/read-run.js';
 import { renderComparison } from '../analysis/render-comparison.js';
+import type { Benchmark } from '../benchmarks/benchmark.js';
+import { withBenchmark } from '../benchmarks/benchmark-registry.js';
+import { longMemEvalBenchmark } from '../benchmarks/longmemeval/longmemeval-benchmark.js';
 import { explainQuestion } from '../cli/explain-command.js';
 import type { RunConfig } from '../config/run-config.js';
 import { buildHtmlReport } from '../report/html/build-html-report.js';
 import { findChromium, openReport } from '../report/html/report-browser.js';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
-import { RUBRIC_ITEM_MARKER, rubricItemVerdict } from '../testing/rubric-judge.js';
+import { RUBRIC_ITEM_MARKER, rubricItemVerdict, tinyRubricJudge } from '../testing/rubric-judge.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { sampleConfig, samplesOf } from '../testing/sample-run.js';
 import { withoutLatency } from '../testing/without-latency.js';
@@ -26,19 +29,21 @@ import { planRun } from './plan-run.js';
 import { selectRecords } from './question-source.js';
 import { runBenchmark } from './run-benchmark.js';
 
-// The tiny rubric judge (testing/rubric-judge.ts) stands in for a benchmark's graded judge: it is
-// added to the rubric registry under `tiny-rubric`, as a benchmark folder's judge would be.
-vi.mock('../qa/judge-rubrics.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../qa/judge-rubrics.js')>();
-  const { tinyRubricJudge } = await import('../testing/rubric-judge.js');
-  const judgeRubrics = { ...actual.judgeRubrics, 'tiny-rubric': tinyRubricJudge };
-  return {
-    ...actual,
-    judgeRubrics,
-    judgeRubricDefinition: (name: string) =>
-      name === 'tiny-rubric' ? tinyRubricJudge : actual.judgeRubricDefinition(name),
-  };
-});
+// The tiny rubric judge (testing/rubric-judge.ts) stands in for a benchmark's graded judge: a
+// benchmark that brings it as `tiny-rubric` is registered around each run (`withBenchmark`), as a
+// benchmark folder's judge would be by its registry line.
+const tinyRubricBenchmark: Benchmark = {
+  ...longMemEvalBenchmark,
+  name: 'tiny-rubric-benchmark',
+  description: 'a benchmark that only brings the tiny rubric judge (tests)',
+  recognizes: () => false,
+  recognizesPath: undefined,
+  datasets: undefined,
+  questionTypes: [],
+  judges: { 'tiny-rubric': tinyRubricJudge },
+  readerPrompts: {},
+  defaults: { ...longMemEvalBenchmark.defaults, judge: 'tiny-rubric' },
+};
 
 type Record_ = { question_id: string; question: string; answer: unknown };
 const records = JSON.parse(
@@ -89,12 +94,13 @@ async function gradedRun(runId: string, answers: 'strong' | 'weak', out?: string
       cache: false,
       ...(out ? { out } : {}),
     });
-    // The config schema knows the registry's names; the mocked registry adds one it does not.
-    const config = { ...parsed, judge: 'tiny-rubric' } as unknown as RunConfig;
-    const { dir } = await runBenchmark(config, {
-      argv: ['test'],
-      environment: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: wire.baseUrl },
-    });
+    const config: RunConfig = { ...parsed, judge: 'tiny-rubric' };
+    const { dir } = await withBenchmark(tinyRubricBenchmark, () =>
+      runBenchmark(config, {
+        argv: ['test'],
+        environment: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: wire.baseUrl },
+      }),
+    );
     return dir;
   } finally {
     await wire.close();
@@ -110,7 +116,6 @@ describe('a graded judge end to end (partial credit from rubric items)', () => {
     weak = await gradedRun('weak', 'weak');
     strong = await gradedRun('strong', 'strong');
   }, 120_000);
-  afterAll(() => vi.restoreAllMocks());
 
   it('records each question’s score and rubric items in samples.jsonl, valid against the sample schema', () => {
     const samples = samplesOf(weak);
@@ -273,8 +278,10 @@ describe('a graded judge end to end (partial credit from rubric items)', () => {
 describe('the plan of a graded judge (--dry-run)', () => {
   it('counts one judge call per rubric item, at the rubric’s max_tokens', async () => {
     const parsed = sampleConfig({ readerModel: 'gpt-4o-mini', judgeModel: 'gpt-4o-mini' });
-    const config = { ...parsed, judge: 'tiny-rubric' } as unknown as RunConfig;
-    const plan = await planRun(config, await selectRecords(config));
+    const config: RunConfig = { ...parsed, judge: 'tiny-rubric' };
+    const plan = await withBenchmark(tinyRubricBenchmark, async () =>
+      planRun(config, await selectRecords(config)),
+    );
     // 22 questions whose gold answers split into more items than that (one call each).
     const items = records.reduce(
       (sum, record) =>
