@@ -3,9 +3,11 @@
  * 3,000 by default), cold (no disk cache), each in a fresh process so peak RSS is its own:
  *
  *   - `lme`: the embedder as a run makes it (search-core's createEmbedder), texts given in calls of
- *     256 (about one question's user turns);
- *   - `ort`: for hf: models, onnxruntime-node driven directly on the same batches (the same
- *     tokenizer, truncation and batches), no pooling: the floor;
+ *     256 (about one question's user turns); for hf: models one text per model call, --threads
+ *     calls at once in one-thread sessions (issue 35: a vector that depends on the text alone);
+ *   - `ort`: for hf: models, onnxruntime-node driven directly (the same tokenizer and truncation),
+ *     no pooling, on the length-sorted batches lme used before issue 35 (at most --batch-size texts
+ *     and --batch-tokens padded tokens, one --threads-thread session): what batching would buy;
  *   - `transformers.js`: for hf: models, the `@huggingface/transformers` feature-extraction pipeline
  *     on the same sorted batches, with the model's pooling and normalisation.
  *
@@ -27,7 +29,6 @@ import { gunzipSync } from 'node:zlib';
 import { chooseModel, loadModelCatalog } from '../packages/benchmark/src/models/model-catalog.js';
 import { onnxModelResolver, openModelStore } from '../packages/benchmark/src/models/onnx-model-resolver.js';
 import { createEmbedder } from '../packages/search-core/src/embedding/index.js';
-import { planBatches } from '../packages/search-core/src/embedding/onnx/onnx-embedder.js';
 import { createTokenEncoder } from '../packages/search-core/src/embedding/onnx/token-encoder.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,7 +53,7 @@ const { values } = parseArgs({
 
 const CALL_SIZE = 256;
 const threads = Number(values.threads);
-// hf: embedders' batching (the embedder's defaults); USE-lite keeps its own batches of 16.
+// The ort and transformers.js paths' batching (lme's before issue 35); USE-lite keeps its own batches of 16.
 const batchSize = Number(values['batch-size']);
 const batchTokens = Number(values['batch-tokens']);
 const cacheDir = resolve(values['cache-dir']);
@@ -85,7 +86,27 @@ type Measurement = {
   truncated?: number;
 };
 
-/** The batches the ONNX embedder makes, as text indices. */
+/**
+ * Length-sorted batches (longest first) of at most `maxTexts` texts and `maxTokens` padded tokens,
+ * as lme's ONNX embedder made them before issue 35; a text longer than the budget runs alone.
+ */
+function planBatches(lengths: readonly number[], maxTexts: number, maxTokens: number): number[][] {
+  const order = lengths.map((_, index) => index).sort((a, b) => lengths[b]! - lengths[a]!);
+  const batches: number[][] = [];
+  let current: number[] = [];
+  for (const index of order) {
+    const width = current.length > 0 ? lengths[current[0]!]! : lengths[index]!;
+    if (current.length > 0 && (current.length >= maxTexts || (current.length + 1) * width > maxTokens)) {
+      batches.push(current);
+      current = [];
+    }
+    current.push(index);
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+/** The batches of the `ort` and `transformers.js` paths, as text indices. */
 function embedderBatches(texts: string[], encode: (text: string) => number[]) {
   const encoded = texts.map(encode);
   const batches = planBatches(
@@ -99,7 +120,7 @@ function embedderBatches(texts: string[], encode: (text: string) => number[]) {
 async function measure(embedderName: string, path: string, texts: string[]): Promise<Measurement> {
   const resolveOnnxModel = onnxModelResolver({ cacheDir, modelDir: process.env['LME_MODEL_DIR'] });
   if (path === 'lme') {
-    const embedder = createEmbedder(embedderName, { threads, batchSize, batchTokens, resolveOnnxModel });
+    const embedder = createEmbedder(embedderName, { threads, batchSize, resolveOnnxModel });
     await embedder.embedDocuments({ texts: ['warm up the model'] });
     const started = performance.now();
     for (let start = 0; start < texts.length; start += CALL_SIZE) {
