@@ -15,6 +15,7 @@ import { checkServers } from './check-servers.js';
 import { datasetFileSha256 } from './dataset-checksum.js';
 import { preflightRun } from './preflight.js';
 import { collectProvenance } from './provenance.js';
+import { runFingerprint } from './run-fingerprint.js';
 import { type ProviderAnswerStats, providerAnswerStats } from './provider-answer-stats.js';
 import { createProvider } from './provider-registry.js';
 import { createQaStage } from './qa-stage.js';
@@ -249,6 +250,7 @@ async function startManifest(options: {
   delete manifest.partial;
   delete manifest.finished_at;
   delete manifest.cache;
+  delete manifest.fingerprint;
   return manifest;
 }
 
@@ -432,9 +434,16 @@ function finishRun(options: {
       reported || providerAnswers
         ? { ...reported, ...(providerAnswers ? { answers: providerAnswers } : {}) }
         : undefined;
+    const fingerprint = runFingerprint({
+      config,
+      datasetSha256: manifest.dataset.sha256,
+      samples,
+      embedderUsed: typeof reported?.['embedderIdentity'] === 'string',
+    });
     folder.writeJson('config.json', {
       ...manifest,
       ...(providerStats ? { provider_stats: providerStats } : {}),
+      fingerprint,
       finished_at: new Date().toISOString(),
     });
   }
