@@ -16,6 +16,7 @@
  *       [--paths lme,ort,transformers.js] [--threads N] [--batch-size 32] [--batch-tokens 512] [--cache-dir .lme-cache]
  *
  * Runs alternate (every embedder and path once, then again), and the table shows the median texts/s
+ * (and texts per CPU second, user + system time of every thread, which a busy machine disturbs less)
  * and the largest peak RSS. Models come from the store below --cache-dir (`lme models fetch`).
  * Data: LME_DATA_DIR (default ../shared/datasets/longmemeval). Prints figures only.
  */
@@ -82,6 +83,8 @@ type Measurement = {
   path: string;
   texts: number;
   seconds: number;
+  /** CPU time (user + system, every thread) of the timed part: texts per CPU second hold up on a busy machine. */
+  cpuSeconds: number;
   peakRssMiB: number;
   truncated?: number;
 };
@@ -123,10 +126,12 @@ async function measure(embedderName: string, path: string, texts: string[]): Pro
     const embedder = createEmbedder(embedderName, { threads, batchSize, resolveOnnxModel });
     await embedder.embedDocuments({ texts: ['warm up the model'] });
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     for (let start = 0; start < texts.length; start += CALL_SIZE) {
       await embedder.embedDocuments({ texts: texts.slice(start, start + CALL_SIZE) });
     }
     const seconds = (performance.now() - started) / 1000;
+    const cpuSeconds = cpuSince(cpuStarted);
     const truncated = embedder.truncated?.();
     await embedder.close?.();
     return {
@@ -134,6 +139,7 @@ async function measure(embedderName: string, path: string, texts: string[]): Pro
       path,
       texts: texts.length,
       seconds,
+      cpuSeconds,
       peakRssMiB: peakRss(),
       ...(truncated === undefined ? {} : { truncated }),
     };
@@ -157,6 +163,7 @@ async function measure(embedderName: string, path: string, texts: string[]): Pro
       graphOptimizationLevel: 'all',
     });
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     // Tokenization is timed too: the embedder's figure includes it.
     for (let start = 0; start < prefixed.length; start += CALL_SIZE) {
       const { encoded, batches } = embedderBatches(
@@ -183,8 +190,9 @@ async function measure(embedderName: string, path: string, texts: string[]): Pro
       }
     }
     const seconds = (performance.now() - started) / 1000;
+    const cpuSeconds = cpuSince(cpuStarted);
     await session.release();
-    return { embedder: embedderName, path, texts: texts.length, seconds, peakRssMiB: peakRss() };
+    return { embedder: embedderName, path, texts: texts.length, seconds, cpuSeconds, peakRssMiB: peakRss() };
   }
   // transformers.js reads a hub-shaped folder: link the verified files into one.
   const folder = mkdtempSync(join(tmpdir(), 'lme-bench-tjs-'));
@@ -214,6 +222,7 @@ async function measure(embedderName: string, path: string, texts: string[]): Pro
     session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 },
   });
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
   for (let start = 0; start < prefixed.length; start += CALL_SIZE) {
     const call = prefixed.slice(start, start + CALL_SIZE);
     const { batches } = embedderBatches(call, (text) => encoder.encode(text).ids);
@@ -225,8 +234,15 @@ async function measure(embedderName: string, path: string, texts: string[]): Pro
     }
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = cpuSince(cpuStarted);
   await extractor.dispose();
-  return { embedder: embedderName, path, texts: texts.length, seconds, peakRssMiB: peakRss() };
+  return { embedder: embedderName, path, texts: texts.length, seconds, cpuSeconds, peakRssMiB: peakRss() };
+}
+
+/** CPU seconds (user + system) this process spent since `start`. */
+function cpuSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
 }
 
 /**
@@ -278,7 +294,7 @@ for (let repeat = 0; repeat < Number(values.repeats); repeat++) {
       const result = JSON.parse(line) as Measurement;
       results.push(result);
       console.error(
-        `${embedderName} ${path}: ${(result.texts / result.seconds).toFixed(1)} texts/s, peak RSS ${result.peakRssMiB.toFixed(0)} MiB`,
+        `${embedderName} ${path}: ${(result.texts / result.seconds).toFixed(1)} texts/s, ${(result.texts / result.cpuSeconds).toFixed(1)} texts per CPU s, peak RSS ${result.peakRssMiB.toFixed(0)} MiB`,
       );
     }
   }
@@ -292,15 +308,18 @@ const median = (numbers: number[]) => {
 console.log(
   `\n${values.texts} distinct S user turns, ${threads} threads, calls of ${CALL_SIZE}; median of ${values.repeats} runs\n`,
 );
-console.log('| embedder | path | texts/s | all runs | peak RSS MiB | cut at the token limit |');
-console.log('|---|---|---:|---|---:|---:|');
+console.log(
+  '| embedder | path | texts/s | all runs | texts per CPU s | peak RSS MiB | cut at the token limit |',
+);
+console.log('|---|---|---:|---|---:|---:|---:|');
 for (const embedderName of embedders) {
   for (const path of paths) {
     const runs = results.filter((result) => result.embedder === embedderName && result.path === path);
     if (runs.length === 0) continue;
     const rates = runs.map((run) => run.texts / run.seconds);
+    const perCpu = median(runs.map((run) => run.texts / run.cpuSeconds));
     console.log(
-      `| ${embedderName} | ${path} | ${median(rates).toFixed(1)} | ${rates.map((rate) => rate.toFixed(0)).join(', ')} | ${Math.max(...runs.map((run) => run.peakRssMiB)).toFixed(0)} | ${runs[0]!.truncated ?? ''} |`,
+      `| ${embedderName} | ${path} | ${median(rates).toFixed(1)} | ${rates.map((rate) => rate.toFixed(0)).join(', ')} | ${perCpu.toFixed(1)} | ${Math.max(...runs.map((run) => run.peakRssMiB)).toFixed(0)} | ${runs[0]!.truncated ?? ''} |`,
     );
   }
 }

@@ -15,7 +15,6 @@ import { checkServers } from './check-servers.js';
 import { datasetFileSha256 } from './dataset-checksum.js';
 import { preflightRun } from './preflight.js';
 import { collectProvenance } from './provenance.js';
-import { runFingerprint } from './run-fingerprint.js';
 import { type ProviderAnswerStats, providerAnswerStats } from './provider-answer-stats.js';
 import { createProvider } from './provider-registry.js';
 import { createQaStage } from './qa-stage.js';
@@ -25,6 +24,7 @@ import {
   noQuestionsMessage,
   openQuestionSource,
 } from './question-source.js';
+import { runFingerprint } from './run-fingerprint.js';
 import { claimRunFolder, openRunFolder } from './run-folder.js';
 import { checkRunId, defaultRunId } from './run-id.js';
 import { prepareResume, type RunManifest } from './run-manifest.js';

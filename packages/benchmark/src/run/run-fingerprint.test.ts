@@ -5,8 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RunConfigInput } from '../config/run-config.js';
 import { sampleConfig } from '../testing/sample-run.js';
 import { runBenchmark } from './run-benchmark.js';
-import type { RunManifest } from './run-manifest.js';
 import { codeSha256, rankingsSha256 } from './run-fingerprint.js';
+import type { RunManifest } from './run-manifest.js';
 
 const config = (overrides: RunConfigInput = {}) => sampleConfig(overrides, 'lme-fingerprint-');
 const fingerprintOf = async (overrides: RunConfigInput) => {

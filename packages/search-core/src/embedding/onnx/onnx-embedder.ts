@@ -214,7 +214,11 @@ function toFeeds(
 }
 
 /** Pools `[batch, tokens, hidden]` to one L2-normalised row per text (mean over real tokens, or the first token). */
-export function pool(hidden: Tensor, batch: readonly (readonly number[])[], pooling: Pooling): Float32Array[] {
+export function pool(
+  hidden: Tensor,
+  batch: readonly (readonly number[])[],
+  pooling: Pooling,
+): Float32Array[] {
   const [rows, width, size] = hidden.dims as [number, number, number];
   if (rows !== batch.length) throw new Error(`model returned ${rows} rows for ${batch.length} texts`);
   const data = hidden.data as Float32Array;
