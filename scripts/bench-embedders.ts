@@ -3,9 +3,11 @@
  * 3,000 by default), cold (no disk cache), each in a fresh process so peak RSS is its own:
  *
  *   - `lme`: the embedder as a run makes it (search-core's createEmbedder), texts given in calls of
- *     256 (about one question's user turns);
- *   - `ort`: for hf: models, onnxruntime-node driven directly on the same batches (the same
- *     tokenizer, truncation and batches), no pooling: the floor;
+ *     256 (about one question's user turns); for hf: models one text per model call, --threads
+ *     calls at once in one-thread sessions (issue 35: a vector that depends on the text alone);
+ *   - `ort`: for hf: models, onnxruntime-node driven directly (the same tokenizer and truncation),
+ *     no pooling, on the length-sorted batches lme used before issue 35 (at most --batch-size texts
+ *     and --batch-tokens padded tokens, one --threads-thread session): what batching would buy;
  *   - `transformers.js`: for hf: models, the `@huggingface/transformers` feature-extraction pipeline
  *     on the same sorted batches, with the model's pooling and normalisation.
  *
@@ -14,6 +16,7 @@
  *       [--paths lme,ort,transformers.js] [--threads N] [--batch-size 32] [--batch-tokens 512] [--cache-dir .lme-cache]
  *
  * Runs alternate (every embedder and path once, then again), and the table shows the median texts/s
+ * (and texts per CPU second, user + system time of every thread, which a busy machine disturbs less)
  * and the largest peak RSS. Models come from the store below --cache-dir (`lme models fetch`).
  * Data: LME_DATA_DIR (default ../shared/datasets/longmemeval). Prints figures only.
  */
@@ -27,7 +30,6 @@ import { gunzipSync } from 'node:zlib';
 import { chooseModel, loadModelCatalog } from '../packages/benchmark/src/models/model-catalog.js';
 import { onnxModelResolver, openModelStore } from '../packages/benchmark/src/models/onnx-model-resolver.js';
 import { createEmbedder } from '../packages/search-core/src/embedding/index.js';
-import { planBatches } from '../packages/search-core/src/embedding/onnx/onnx-embedder.js';
 import { createTokenEncoder } from '../packages/search-core/src/embedding/onnx/token-encoder.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,7 +54,7 @@ const { values } = parseArgs({
 
 const CALL_SIZE = 256;
 const threads = Number(values.threads);
-// hf: embedders' batching (the embedder's defaults); USE-lite keeps its own batches of 16.
+// The ort and transformers.js paths' batching (lme's before issue 35); USE-lite keeps its own batches of 16.
 const batchSize = Number(values['batch-size']);
 const batchTokens = Number(values['batch-tokens']);
 const cacheDir = resolve(values['cache-dir']);
@@ -81,11 +83,33 @@ type Measurement = {
   path: string;
   texts: number;
   seconds: number;
+  /** CPU time (user + system, every thread) of the timed part: texts per CPU second hold up on a busy machine. */
+  cpuSeconds: number;
   peakRssMiB: number;
   truncated?: number;
 };
 
-/** The batches the ONNX embedder makes, as text indices. */
+/**
+ * Length-sorted batches (longest first) of at most `maxTexts` texts and `maxTokens` padded tokens,
+ * as lme's ONNX embedder made them before issue 35; a text longer than the budget runs alone.
+ */
+function planBatches(lengths: readonly number[], maxTexts: number, maxTokens: number): number[][] {
+  const order = lengths.map((_, index) => index).sort((a, b) => lengths[b]! - lengths[a]!);
+  const batches: number[][] = [];
+  let current: number[] = [];
+  for (const index of order) {
+    const width = current.length > 0 ? lengths[current[0]!]! : lengths[index]!;
+    if (current.length > 0 && (current.length >= maxTexts || (current.length + 1) * width > maxTokens)) {
+      batches.push(current);
+      current = [];
+    }
+    current.push(index);
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+/** The batches of the `ort` and `transformers.js` paths, as text indices. */
 function embedderBatches(texts: string[], encode: (text: string) => number[]) {
   const encoded = texts.map(encode);
   const batches = planBatches(
@@ -99,13 +123,15 @@ function embedderBatches(texts: string[], encode: (text: string) => number[]) {
 async function measure(embedderName: string, path: string, texts: string[]): Promise<Measurement> {
   const resolveOnnxModel = onnxModelResolver({ cacheDir, modelDir: process.env['LME_MODEL_DIR'] });
   if (path === 'lme') {
-    const embedder = createEmbedder(embedderName, { threads, batchSize, batchTokens, resolveOnnxModel });
+    const embedder = createEmbedder(embedderName, { threads, batchSize, resolveOnnxModel });
     await embedder.embedDocuments({ texts: ['warm up the model'] });
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     for (let start = 0; start < texts.length; start += CALL_SIZE) {
       await embedder.embedDocuments({ texts: texts.slice(start, start + CALL_SIZE) });
     }
     const seconds = (performance.now() - started) / 1000;
+    const cpuSeconds = cpuSince(cpuStarted);
     const truncated = embedder.truncated?.();
     await embedder.close?.();
     return {
@@ -113,6 +139,7 @@ async function measure(embedderName: string, path: string, texts: string[]): Pro
       path,
       texts: texts.length,
       seconds,
+      cpuSeconds,
       peakRssMiB: peakRss(),
       ...(truncated === undefined ? {} : { truncated }),
     };
@@ -136,6 +163,7 @@ async function measure(embedderName: string, path: string, texts: string[]): Pro
       graphOptimizationLevel: 'all',
     });
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     // Tokenization is timed too: the embedder's figure includes it.
     for (let start = 0; start < prefixed.length; start += CALL_SIZE) {
       const { encoded, batches } = embedderBatches(
@@ -162,8 +190,9 @@ async function measure(embedderName: string, path: string, texts: string[]): Pro
       }
     }
     const seconds = (performance.now() - started) / 1000;
+    const cpuSeconds = cpuSince(cpuStarted);
     await session.release();
-    return { embedder: embedderName, path, texts: texts.length, seconds, peakRssMiB: peakRss() };
+    return { embedder: embedderName, path, texts: texts.length, seconds, cpuSeconds, peakRssMiB: peakRss() };
   }
   // transformers.js reads a hub-shaped folder: link the verified files into one.
   const folder = mkdtempSync(join(tmpdir(), 'lme-bench-tjs-'));
@@ -193,6 +222,7 @@ async function measure(embedderName: string, path: string, texts: string[]): Pro
     session_options: { intraOpNumThreads: threads, interOpNumThreads: 1 },
   });
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
   for (let start = 0; start < prefixed.length; start += CALL_SIZE) {
     const call = prefixed.slice(start, start + CALL_SIZE);
     const { batches } = embedderBatches(call, (text) => encoder.encode(text).ids);
@@ -204,8 +234,15 @@ async function measure(embedderName: string, path: string, texts: string[]): Pro
     }
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = cpuSince(cpuStarted);
   await extractor.dispose();
-  return { embedder: embedderName, path, texts: texts.length, seconds, peakRssMiB: peakRss() };
+  return { embedder: embedderName, path, texts: texts.length, seconds, cpuSeconds, peakRssMiB: peakRss() };
+}
+
+/** CPU seconds (user + system) this process spent since `start`. */
+function cpuSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
 }
 
 /**
@@ -257,7 +294,7 @@ for (let repeat = 0; repeat < Number(values.repeats); repeat++) {
       const result = JSON.parse(line) as Measurement;
       results.push(result);
       console.error(
-        `${embedderName} ${path}: ${(result.texts / result.seconds).toFixed(1)} texts/s, peak RSS ${result.peakRssMiB.toFixed(0)} MiB`,
+        `${embedderName} ${path}: ${(result.texts / result.seconds).toFixed(1)} texts/s, ${(result.texts / result.cpuSeconds).toFixed(1)} texts per CPU s, peak RSS ${result.peakRssMiB.toFixed(0)} MiB`,
       );
     }
   }
@@ -271,15 +308,18 @@ const median = (numbers: number[]) => {
 console.log(
   `\n${values.texts} distinct S user turns, ${threads} threads, calls of ${CALL_SIZE}; median of ${values.repeats} runs\n`,
 );
-console.log('| embedder | path | texts/s | all runs | peak RSS MiB | cut at the token limit |');
-console.log('|---|---|---:|---|---:|---:|');
+console.log(
+  '| embedder | path | texts/s | all runs | texts per CPU s | peak RSS MiB | cut at the token limit |',
+);
+console.log('|---|---|---:|---|---:|---:|---:|');
 for (const embedderName of embedders) {
   for (const path of paths) {
     const runs = results.filter((result) => result.embedder === embedderName && result.path === path);
     if (runs.length === 0) continue;
     const rates = runs.map((run) => run.texts / run.seconds);
+    const perCpu = median(runs.map((run) => run.texts / run.cpuSeconds));
     console.log(
-      `| ${embedderName} | ${path} | ${median(rates).toFixed(1)} | ${rates.map((rate) => rate.toFixed(0)).join(', ')} | ${Math.max(...runs.map((run) => run.peakRssMiB)).toFixed(0)} | ${runs[0]!.truncated ?? ''} |`,
+      `| ${embedderName} | ${path} | ${median(rates).toFixed(1)} | ${rates.map((rate) => rate.toFixed(0)).join(', ')} | ${perCpu.toFixed(1)} | ${Math.max(...runs.map((run) => run.peakRssMiB)).toFixed(0)} | ${runs[0]!.truncated ?? ''} |`,
     );
   }
 }

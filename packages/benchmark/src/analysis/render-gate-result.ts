@@ -1,9 +1,13 @@
 import { formatValue } from '../results/markdown-table.js';
 import type { GateResult } from './gate.js';
 
-/** One line per check (`PASS  overall  session.recall_all@5  0.8934  >= 0.8500`) and a verdict. */
-export function renderGateResult(result: GateResult): string {
-  const rows = result.checks.map((check) => [
+/**
+ * One line per check (`PASS  overall  session.recall_all@5  0.8934  >= 0.8500`) and a verdict;
+ * `onlyFailures`: the failed checks' lines only (the verdict still counts every check).
+ */
+export function renderGateResult(result: GateResult, options: { onlyFailures?: boolean } = {}): string {
+  const shown = options.onlyFailures ? result.checks.filter((check) => !check.passed) : result.checks;
+  const rows = shown.map((check) => [
     check.passed ? 'PASS' : 'FAIL',
     check.scope,
     check.metric,
@@ -22,6 +26,10 @@ export function renderGateResult(result: GateResult): string {
   const total = result.checks.length;
   const checks = `${total} check${total === 1 ? '' : 's'}`;
   if (lines.length > 0) lines.push('');
+  const hidden = result.checks.length - shown.length;
+  if (options.onlyFailures && hidden > 0) {
+    lines.push(`(${hidden} passing check${hidden === 1 ? '' : 's'} not shown: --only-failures)`, '');
+  }
   if (result.passed) {
     lines.push(`gate passed: ${checks}`);
   } else if (result.problems.length === 0) {
@@ -69,19 +77,20 @@ export type GateJson = {
 };
 
 /**
- * `lme gate --format json`: the verdict, the exit code it sets and every check with its group,
- * value, n and bound or baseline, for CI annotations.
+ * `lme gate --format json`: the verdict, the exit code it sets and every check (the failed ones
+ * only with `onlyFailures`) with its group, value, n and bound or baseline, for CI annotations.
  */
 export function gateResultJson(
   result: GateResult,
-  where: { run: string; baseline?: string; exitCode: number },
+  where: { run: string; baseline?: string; exitCode: number; onlyFailures?: boolean },
 ): GateJson {
+  const shown = where.onlyFailures ? result.checks.filter((check) => !check.passed) : result.checks;
   return {
     passed: result.passed,
     exit_code: where.exitCode,
     run: where.run,
     baseline: where.baseline ?? null,
-    checks: result.checks.map((check) => ({
+    checks: shown.map((check) => ({
       kind: check.kind,
       group: check.scope,
       metric: check.metric,

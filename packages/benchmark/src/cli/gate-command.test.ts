@@ -107,6 +107,28 @@ describe('lme gate', () => {
     expect(perType.stdout).toMatch(/gate failed: 1 of 14 checks\n$/);
   });
 
+  it('prints only the failed checks with --only-failures, text and JSON, the verdict counting them all', () => {
+    const args = ['gate', official, '--baseline', join(words, 'summary.json'), '--per-type'];
+    const metrics = ['--metrics', 'session.recall_all@5,session.recall_any@5'];
+    const text = runCli([...args, ...metrics, '--only-failures']);
+    expect(text.status).toBe(3);
+    expect(text.stdout).toMatch(/^FAIL {2}knowledge-update +session\.recall_all@5 /m);
+    expect(text.stdout).not.toMatch(/^PASS/m);
+    expect(text.stdout).toContain('(13 passing checks not shown: --only-failures)');
+    expect(text.stdout).toMatch(/gate failed: 1 of 14 checks\n$/);
+    const json = JSON.parse(runCli([...args, ...metrics, '--only-failures', '--format', 'json']).stdout) as {
+      checks: { group: string; passed: boolean }[];
+      failed_checks: number;
+    };
+    expect(json.checks).toEqual([expect.objectContaining({ group: 'knowledge-update', passed: false })]);
+    expect(json.failed_checks).toBe(1);
+    // A passing gate prints no check line, only the verdict.
+    const passing = runCli(['gate', official, '--min', 'session.recall_all@5>=0.8', '--only-failures']);
+    expect(passing.status).toBe(0);
+    expect(passing.stdout).not.toMatch(/^PASS/m);
+    expect(passing.stdout).toMatch(/gate passed: 1 check\n$/);
+  });
+
   it('reads a gate file, flags overriding it', () => {
     const file = join(root, 'gate.json');
     writeFileSync(

@@ -25,6 +25,7 @@ type GateFlags = {
   allowErrors?: number;
   allowSubset?: boolean;
   allowPartial?: boolean;
+  onlyFailures?: boolean;
   format: 'text' | 'json';
 };
 
@@ -71,6 +72,10 @@ export function gateCommand(): Command {
       'pass a run that stopped before its last question (--max-cost, a signal, a full disk); by default a partial run fails the gate',
     )
     .option('--config <file.json>', 'gate file (configs/gates/<name>.json); flags override it')
+    .option(
+      '--only-failures',
+      'print only the failed checks (and the verdict, which counts them all); with --format json, only they are listed',
+    )
     .addOption(
       new Option(
         '--format <format>',
@@ -81,7 +86,7 @@ export function gateCommand(): Command {
     )
     .addHelpText(
       'after',
-      "\nExamples:\n  lme gate results/x --min 'session.recall_all@5>=0.85' --min 'multi-session:session.recall_all@5>=0.7'\n  lme gate results/x --baseline results/baselines/ci-s-subset/summary.json --max-drop 0.02 --per-type\n  lme gate results/x --config configs/gates/example.json",
+      "\nExamples:\n  lme gate results/x --min 'session.recall_all@5>=0.85' --min 'multi-session:session.recall_all@5>=0.7'\n  lme gate results/x --baseline results/baselines/ci-s-subset/summary.json --max-drop 0.02 --per-type\n  lme gate results/x --config configs/gates/example.json\n  lme gate results/x --config configs/gates/ci.json --only-failures",
     )
     .action((runPath: string, flags: GateFlags) => {
       const thresholds: Threshold[] = [
@@ -151,11 +156,14 @@ export function gateCommand(): Command {
             run: run.path,
             ...(baseline === undefined ? {} : { baseline: baseline.path }),
             exitCode,
+            onlyFailures: flags.onlyFailures ?? false,
           }),
         );
       } else {
         const header = `gate ${run.path}${baseline === undefined ? '' : ` against baseline ${baseline.path}`}\n\n`;
-        process.stdout.write(header + renderGateResult(result));
+        process.stdout.write(
+          header + renderGateResult(result, { onlyFailures: flags.onlyFailures ?? false }),
+        );
       }
       if (!result.passed) process.exitCode = exitCode;
     });

@@ -64,7 +64,7 @@ export const runConfigSchema = z
     embedder: z.string().min(1).default('local:use-lite'),
     /** `hf:` embedders: a folder of model files the user put there (air-gapped machines). */
     modelDir: z.string().min(1).optional(),
-    /** Threads of an in-process embedder (hf: ONNX Runtime's; local:use-lite: worker threads); unset: the cores, at most 4. */
+    /** Threads of an in-process embedder (hf: model calls at once, one text and one thread each; local:use-lite: worker threads); unset: the cores, at most 4. */
     embedThreads: z.number().int().min(1).max(64).optional(),
     vectorStore: z.enum(['memory', 'qdrant']).default('memory'),
     fusion: z.enum(['rrf', 'weighted', 'combmnz']).default('weighted'),

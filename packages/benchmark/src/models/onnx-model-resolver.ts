@@ -34,7 +34,7 @@ export function openModelStore(
 export function onnxModelResolver(
   settings: ModelStoreSettings,
   catalogPath?: string,
-): (model: string) => Omit<OnnxEmbedderOptions, 'threads' | 'batchSize' | 'batchTokens'> {
+): (model: string) => Omit<OnnxEmbedderOptions, 'threads'> {
   return (model) => {
     // Read when an hf: embedder is asked for, so other embedders never depend on the catalog.
     const catalog = loadModelCatalog(catalogPath);

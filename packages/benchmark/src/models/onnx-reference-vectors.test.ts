@@ -59,10 +59,10 @@ for (const [repository, expected] of Object.entries(reference.models)) {
 
   describe.skipIf(!present)(`${choice.name} against Python onnxruntime + tokenizers${why}`, () => {
     const config = runConfigSchema.parse({ embedder: choice.name, cacheDir, cache: false });
-    // As a run makes it (batches of 32), and one text per model call as the reference was made.
+    // As a run makes it, and as search-core's registry makes it (both one text per model call).
     const embedder = createConfiguredEmbedder(config);
     const single = createEmbedder(choice.name, {
-      batchSize: 1,
+      threads: 1,
       resolveOnnxModel: onnxModelResolver({ cacheDir }),
     }) as OnnxEmbedder;
     closers.push(
@@ -84,13 +84,15 @@ for (const [repository, expected] of Object.entries(reference.models)) {
       expect(single.truncated()).toBe(truncatedPerKind);
     });
 
-    it('embeds the four short documents in one batch to the reference batch, cosine >= 0.9999', async () => {
-      // An int8 model quantizes its activations per call, so a batch moves each vector a little
-      // (cosine 0.97-0.999 here); padding and batching must still match Python's on the same batch.
+    it('embeds the four short documents given in one call each to its own reference vector, cosine >= 0.9999', async () => {
+      // Each text runs alone (issue 35), so a call of four gives the one-text vectors, not Python's
+      // batch of four (an int8 model quantizes its activations over the whole batch: cosine
+      // 0.97-0.999 between the two, which the fixture keeps in \`batched\` to show the gap).
       const vectors = await embedder.embedDocuments({ texts: reference.sentences.slice(0, 4) });
       expect(vectors).toHaveLength(4);
       vectors.forEach((vector, index) => {
-        expect(cosine(vector, expected.batched[index]!)).toBeGreaterThanOrEqual(0.9999);
+        expect(cosine(vector, expected.document.vectors[index]!)).toBeGreaterThanOrEqual(0.9999);
+        expect(cosine(vector, expected.batched[index]!)).toBeLessThan(0.9999);
       });
     });
 

@@ -27,6 +27,7 @@ import {
   noQuestionsMessage,
   openQuestionSource,
 } from './question-source.js';
+import { runFingerprint } from './run-fingerprint.js';
 import { claimRunFolder, openRunFolder } from './run-folder.js';
 import { checkRunId, defaultRunId } from './run-id.js';
 import { prepareResume, type RunManifest } from './run-manifest.js';
@@ -271,6 +272,7 @@ async function startManifest(options: {
   delete manifest.partial;
   delete manifest.finished_at;
   delete manifest.cache;
+  delete manifest.fingerprint;
   return manifest;
 }
 
@@ -454,9 +456,16 @@ function finishRun(options: {
       reported || providerAnswers
         ? { ...reported, ...(providerAnswers ? { answers: providerAnswers } : {}) }
         : undefined;
+    const fingerprint = runFingerprint({
+      config,
+      datasetSha256: manifest.dataset.sha256,
+      samples,
+      embedderUsed: typeof reported?.['embedderIdentity'] === 'string',
+    });
     folder.writeJson('config.json', {
       ...manifest,
       ...(providerStats ? { provider_stats: providerStats } : {}),
+      fingerprint,
       finished_at: new Date().toISOString(),
     });
   }

@@ -7,6 +7,7 @@ import type { ProviderIdentity } from '../results/provider-identity.js';
 import type { Sample } from '../results/sample.js';
 import { datasetFileSha256 } from './dataset-checksum.js';
 import type { Provenance } from './provenance.js';
+import type { RunFingerprint } from './run-fingerprint.js';
 import { readSamplesFile } from './samples-file.js';
 
 /** The manifest written to config.json. */
@@ -32,6 +33,8 @@ export type RunManifest = {
    * endpoint made (the cache key leaves the endpoint out by design), per endpoint; absent when none.
    */
   cache?: { answers_from_other_endpoints: Record<string, number> };
+  /** What shaped the rankings, hashed (code, models, data, settings) and the rankings' own hash; written when the run ends. */
+  fingerprint?: RunFingerprint;
   /** When the run wrote its outputs after its last question; absent while it runs or if it stopped. */
   finished_at?: string;
   /** The errata the run applied (`--errata`), as checked against the dataset when it started. */

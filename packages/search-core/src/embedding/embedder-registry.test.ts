@@ -39,7 +39,8 @@ describe('createEmbedder', () => {
     });
     expect(embedder).toMatchObject({
       id: 'hf:Owner/model@q8',
-      cacheIdentity: 'hf:Owner/model@q8#sha256:abc',
+      // One text per model call (issue 35): keyed apart from the batching embedder's vectors.
+      cacheIdentity: 'hf:Owner/model@q8#sha256:abc#calls:one-text',
       dimensions: 384,
     });
     expect(() => createEmbedder('hf:Owner/model')).toThrow(/needs a model catalog/);

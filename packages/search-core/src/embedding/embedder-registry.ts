@@ -5,17 +5,15 @@ import { createUseLiteEmbedder } from './use-lite-embedder.js';
 
 /** Options for any embedder; each takes the ones that apply to it. */
 export type CreateEmbedderOptions = {
-  /** local: worker threads; hf: ONNX Runtime threads. */
+  /** local: worker threads; hf: model calls at once (one thread each). */
   threads?: number;
-  /** Texts per model call (local, hf) or per request (openai). */
+  /** Texts per model call (local) or per request (openai); hf: always one text per call. */
   batchSize?: number;
-  /** hf: padded tokens per model call (see OnnxEmbedderOptions). */
-  batchTokens?: number;
   /**
    * hf: what `hf:<model>` means (its files, pooling, prefixes, cache identity); the caller owns the
    * model catalog and store. Throws for a model it does not know.
    */
-  resolveOnnxModel?: (model: string) => Omit<OnnxEmbedderOptions, 'threads' | 'batchSize' | 'batchTokens'>;
+  resolveOnnxModel?: (model: string) => Omit<OnnxEmbedderOptions, 'threads'>;
   /** openai: endpoint, default `OPENAI_BASE_URL`. */
   baseURL?: string;
   /** openai: key, default `OPENAI_API_KEY`. */
@@ -55,8 +53,6 @@ const embedderProviders = {
       return createOnnxEmbedder({
         ...options.resolveOnnxModel(model),
         threads: options.threads,
-        batchSize: options.batchSize,
-        batchTokens: options.batchTokens,
       });
     },
   },

@@ -32,46 +32,53 @@ export type OnnxEmbedderOptions = {
   documentPrefix?: string;
   /** Finds (or fetches) the files on first use, so creating the embedder costs nothing. */
   files: () => Promise<OnnxModelFiles>;
-  /** ONNX Runtime intra-op threads. Default: available cores, at most 4. */
-  threads?: number;
   /**
-   * Texts are sorted by token length and cut into batches of at most `batchSize` texts and at most
-   * `batchTokens` padded tokens (texts x the longest text's tokens), so long texts run in small
-   * batches and short ones in large ones. Defaults 32 and 512: on S user turns given in calls of
-   * 256, bge-small ran about 1.7x faster than fixed batches of 16 (which pad short texts to the
-   * longest one) at a quarter of the memory (scripts/bench-embedders.ts). An int8 model quantizes
-   * its activations per call, so a text's vector moves slightly with its batch-mates (cosine
-   * 0.97-0.999 against one text per call, exactly as Python's onnxruntime does on the same batch).
+   * Model calls run at once, each in its own ONNX Runtime session of one thread. Default: available
+   * cores, at most 4. Every text runs alone in a one-thread call, so the count changes the speed,
+   * never a vector.
    */
-  batchSize?: number;
-  batchTokens?: number;
+  threads?: number;
 };
 
 /** An ONNX embedder always tells how many texts it had to cut at the model's token limit. */
 export type OnnxEmbedder = Embedder & { truncated(): number };
 
-const DEFAULT_BATCH_SIZE = 32;
-const DEFAULT_BATCH_TOKENS = 512;
 const MAX_DEFAULT_THREADS = 4;
 
-type Loaded = { session: InferenceSession; encoder: TokenEncoder; ort: typeof import('onnxruntime-node') };
+/**
+ * Appended to the model's cache identity: vectors made one text per call. Vectors cached by the
+ * batching embedder before it (which depended on their batch-mates) sit under the old identity and
+ * are never mixed with these.
+ */
+export const ONE_TEXT_PER_CALL = '#calls:one-text';
+
+type Loaded = {
+  sessions: InferenceSession[];
+  encoder: TokenEncoder;
+  ort: typeof import('onnxruntime-node');
+};
 
 /**
  * A sentence embedder run by ONNX Runtime (onnxruntime-node) with the model's own tokenizer
  * (`@huggingface/tokenizers`, the tokenizer of transformers.js). Driven directly rather than
- * through the transformers.js `feature-extraction` pipeline: on the same batches the pipeline was
- * slower (scripts/bench-embedders.ts prints both). One model call runs at a time; while it runs,
- * the next batch's tensors are built, so both cores stay busy.
+ * through the transformers.js `feature-extraction` pipeline: on the same inputs the pipeline was
+ * slower (scripts/bench-embedders.ts prints both).
+ *
+ * Every text runs alone: one text per model call, unpadded, in a session of one thread. A vector
+ * then depends on the text, the model and its settings only. Batched calls made it depend on its
+ * batch-mates: an int8 model quantizes its activations per call (DynamicQuantizeLinear takes one
+ * scale over the whole input tensor, padding included), which moved a text's vector (cosine
+ * 0.97-0.999 against the text alone) and a question's rankings with whatever shared its call, so a
+ * run's figures depended on what the disk cache held (issue 35). Speed comes from `threads`
+ * sessions running calls at once instead (no padding waste either).
  */
 export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
-  const threads = Math.max(
+  const parallel = Math.max(
     1,
     Math.floor(options.threads ?? Math.min(availableParallelism(), MAX_DEFAULT_THREADS)),
   );
-  const batchSize = Math.max(1, Math.floor(options.batchSize ?? DEFAULT_BATCH_SIZE));
-  const batchTokens = Math.max(1, Math.floor(options.batchTokens ?? DEFAULT_BATCH_TOKENS));
   let loading: Promise<Loaded> | undefined;
-  let turn: Promise<unknown> = Promise.resolve();
+  const running = new Set<Promise<unknown>>();
   let truncated = 0;
   let closed = false;
 
@@ -83,12 +90,23 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
         readFile(files.tokenizer, 'utf8'),
       ]);
       const encoder = createTokenEncoder(JSON.parse(tokenizerJson) as object, options.maxTokens);
-      const session = await ort.InferenceSession.create(files.model, {
-        intraOpNumThreads: threads,
-        interOpNumThreads: 1,
-        graphOptimizationLevel: 'all',
-      });
-      return { session, encoder, ort };
+      const sessions: InferenceSession[] = [];
+      try {
+        for (let index = 0; index < parallel; index++) {
+          sessions.push(
+            await ort.InferenceSession.create(files.model, {
+              // One thread per call: a text's arithmetic never depends on how work is split.
+              intraOpNumThreads: 1,
+              interOpNumThreads: 1,
+              graphOptimizationLevel: 'all',
+            }),
+          );
+        }
+      } catch (error) {
+        await Promise.all(sessions.map((session) => session.release()));
+        throw error;
+      }
+      return { sessions, encoder, ort };
     })();
     loading.catch(() => {
       loading = undefined;
@@ -96,17 +114,12 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
     return loading;
   }
 
-  /** Runs one batch of token id lists through the model, one call at a time. */
-  function infer(loaded: Loaded, batch: readonly number[][]): Promise<Float32Array[]> {
-    const feeds = toFeeds(loaded, batch);
-    const result = turn.then(async () => {
-      if (closed) throw new Error(`${options.id} embedder is closed`);
-      const outputs = await loaded.session.run(feeds);
-      const hidden = outputs['last_hidden_state'] ?? outputs[loaded.session.outputNames[0]!]!;
-      return pool(hidden, batch, options.pooling);
-    });
-    turn = result.catch(() => {});
-    return result;
+  /** Runs one text's token ids through the model in `session`. */
+  async function infer(loaded: Loaded, session: InferenceSession, ids: readonly number[]) {
+    if (closed) throw new Error(`${options.id} embedder is closed`);
+    const outputs = await session.run(toFeeds(loaded, session, [ids]));
+    const hidden = outputs['last_hidden_state'] ?? outputs[session.outputNames[0]!]!;
+    return pool(hidden, [ids], options.pooling)[0]!;
   }
 
   async function embed(
@@ -123,38 +136,38 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
       if (result.truncated) truncated += 1;
       return result.ids;
     });
-    const batches = planBatches(
-      encoded.map((ids) => ids.length),
-      batchSize,
-      batchTokens,
-    );
     const vectors = new Array<Float32Array>(texts.length);
+    let next = 0;
     let done = 0;
-    // Two batches in flight: the second is tokenized into tensors while the first runs.
-    const inFlight: Promise<void>[] = [];
-    for (const indices of batches) {
-      signal?.throwIfAborted();
-      const batch = infer(
-        loaded,
-        indices.map((index) => encoded[index]!),
-      ).then((rows) => {
-        indices.forEach((index, row) => {
-          vectors[index] = rows[row]!;
-        });
-        done += indices.length;
+    // Each session takes the next text until none is left; a failure stops the others' loops.
+    let failed = false;
+    const work = loaded.sessions.map(async (session) => {
+      while (!failed && next < encoded.length) {
+        signal?.throwIfAborted();
+        const index = next++;
+        try {
+          vectors[index] = await infer(loaded, session, encoded[index]!);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+        done += 1;
         onProgress?.(done);
-      });
-      batch.catch(() => {});
-      inFlight.push(batch);
-      if (inFlight.length >= 2) await inFlight.shift();
+      }
+    });
+    const all = Promise.all(work);
+    running.add(all);
+    try {
+      await all;
+    } finally {
+      running.delete(all);
     }
-    await Promise.all(inFlight);
     return vectors;
   }
 
   return {
     id: options.id,
-    cacheIdentity: options.cacheIdentity,
+    cacheIdentity: options.cacheIdentity + ONE_TEXT_PER_CALL,
     dimensions: options.dimensions,
     truncated: () => truncated,
     embedDocuments: ({ texts, signal, onProgress }: EmbedDocumentsOptions) =>
@@ -167,36 +180,18 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
       if (closed) return;
       closed = true;
       const loaded = await loading?.catch(() => undefined);
-      await turn;
-      await loaded?.session.release();
+      await Promise.allSettled([...running]);
+      await Promise.all(loaded?.sessions.map((session) => session.release()) ?? []);
     },
   };
 }
 
-/**
- * The model calls for texts of these token counts: longest first (similar lengths share a batch,
- * and the costliest batch fails first if memory is short), cut into consecutive batches of at most
- * `maxTexts` texts and `maxTokens` padded tokens (texts x the batch's longest text); a text longer
- * than the budget runs alone. Returns batches of indices into `lengths`.
- */
-export function planBatches(lengths: readonly number[], maxTexts: number, maxTokens: number): number[][] {
-  const order = lengths.map((_, index) => index).sort((a, b) => lengths[b]! - lengths[a]!);
-  const batches: number[][] = [];
-  let current: number[] = [];
-  for (const index of order) {
-    const width = current.length > 0 ? lengths[current[0]!]! : lengths[index]!;
-    if (current.length > 0 && (current.length >= maxTexts || (current.length + 1) * width > maxTokens)) {
-      batches.push(current);
-      current = [];
-    }
-    current.push(index);
-  }
-  if (current.length > 0) batches.push(current);
-  return batches;
-}
-
 /** int64 input ids, attention mask and (when the model takes them) token type ids, padded with 0. */
-function toFeeds(loaded: Loaded, batch: readonly number[][]): Record<string, Tensor> {
+function toFeeds(
+  loaded: Loaded,
+  session: InferenceSession,
+  batch: readonly (readonly number[])[],
+): Record<string, Tensor> {
   const width = Math.max(...batch.map((ids) => ids.length));
   const size = batch.length * width;
   const ids = new BigInt64Array(size);
@@ -212,14 +207,18 @@ function toFeeds(loaded: Loaded, batch: readonly number[][]): Record<string, Ten
     input_ids: new loaded.ort.Tensor('int64', ids, dims),
     attention_mask: new loaded.ort.Tensor('int64', mask, dims),
   };
-  if (loaded.session.inputNames.includes('token_type_ids')) {
+  if (session.inputNames.includes('token_type_ids')) {
     feeds['token_type_ids'] = new loaded.ort.Tensor('int64', new BigInt64Array(size), dims);
   }
   return feeds;
 }
 
 /** Pools `[batch, tokens, hidden]` to one L2-normalised row per text (mean over real tokens, or the first token). */
-export function pool(hidden: Tensor, batch: readonly number[][], pooling: Pooling): Float32Array[] {
+export function pool(
+  hidden: Tensor,
+  batch: readonly (readonly number[])[],
+  pooling: Pooling,
+): Float32Array[] {
   const [rows, width, size] = hidden.dims as [number, number, number];
   if (rows !== batch.length) throw new Error(`model returned ${rows} rows for ${batch.length} texts`);
   const data = hidden.data as Float32Array;
