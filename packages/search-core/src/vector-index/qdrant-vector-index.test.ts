@@ -106,6 +106,8 @@ async function startFakeQdrant(options: { requireKey?: string } = {}) {
       return reply(response, 401, { status: { error: `Invalid api-key ${request.headers['api-key']}` } });
     }
     const url = new URL(request.url ?? '/', 'http://localhost');
+    if (request.method === 'GET' && url.pathname === '/')
+      return reply(response, 200, { title: 'qdrant - vector search engine', version: '1.18.3' });
     const match = /^\/collections\/([^/]+)(\/.*)?$/.exec(url.pathname);
     if (!match) return reply(response, 404, { status: { error: 'not found' } });
     const name = decodeURIComponent(match[1]!);
@@ -246,7 +248,7 @@ describe('createQdrantVectorIndex against a loopback Qdrant stand-in', () => {
       .search({ vector: Float32Array.from([1, 0]), limit: 1 })
       .catch((caught) => caught);
     expect(error).toBeInstanceOf(Error);
-    expect(error.message).toMatch(/Qdrant collection check on collection "lme_test_denied"/);
+    expect(error.message).toMatch(/Qdrant version check on collection "lme_test_denied"/);
     expect(error.message).toMatch(/401/);
     expect(error.message).not.toContain('wrong-key-abcdefgh');
     expect(JSON.stringify(error, Object.getOwnPropertyNames(error))).not.toContain('wrong-key-abcdefgh');

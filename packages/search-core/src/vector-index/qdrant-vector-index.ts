@@ -28,6 +28,7 @@ const DELETE_BATCH_SIZE = 1000;
 
 type QdrantFilter = Schemas['Filter'];
 type QdrantCondition = Schemas['Condition'];
+type QdrantScoredPoint = { id: string | number; score: number; payload?: Record<string, unknown> | null };
 
 /**
  * A vector index in a Qdrant collection (cosine distance), created on first use with payload
@@ -44,10 +45,10 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
     ? Object.fromEntries((options.filterKeys as readonly string[]).map((key) => [key, 'keyword' as const]))
     : { ...(options.filterKeys as Readonly<Record<string, QdrantPayloadType>>) };
   const {
-    client,
     call,
     ensure: ensureCollection,
     drop,
+    http,
   } = createQdrantCollection({
     url: options.url,
     ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
@@ -77,7 +78,7 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
           vector: Array.from(record.vector),
           payload: { ...record.payload, [QDRANT_ID_KEY]: record.id },
         }));
-        await call('upsert', () => client.upsert(collection, { wait: true, points }), signal);
+        await call('upsert', { method: 'PUT', path: '/points?wait=true', body: { points }, signal });
       }
     },
 
@@ -92,18 +93,18 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
       const qdrantFilter = toQdrantFilter(filter);
       if (qdrantFilter === false) return [];
       await ensureCollection();
-      const response = await call(
-        'search',
-        () =>
-          client.query(collection, {
-            query: Array.from(vector),
-            limit: k,
-            with_payload: true,
-            ...(qdrantFilter ? { filter: qdrantFilter } : {}),
-            ...(options.exact ? { params: { exact: true } } : {}),
-          }),
+      const response = await call<{ points: QdrantScoredPoint[] }>('search', {
+        method: 'POST',
+        path: '/points/query',
+        body: {
+          query: Array.from(vector),
+          limit: k,
+          with_payload: true,
+          ...(qdrantFilter ? { filter: qdrantFilter } : {}),
+          ...(options.exact ? { params: { exact: true } } : {}),
+        },
         signal,
-      );
+      });
       return response.points.map((point) => {
         const { [QDRANT_ID_KEY]: originalId, ...payload } = (point.payload ?? {}) as Record<
           string,
@@ -127,7 +128,12 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
       if (ids === undefined) {
         // A filter with no conditions selects everything, as in the memory index.
         const selector = qdrantFilter ?? {};
-        await call('delete', () => client.delete(collection, { wait: true, filter: selector }), signal);
+        await call('delete', {
+          method: 'POST',
+          path: '/points/delete?wait=true',
+          body: { filter: selector },
+          signal,
+        });
         return;
       }
       for (let start = 0; start < ids.length; start += DELETE_BATCH_SIZE) {
@@ -135,11 +141,14 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
         const selector = qdrantFilter
           ? { filter: { must: [{ has_id: points }, ...asArray(qdrantFilter.must)] } }
           : { points };
-        await call('delete', () => client.delete(collection, { wait: true, ...selector }), signal);
+        await call('delete', { method: 'POST', path: '/points/delete?wait=true', body: selector, signal });
       }
     },
 
-    drop,
+    async drop() {
+      await drop();
+      http.close();
+    },
   };
 }
 
