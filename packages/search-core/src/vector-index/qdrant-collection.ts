@@ -111,7 +111,11 @@ export async function checkQdrantVersion(
 
 /** True when `version` (x.y.z, a `-suffix` ignored) is at least `minimum`. */
 export function versionAtLeast(version: string, minimum: string): boolean {
-  const parse = (text: string) => text.split('-')[0]!.split('.').map((part) => Number.parseInt(part, 10));
+  const parse = (text: string) =>
+    text
+      .split('-')[0]!
+      .split('.')
+      .map((part) => Number.parseInt(part, 10));
   const have = parse(version);
   const need = parse(minimum);
   if (have.some((part) => Number.isNaN(part)) || have.length < 2) return false;
@@ -219,13 +223,19 @@ export async function listQdrantCollections(options: QdrantServerOptions): Promi
 }
 
 /** Deletes one collection (nothing when it is already gone). */
-export async function removeQdrantCollection(options: QdrantServerOptions & { collection: string }): Promise<void> {
+export async function removeQdrantCollection(
+  options: QdrantServerOptions & { collection: string },
+): Promise<void> {
   const http = createQdrantHttp(options);
   try {
-    await http.call('drop collection', {
-      method: 'DELETE',
-      path: `/collections/${encodeURIComponent(options.collection)}`,
-    }, options.collection);
+    await http.call(
+      'drop collection',
+      {
+        method: 'DELETE',
+        path: `/collections/${encodeURIComponent(options.collection)}`,
+      },
+      options.collection,
+    );
   } finally {
     http.close();
   }
