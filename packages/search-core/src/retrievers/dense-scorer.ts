@@ -2,7 +2,7 @@ import { setTimeout as wait } from 'node:timers/promises';
 import type { MemoryDocument } from '../core/retriever.js';
 import { centroid } from '../core/vector-math.js';
 import type { Embedder } from '../embedding/embedder.js';
-import type { VectorIndex } from '../vector-index/vector-index.js';
+import type { PayloadFilter, VectorIndex } from '../vector-index/vector-index.js';
 
 /**
  * Pseudo-relevance feedback (Rocchio) on the query vector: the query is moved towards the best
@@ -110,7 +110,7 @@ export function createDenseScorer(options: {
     },
     async scoreAll({ query, sessionIds, signal }) {
       if (!index) throw new Error('dense scorer: search before index');
-      const filter = sessionIds ? { namespace, session_id: sessionIds } : { namespace };
+      const filter: PayloadFilter = sessionIds ? { namespace, session_id: sessionIds } : { namespace };
       const wanted = new Set(sessionIds);
       const expected = sessionIds
         ? recordSessions.filter((sessionId) => wanted.has(sessionId)).length
