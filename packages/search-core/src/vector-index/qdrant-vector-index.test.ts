@@ -125,3 +125,62 @@ describe.skipIf(!process.env['QDRANT_URL'])('createQdrantVectorIndex against QDR
     }),
   );
 });
+
+describe('createQdrantVectorIndex when the server cannot be reached', () => {
+  /** A loopback URL nothing listens on. */
+  async function closedPort(): Promise<number> {
+    const fake = await startFakeQdrant();
+    const port = Number(new URL(fake.url).port);
+    await fake.close();
+    return port;
+  }
+  const index = (url: string) =>
+    createQdrantVectorIndex({ url, collection: 'lme-unreachable', dimensions: 2, filterKeys: [] });
+
+  it('names the refused connection and the URL, not "fetch failed"', async () => {
+    const port = await closedPort();
+    const error = (await index(`http://127.0.0.1:${port}`)
+      .search({ vector: Float32Array.from([1, 0]), limit: 1 })
+      .catch((caught: unknown) => caught)) as Error;
+    expect(error.message).toMatch(
+      new RegExp(
+        `^Qdrant version check on collection "lme-unreachable" at http://127\\.0\\.0\\.1:${port} failed: .*ECONNREFUSED \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\)`,
+      ),
+    );
+    expect(error.message).not.toMatch(/fetch failed/);
+  });
+
+  it('names a TLS failure (https to a plain http server) by its code', async () => {
+    const fake = await startFakeQdrant();
+    try {
+      const error = (await index(fake.url.replace('http:', 'https:'))
+        .search({ vector: Float32Array.from([1, 0]), limit: 1 })
+        .catch((caught: unknown) => caught)) as Error;
+      expect(error.message).toMatch(/failed: .*(EPROTO|ERR_SSL_WRONG_VERSION_NUMBER|ECONNRESET) \(/);
+      expect(error.message).not.toMatch(/fetch failed/);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('names an unknown host (DNS)', async () => {
+    const error = (await index('http://qdrant.invalid:6333')
+      .search({ vector: Float32Array.from([1, 0]), limit: 1 })
+      .catch((caught: unknown) => caught)) as Error;
+    expect(error.message).toMatch(
+      /failed: .*(ENOTFOUND|EAI_AGAIN) \(getaddrinfo (ENOTFOUND|EAI_AGAIN) qdrant\.invalid\)/,
+    );
+  });
+
+  it('refuses a server older than the minimum version, naming both', async () => {
+    const fake = await startFakeQdrant({ version: '1.9.2' });
+    try {
+      await expect(index(fake.url).search({ vector: Float32Array.from([1, 0]), limit: 1 })).rejects.toThrow(
+        `The Qdrant server at ${fake.url} is version 1.9.2; lme needs 1.18.0 or later (docs/qdrant.md).`,
+      );
+      expect(fake.requests).toEqual(['GET /']);
+    } finally {
+      await fake.close();
+    }
+  });
+});
