@@ -15,6 +15,7 @@ import { addLoggingOptions, createLogger, log, logLevelOf, setLogger } from './l
 import { mergeCommand } from './merge-command.js';
 import { modelsCommand } from './models-command.js';
 import { presetsCommand } from './presets-command.js';
+import { qdrantCommand } from './qdrant-command.js';
 import { reportCommand } from './report-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
@@ -57,6 +58,7 @@ const program = new Command('lme')
   .addCommand(modelsCommand())
   .addCommand(ablateCommand())
   .addCommand(cacheCommand())
+  .addCommand(qdrantCommand())
   .addCommand(compareCommand())
   .addCommand(gateCommand())
   .addCommand(mergeCommand())

@@ -204,8 +204,13 @@ export function createQdrantCollection(options: QdrantCollectionOptions): Qdrant
   };
 }
 
-/** The collections lme created on this server (named `lme-…`), oldest name first. */
-export async function listQdrantCollections(options: QdrantServerOptions): Promise<string[]> {
+export type QdrantCollectionEntry = { name: string; points: number | undefined };
+
+/**
+ * The collections lme created on this server (named `lme-…`; others are never listed), by name
+ * (oldest first), with their point counts.
+ */
+export async function listQdrantCollections(options: QdrantServerOptions): Promise<QdrantCollectionEntry[]> {
   const http = createQdrantHttp(options);
   try {
     await checkQdrantVersion(http);
@@ -213,10 +218,22 @@ export async function listQdrantCollections(options: QdrantServerOptions): Promi
       method: 'GET',
       path: '/collections',
     });
-    return collections
+    const names = collections
       .map((entry) => entry.name)
       .filter((name) => name.startsWith(QDRANT_COLLECTION_PREFIX))
       .sort();
+    const entries: QdrantCollectionEntry[] = [];
+    for (const name of names) {
+      const info = await http
+        .call<{ points_count?: number | null }>(
+          'read collection',
+          { method: 'GET', path: `/collections/${encodeURIComponent(name)}` },
+          name,
+        )
+        .catch(() => undefined);
+      entries.push({ name, points: info?.points_count ?? undefined });
+    }
+    return entries;
   } finally {
     http.close();
   }
