@@ -70,7 +70,7 @@ const program = new Command('lme')
 // `lme --help` lists the commands by what they are for.
 const COMMAND_GROUPS: Readonly<Record<string, readonly string[]>> = {
   'Run a benchmark:': ['run', 'ablate', 'merge', 'serve', 'judge-probe'],
-  'Data, presets and models:': ['datasets', 'presets', 'models', 'cache'],
+  'Data, presets and models:': ['datasets', 'presets', 'models', 'cache', 'qdrant'],
   'Read results:': ['compare', 'gate', 'report', 'explain'],
 };
 for (const [heading, names] of Object.entries(COMMAND_GROUPS))
