@@ -13,7 +13,7 @@ export type QdrantVectorIndexOptions = {
   dimensions: number;
   /** Payload keys to index for filtering: names (keyword indexes) or name -> type. */
   filterKeys: readonly string[] | Readonly<Record<string, QdrantPayloadType>>;
-  /** Points per upsert request. Default 256. */
+  /** Points per upsert request. Default 128. */
   batchSize?: number;
   /** Exact (brute-force) search instead of HNSW. Default false. */
   exact?: boolean;
@@ -23,7 +23,9 @@ export type QdrantVectorIndexOptions = {
 
 /** Payload key holding the caller's string id (Qdrant point ids must be integers or UUIDs). */
 export const QDRANT_ID_KEY = 'lme_id';
-const DEFAULT_BATCH_SIZE = 256;
+const DEFAULT_BATCH_SIZE = 128;
+/** Upsert requests in flight at once. */
+const UPSERT_IN_FLIGHT = 4;
 const DELETE_BATCH_SIZE = 1000;
 
 type QdrantFilter = Schemas['Filter'];
@@ -72,14 +74,26 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
       }
       if (records.length === 0) return;
       await ensureCollection();
+      // Batches go out without waiting for the previous one's reply (at most UPSERT_IN_FLIGHT at
+      // once): the next batch is serialised while the server parses the last.
+      const batches: Promise<unknown>[] = [];
+      const inFlight = new Set<Promise<unknown>>();
       for (let start = 0; start < records.length; start += batchSize) {
+        if (inFlight.size >= UPSERT_IN_FLIGHT) await Promise.race(inFlight);
         const points = records.slice(start, start + batchSize).map((record) => ({
           id: qdrantPointId(record.id),
           vector: Array.from(record.vector),
           payload: { ...record.payload, [QDRANT_ID_KEY]: record.id },
         }));
-        await call('upsert', { method: 'PUT', path: '/points?wait=true', body: { points }, signal });
+        const sent = call('upsert', { method: 'PUT', path: '/points?wait=true', body: { points }, signal });
+        const settled: Promise<unknown> = sent.then(
+          (): void => void inFlight.delete(settled),
+          (): void => void inFlight.delete(settled),
+        );
+        inFlight.add(settled);
+        batches.push(sent);
       }
+      await Promise.all(batches);
     },
 
     async search({ vector, limit, filter, signal }) {
