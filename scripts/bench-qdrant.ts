@@ -130,6 +130,7 @@ agent.destroy();
 if (values.run) {
   const out = mkdtempSync(join(tmpdir(), 'lme-bench-qdrant-'));
   const wall: Record<string, number[]> = { memory: [], qdrant: [] };
+  const cpu: Record<string, number[]> = {};
   const checkouts: [string, string][] = [
     ['memory', root],
     ['qdrant', root],
@@ -141,10 +142,14 @@ if (values.run) {
     for (const [label, cwd] of checkouts) {
       const store = label === 'memory' ? 'memory' : 'qdrant';
       const started = performance.now();
-      // A child process, awaited: the stand-in keeps answering in this one.
-      await promisify(execFile)(
-        'node',
+      // A child process, awaited: the stand-in keeps answering in this one. GNU time reports the
+      // CPU seconds lme itself spent (the stand-in's own work is in this process, not counted).
+      const { stderr } = await promisify(execFile)(
+        '/usr/bin/time',
         [
+          '-f',
+          'lme-cpu %U %S',
+          'node',
           '--import',
           'tsx',
           '--conditions=source',
@@ -163,10 +168,17 @@ if (values.run) {
           '-q',
         ],
         // One embedding cache for every checkout (the default .lme-cache is per folder).
-        { cwd, env: { LME_CACHE_DIR: join(root, '.lme-cache'), ...process.env, QDRANT_URL: url }, encoding: 'utf8', maxBuffer: 64 << 20 },
+        {
+          cwd,
+          env: { LME_CACHE_DIR: join(root, '.lme-cache'), ...process.env, QDRANT_URL: url },
+          encoding: 'utf8',
+          maxBuffer: 64 << 20,
+        },
       );
       const seconds = (performance.now() - started) / 1000;
-      (wall[label] ??= []).push(seconds);
+      wall[label] = [...(wall[label] ?? []), seconds];
+      const cpuTimes = /lme-cpu ([\d.]+) ([\d.]+)/.exec(stderr);
+      if (cpuTimes) cpu[label] = [...(cpu[label] ?? []), Number(cpuTimes[1]) + Number(cpuTimes[2])];
     }
   }
   rmSync(out, { recursive: true, force: true });
@@ -182,6 +194,13 @@ if (values.run) {
     console.log(
       `  ${label.padEnd(24)} ${list.map((s) => s.toFixed(1)).join(', ')}  median ${median(list).toFixed(1)} s` +
         (label === 'memory' ? '' : `, ${(median(list) / median(wall.memory!)).toFixed(2)}x memory`),
+    );
+  }
+  console.log('CPU seconds of the lme process (user + sys; the stand-in not counted):');
+  for (const [label, list] of Object.entries(cpu)) {
+    console.log(
+      `  ${label.padEnd(24)} ${list.map((s) => s.toFixed(1)).join(', ')}  median ${median(list).toFixed(1)} s` +
+        (label === 'memory' ? '' : `, ${(median(list) / median(cpu.memory!)).toFixed(2)}x memory`),
     );
   }
 }

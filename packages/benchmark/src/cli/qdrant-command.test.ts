@@ -49,8 +49,12 @@ describe('lme qdrant collections', () => {
 
     const listed = await lmeQdrant(['collections']);
     expect(listed.error).toBeUndefined();
-    expect(listed.stdout).toMatch(/\| *lme-20261125090000-0a1b2c3d4e5f *\| *2026-11-25 09:00:00 UTC *\| *3 *\|/);
-    expect(listed.stdout).toMatch(/\| *lme-20261125100000-ffeeddccbbaa *\| *2026-11-25 10:00:00 UTC *\| *1 *\|/);
+    expect(listed.stdout).toMatch(
+      /\| *lme-20261125090000-0a1b2c3d4e5f *\| *2026-11-25 09:00:00 UTC *\| *3 *\|/,
+    );
+    expect(listed.stdout).toMatch(
+      /\| *lme-20261125100000-ffeeddccbbaa *\| *2026-11-25 10:00:00 UTC *\| *1 *\|/,
+    );
     expect(listed.stdout).not.toContain('someone-elses');
     expect(listed.stdout).toContain('2 collections; remove them with `lme qdrant collections --remove`');
 
