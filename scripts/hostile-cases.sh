@@ -167,10 +167,19 @@ echo "36.8 short search reply            exit $?   $(grep -m1 -o 'first: .*' "$w
 QDRANT_URL=$(cat "$work/q-drop") dense dropfails >"$work/out" 2>&1
 echo "36.9 drop fails after the run      exit $?   results: $(grep -c -e 'results:' -e 'rerun with --resume' "$work/out") lines; $(grep -m1 -o 'closing the provider failed.*' "$work/out" | cut -c1-160)"
 # 10 and 11. A run killed mid-way leaves its collection (lme-<time>-<random>); list it, remove it.
-# (timeout -s KILL stands for a crash: no finally runs.)
-(cd "$repo" && QDRANT_URL=$(cat "$work/q-ok") timeout -s KILL 15 node --import tsx --conditions=source \
+# (SIGKILL once its collection exists stands for a crash: no finally runs; bounded at 120 s.)
+(cd "$repo" && QDRANT_URL=$(cat "$work/q-ok") exec node --import tsx --conditions=source \
   packages/benchmark/src/cli/main.ts run --dataset sample --data-dir "$data" --preset hybrid \
-  --embedder local:use-lite --vector-store qdrant --out "$work" --run-id killed) >/dev/null 2>&1
+  --embedder local:use-lite --vector-store qdrant --out "$work" --run-id killed) >/dev/null 2>&1 &
+crashing=$!
+for _ in $(seq 240); do
+  node -e 'fetch(process.argv[1] + "/collections").then((r) => r.json())
+    .then((b) => process.exit(b.result.collections.some((c) => c.name.startsWith("lme-")) ? 0 : 1), () => process.exit(1))' \
+    "$(cat "$work/q-ok")" && break
+  sleep 0.5
+done
+kill -KILL "$crashing"
+wait "$crashing" 2>/dev/null
 QDRANT_URL=$(cat "$work/q-ok") lme qdrant collections >"$work/out" 2>&1
 echo "36.10 left behind, listed          exit $?   $(grep -m1 -o 'lme-[0-9]*-[0-9a-f]*' "$work/out" || echo '(none listed)')"
 QDRANT_URL=$(cat "$work/q-ok") lme qdrant collections --remove >"$work/out" 2>&1
