@@ -325,3 +325,57 @@ fs.writeFileSync(process.argv[2], JSON.stringify(conversations));
 ' "$data/fixtures/locomo-mini.json" "$work/noconversation.json"
 case36 "36 weak: LoCoMo without conversation" lme run --dataset "$work/noconversation.json" --preset bm25-official \
   --convention evidence --out "$work" --run-id noconv
+
+# Issue 36, items 8-12: --vector-store qdrant against the loopback Qdrant stand-in
+# (scripts/fake-qdrant-server.ts speaks Qdrant's REST shapes; no real server runs here).
+start_qdrant() { # port file, then fake-qdrant-server flags
+  local file=$1
+  shift
+  (cd "$here" && exec node --import tsx --conditions=source scripts/fake-qdrant-server.ts "$@") >"$file" &
+}
+wait_for() { for _ in $(seq 100); do [ -s "$1" ] && break; sleep 0.1; done; }
+dense() { # run id, then more flags
+  local id=$1
+  shift
+  lme run --dataset sample --data-dir "$data" --preset hybrid --embedder local:use-lite --vector-store qdrant \
+    --out "$work" --run-id "$id" --limit 2 "$@"
+}
+start_qdrant "$work/q-short" --short-reply
+q_short=$!
+start_qdrant "$work/q-drop" --fail-drop --fail-search
+q_drop=$!
+start_qdrant "$work/q-old" --version 1.17.1
+q_old=$!
+start_qdrant "$work/q-ok"
+q_ok=$!
+wait_for "$work/q-short" && wait_for "$work/q-drop" && wait_for "$work/q-old" && wait_for "$work/q-ok"
+
+# 8. A search answered with part of the points asked for (Qdrant 1.18.0 mid-optimisation).
+QDRANT_URL=$(cat "$work/q-short") dense short >"$work/out" 2>&1
+echo "36.8 short search reply            exit $?   $(grep -m1 -o 'first: .*' "$work/out" | cut -c1-200)"
+# 9. Every search fails and the collection cannot be dropped: the outcome is still exit 2.
+QDRANT_URL=$(cat "$work/q-drop") dense dropfails >"$work/out" 2>&1
+echo "36.9 drop fails after the run      exit $?   results: $(grep -c -e 'results:' -e 'rerun with --resume' "$work/out") lines; $(grep -m1 -o 'closing the provider failed.*' "$work/out" | cut -c1-160)"
+# 10 and 11. A run killed mid-way leaves its collection (lme-<time>-<random>); list it, remove it.
+# (SIGKILL once its collection exists stands for a crash: no finally runs; bounded at 120 s.)
+(cd "$repo" && QDRANT_URL=$(cat "$work/q-ok") exec node --import tsx --conditions=source \
+  packages/benchmark/src/cli/main.ts run --dataset sample --data-dir "$data" --preset hybrid \
+  --embedder local:use-lite --vector-store qdrant --out "$work" --run-id killed) >/dev/null 2>&1 &
+crashing=$!
+for _ in $(seq 240); do
+  node -e 'fetch(process.argv[1] + "/collections").then((r) => r.json())
+    .then((b) => process.exit(b.result.collections.some((c) => c.name.startsWith("lme-")) ? 0 : 1), () => process.exit(1))' \
+    "$(cat "$work/q-ok")" && break
+  sleep 0.5
+done
+kill -KILL "$crashing"
+wait "$crashing" 2>/dev/null
+QDRANT_URL=$(cat "$work/q-ok") lme qdrant collections >"$work/out" 2>&1
+echo "36.10 left behind, listed          exit $?   $(grep -m1 -o 'lme-[0-9]*-[0-9a-f]*' "$work/out" || echo '(none listed)')"
+QDRANT_URL=$(cat "$work/q-ok") lme qdrant collections --remove >"$work/out" 2>&1
+echo "36.10 --remove                     exit $?   $(head -1 "$work/out")"
+# 12. A server that is down, and one too old: stopped in preflight, before any embedding.
+dead=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
+QDRANT_URL="http://127.0.0.1:$dead" run_case "36.12 QDRANT_URL down" dense down
+QDRANT_URL=$(cat "$work/q-old") run_case "36.12 Qdrant 1.17.1" dense old
+kill "$q_short" "$q_drop" "$q_old" "$q_ok"

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type FakeQdrant, startFakeQdrant } from '@lme/search-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   freePort,
@@ -38,6 +39,8 @@ const COMMAND_TIMEOUT_MS = 180_000;
 
 let openAi: StandInServer;
 let provider: StandInServer;
+/** QDRANT_URL of every page: the loopback stand-in of Qdrant's REST API. */
+let qdrant: FakeQdrant;
 /** One embedding and LLM cache for every page, as a user's .lme-cache serves every run. */
 let cacheDir: string;
 const ran: string[] = [];
@@ -46,11 +49,12 @@ const skipped: string[] = [];
 beforeAll(async () => {
   openAi = await startOpenAiStandIn();
   provider = await startProviderStandIn();
+  qdrant = await startFakeQdrant();
   cacheDir = mkdtempSync(join(tmpdir(), 'lme-docs-cache-'));
 });
 
 afterAll(async () => {
-  await Promise.all([openAi?.close(), provider?.close()]);
+  await Promise.all([openAi?.close(), provider?.close(), qdrant?.close()]);
   const skippedCommands = skipped.reduce(
     (sum, line) => sum + Number(/\((\d+) commands?\)/.exec(line)?.[1] ?? 0),
     0,
@@ -140,6 +144,7 @@ describe('every shell command in README.md and docs/', () => {
         LME_CACHE_DIR: cacheDir,
         OPENAI_BASE_URL: `${openAi.url}/v1`,
         OPENAI_API_KEY: 'docs-test-key-7f3a9c',
+        QDRANT_URL: qdrant.url,
         LME_HUB_URL: 'http://127.0.0.1:9',
         NO_COLOR: '1',
       };

@@ -16,6 +16,7 @@ import { addLoggingOptions, createLogger, log, logLevelOf, setLogger } from './l
 import { mergeCommand } from './merge-command.js';
 import { modelsCommand } from './models-command.js';
 import { presetsCommand } from './presets-command.js';
+import { qdrantCommand } from './qdrant-command.js';
 import { reportCommand } from './report-command.js';
 import { runCommand } from './run-command.js';
 import { serveCommand } from './serve-command.js';
@@ -60,6 +61,7 @@ const program = new Command('lme')
   .addCommand(modelsCommand())
   .addCommand(ablateCommand())
   .addCommand(cacheCommand())
+  .addCommand(qdrantCommand())
   .addCommand(compareCommand())
   .addCommand(gateCommand())
   .addCommand(mergeCommand())
@@ -71,7 +73,7 @@ const program = new Command('lme')
 // `lme --help` lists the commands by what they are for.
 const COMMAND_GROUPS: Readonly<Record<string, readonly string[]>> = {
   'Run a benchmark:': ['run', 'ablate', 'merge', 'serve', 'judge-probe'],
-  'Data, presets and models:': ['datasets', 'presets', 'models', 'cache'],
+  'Data, presets and models:': ['datasets', 'presets', 'models', 'cache', 'qdrant'],
   'Read results:': ['compare', 'gate', 'report', 'explain'],
 };
 for (const [heading, names] of Object.entries(COMMAND_GROUPS))

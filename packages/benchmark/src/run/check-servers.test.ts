@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { createHashingEmbedder, startFakeQdrant } from '@lme/search-core/testing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import type { RunConfig } from '../config/run-config.js';
 import { createHttpProvider } from '../providers/http/http-provider.js';
@@ -176,5 +177,53 @@ describe('lme run against a dead provider', () => {
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/questions/);
+  });
+});
+
+describe('checkServers: the Qdrant vector store', () => {
+  const qdrantRun = (runId: string) =>
+    config({ retriever: 'hybrid', vectorStore: 'qdrant', cache: false, runId });
+
+  it('stops a run at a dead QDRANT_URL before any haystack is embedded, naming the cause', async () => {
+    const url = await closedUrl();
+    const run = qdrantRun('dead-qdrant');
+    const embedder = createHashingEmbedder({ dimensions: 8 });
+    // The provider reads QDRANT_URL from the process environment.
+    vi.stubEnv('QDRANT_URL', url);
+    await expect(
+      runBenchmark(run, { argv: [], environment: { QDRANT_URL: url }, resources: { embedder } }),
+    ).rejects.toThrow(
+      new RegExp(
+        `^The Qdrant vector store at QDRANT_URL ${quoted(url)} does not answer \\(GET ${quoted(url)}/ failed: ECONNREFUSED \\(connect ECONNREFUSED .*\\)\\): is the server running at that URL\\?$`,
+      ),
+    );
+    vi.unstubAllEnvs();
+    expect(embedder.documents).toEqual([]);
+    expect(existsSync(join(run.out, 'dead-qdrant'))).toBe(false);
+  });
+
+  it('stops at a Qdrant older than the minimum, and at one refusing QDRANT_API_KEY, never quoting the key', async () => {
+    const old = await startFakeQdrant({ version: '1.17.1' });
+    const locked = await startFakeQdrant({ requireKey: 'other-key-0123456789' });
+    try {
+      await expect(
+        checkServers({
+          config: qdrantRun('old'),
+          provider: noProvider,
+          environment: { QDRANT_URL: old.url },
+        }),
+      ).rejects.toThrow(`The Qdrant server at ${old.url} is version 1.17.1; lme needs 1.18.0 or later`);
+      const refused = (await checkServers({
+        config: qdrantRun('locked'),
+        provider: noProvider,
+        environment: { QDRANT_URL: locked.url, QDRANT_API_KEY: KEY },
+      }).catch((error: unknown) => error)) as Error;
+      expect(refused.message).toBe(
+        `The Qdrant vector store at QDRANT_URL ${locked.url} refused its credentials (GET ${locked.url}/ answered HTTP 401): check QDRANT_API_KEY.`,
+      );
+    } finally {
+      await old.close();
+      await locked.close();
+    }
   });
 });

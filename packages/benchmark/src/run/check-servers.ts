@@ -1,15 +1,19 @@
 import {
+  checkQdrantVersion,
+  createQdrantHttp,
   PROBE_TIMEOUT_MS,
   ProbeError,
   parseRerankerId,
   probeEndpoint,
   redactSecrets,
   rerankEndpoint,
+  safeUrl,
 } from '@lme/search-core';
 import { apiKeyVariables, endpointSource, resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
 import type { RunConfig } from '../config/run-config.js';
-import { reranks } from '../config/run-shape.js';
+import { embeds, reranks } from '../config/run-shape.js';
 import { checkEndpointUrl, redact } from '../config/secrets.js';
+import { qdrantSettings } from '../providers/pipeline/vector-stores.js';
 import type { Provider } from '../providers/provider.js';
 import { llmRoles } from './preflight.js';
 
@@ -69,7 +73,19 @@ export async function checkServers(options: {
   const settled = await Promise.allSettled(probes);
   const failed = settled.find((result) => result.status === 'rejected');
   if (failed) throw failed.reason;
+  if (usesQdrant(config)) {
+    // It answers: now its version (older servers are refused before any haystack is embedded).
+    const { url, apiKey } = qdrantSettings(environment);
+    const http = createQdrantHttp({ url, ...(apiKey ? { apiKey } : {}), timeoutMs, maxRetries: 0 });
+    try {
+      await checkQdrantVersion(http, signal ? { signal } : {});
+    } finally {
+      http.close();
+    }
+  }
 }
+
+const usesQdrant = (config: RunConfig) => config.vectorStore === 'qdrant' && embeds(config);
 
 function describe(check: ServerCheck, error: ProbeError): string {
   const where = `${check.who} at ${check.named}`;
@@ -111,6 +127,17 @@ export function serverChecks(config: RunConfig, environment: NodeJS.ProcessEnv):
           : 'name the variable holding its key with --rerank-key-env',
       });
     }
+  }
+  if (usesQdrant(config)) {
+    const { url, apiKey } = qdrantSettings(environment);
+    add({
+      who: 'the Qdrant vector store',
+      named: `QDRANT_URL ${safeUrl(url)}`,
+      url: `${url.replace(/\/+$/, '')}/`,
+      headers: apiKey ? { 'api-key': apiKey } : {},
+      secrets: apiKey ? [apiKey] : [],
+      keyHint: 'check QDRANT_API_KEY',
+    });
   }
   for (const { who, endpoint } of roles) {
     const resolved = resolveOpenAiEndpoint(config, endpoint, environment);

@@ -1,5 +1,6 @@
 import { setTimeout as wait } from 'node:timers/promises';
 import pRetry, { AbortError } from 'p-retry';
+import type { HttpTransport } from './node-http-transport.js';
 import { ReplyTooLargeError, readCappedText } from './read-capped-text.js';
 import { isRetryableStatus, ServiceError } from './service-error.js';
 
@@ -32,10 +33,12 @@ export type JsonClientOptions = {
   authHint?: string;
   /** Waits between attempts; injectable for tests. Default: a timer, cancelled by the signal. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** How requests go out. Default: Node's `fetch`; `createNodeHttpTransport()` for many small requests. */
+  transport?: HttpTransport;
 };
 
 export type JsonRequest = {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   body?: unknown;
   /** Prefix of error messages, e.g. `question q1: `. */
@@ -89,15 +92,30 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
     if (payload !== undefined) headers['content-type'] = 'application/json';
     const timeout = AbortSignal.timeout(options.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    let response: Response | undefined;
+    let status = 0;
+    let retryAfter: string | null = null;
+    let location: string | null = null;
     let text: string;
     try {
       // Redirects are not followed: a provider's data and key would go to an address nobody set.
-      response = await fetch(url, { method, headers, body: payload, signal: combined, redirect: 'manual' });
-      text = await readCappedText(response, where);
+      if (options.transport) {
+        const reply = await options.transport(
+          { url, method, headers, ...(payload !== undefined ? { body: payload } : {}), signal: combined },
+          where,
+        );
+        ({ status, text } = reply);
+        retryAfter = reply.header('retry-after');
+        location = reply.header('location');
+      } else {
+        const response = await fetch(url, { method, headers, body: payload, signal: combined, redirect: 'manual' });
+        status = response.status;
+        retryAfter = response.headers.get('retry-after');
+        location = response.headers.get('location');
+        text = await readCappedText(response, where);
+      }
     } catch (error) {
       if (error instanceof ReplyTooLargeError)
-        throw new AbortError(new JsonRequestError(redact(error.message), false, response?.status));
+        throw new AbortError(new JsonRequestError(redact(error.message), false, status || undefined));
       if (signal?.aborted) {
         const reason: unknown = signal.reason;
         throw new AbortError(reason instanceof Error ? reason : new Error(String(reason)));
@@ -107,9 +125,8 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
         : `failed: ${describeNetworkError(error)}${after}`;
       throw new JsonRequestError(redact(`${where} ${reason}.`), true);
     }
-    const { status } = response;
     if (status >= 300 && status < 400) {
-      const message = `${where} answered HTTP ${status}, a redirect to ${redirectTarget(response.headers.get('location'), url)}; lme does not follow redirects (its requests carry the data and the key): set the address that answers.`;
+      const message = `${where} answered HTTP ${status}, a redirect to ${redirectTarget(location, url)}; lme does not follow redirects (its requests carry the data and the key): set the address that answers.`;
       throw new AbortError(new JsonRequestError(redact(message), false, status));
     }
     if (status >= 200 && status < 300) {
@@ -127,7 +144,7 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
       redact(`${where} failed: HTTP ${status}${serverMessage(redact(text))}${after}.${hint}`),
       isRetryableStatus(status),
       status,
-      parseRetryAfter(response.headers.get('retry-after')) ?? undefined,
+      parseRetryAfter(retryAfter) ?? undefined,
     );
     throw failure.retryable ? failure : new AbortError(failure);
   }
@@ -198,8 +215,10 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 function serverMessage(text: string): string {
   if (text.trim() === '') return '';
   try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } };
+    const body = JSON.parse(text) as { error?: { message?: unknown }; status?: { error?: unknown } };
     if (typeof body?.error?.message === 'string') return ` (server said: ${excerpt(body.error.message)})`;
+    // Qdrant's shape.
+    if (typeof body?.status?.error === 'string') return ` (server said: ${excerpt(body.status.error)})`;
   } catch {
     // not JSON: quote the text
   }
@@ -222,8 +241,19 @@ function excerpt(text: string): string {
   return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
 }
 
-function describeNetworkError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (cause?.code) return `${cause.code}${cause.message ? ` (${cause.message})` : ''}`;
-  return (error as Error).message;
+/**
+ * The socket's own error behind `fetch failed` (fetch puts it in `cause`, node:http throws it):
+ * `ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:6333)`, `ENOTFOUND (getaddrinfo ENOTFOUND qdrant)`,
+ * `DEPTH_ZERO_SELF_SIGNED_CERT (self-signed certificate)`.
+ */
+export function describeNetworkError(error: unknown): string {
+  let cause = error as { cause?: unknown; code?: unknown; message?: string } | undefined;
+  // fetch wraps the socket error once (sometimes twice); take the innermost one with a code.
+  for (let depth = 0; depth < 4 && cause; depth++) {
+    if (typeof cause.code === 'string' && cause.code !== 'UND_ERR_SOCKET' && cause.code !== 'ABORT_ERR')
+      return `${cause.code}${cause.message ? ` (${cause.message})` : ''}`;
+    cause = cause.cause as typeof cause;
+  }
+  const inner = (error as { cause?: { message?: string } }).cause?.message;
+  return inner ? `${(error as Error).message} (${inner})` : (error as Error).message;
 }

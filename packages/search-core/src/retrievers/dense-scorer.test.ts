@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { MemoryDocument } from '../core/retriever.js';
 import { createHashingEmbedder } from '../testing/hashing-embedder.js';
+import { startFakeQdrant } from '../testing/qdrant-wire-server.js';
 import { createMemoryVectorIndex } from '../vector-index/memory-vector-index.js';
+import { createQdrantVectorIndex } from '../vector-index/qdrant-vector-index.js';
 import { createDenseScorer, type DenseFeedback, expandQuery } from './dense-scorer.js';
 
 const session = (id: string, parts: string[]): MemoryDocument => ({
@@ -58,5 +61,61 @@ describe('dense feedback', () => {
     const expanded = expandQuery(query, [Float32Array.from([0, 1, 0]), Float32Array.from([0, 1, 0])], 1);
     expect(Array.from(expanded)).toEqual([Math.fround(Math.SQRT1_2), Math.fround(Math.SQRT1_2), 0]);
     expect(Array.from(expandQuery(query, [Float32Array.from([0, 0, 1])], 0))).toEqual([1, 0, 0]);
+  });
+});
+
+describe('a vector store that answers a search with only part of the points asked for', () => {
+  // Qdrant 1.18.0 under `-j 4` (issue 36 item 8): a filtered search returned part of a namespace
+  // while the optimizer worked; the missing documents were scored 0 and rankings changed silently.
+  const filterKeys = { namespace: 'keyword', session_id: 'keyword', position: 'integer' } as const;
+  const scorerOn = (url: string) =>
+    createDenseScorer({
+      embedder: createHashingEmbedder({ dimensions: 64 }),
+      createIndex: ({ dimensions }) =>
+        createQdrantVectorIndex({ url, collection: `lme-test-${randomUUID()}`, dimensions, filterKeys }),
+      incompleteSearchDelaysMs: [1, 1],
+    });
+  const memoryScores = async () => {
+    const scorer = createDenseScorer({
+      embedder: createHashingEmbedder({ dimensions: 64 }),
+      createIndex: (options) => createMemoryVectorIndex(options),
+    });
+    await scorer.index({ documents, namespace: 'q1' });
+    return scorer.scoreAll({ query: 'baby forms Rachel' });
+  };
+
+  it('asks again and scores as the in-memory store once the reply is whole', async () => {
+    const fake = await startFakeQdrant({
+      shortReply: ({ matched, count }) => (count === 1 ? matched - 2 : undefined),
+    });
+    try {
+      const scorer = scorerOn(fake.url);
+      await scorer.index({ documents, namespace: 'q1' });
+      const scores = await scorer.scoreAll({ query: 'baby forms Rachel' });
+      expect([...scores].map((score) => score.toFixed(5))).toEqual(
+        [...(await memoryScores())].map((score) => score.toFixed(5)),
+      );
+      expect(fake.requests.filter((route) => route.endsWith('/points/query'))).toHaveLength(2);
+      await scorer.drop();
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('fails the search, naming the counts, when every attempt comes back short (with a session filter too)', async () => {
+    const fake = await startFakeQdrant({ shortReply: ({ matched }) => matched - 1 });
+    try {
+      const scorer = scorerOn(fake.url);
+      await scorer.index({ documents, namespace: 'q1' });
+      await expect(scorer.scoreAll({ query: 'baby' })).rejects.toThrow(
+        /dense search in "q1" returned 4 of the 5 points it asked for, 3 times/,
+      );
+      await expect(scorer.scoreAll({ query: 'baby', sessionIds: ['baby', 'tax'] })).rejects.toThrow(
+        /returned 2 of the 3 points it asked for/,
+      );
+      await scorer.drop();
+    } finally {
+      await fake.close();
+    }
   });
 });

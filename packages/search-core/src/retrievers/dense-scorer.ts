@@ -1,13 +1,16 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import type { MemoryDocument } from '../core/retriever.js';
 import { centroid } from '../core/vector-math.js';
 import type { Embedder } from '../embedding/embedder.js';
-import type { VectorIndex } from '../vector-index/vector-index.js';
+import type { PayloadFilter, VectorIndex } from '../vector-index/vector-index.js';
 
 /**
  * Pseudo-relevance feedback (Rocchio) on the query vector: the query is moved towards the best
  * matching part of its top `documents` hits, by `weight`, and the haystack is searched again.
  */
 export type DenseFeedback = { documents: number; weight: number };
+
+const INCOMPLETE_SEARCH_DELAYS_MS = [100, 400, 1600] as const;
 
 /** Creates the vector index for one haystack (memory, Qdrant, …). */
 export type VectorIndexFactory = (options: { dimensions: number; namespace: string }) => VectorIndex;
@@ -43,14 +46,22 @@ export function createDenseScorer(options: {
   embedder: Embedder;
   createIndex: VectorIndexFactory;
   feedback?: DenseFeedback;
+  /**
+   * Waits before asking again when a search returns fewer points than the haystack holds for its
+   * filter (a vector store mid-optimisation); after the last, the search fails. Default 100, 400, 1600 ms.
+   */
+  incompleteSearchDelaysMs?: readonly number[];
 }): DenseScorer {
   const { embedder, createIndex, feedback } = options;
+  const retryDelays = options.incompleteSearchDelaysMs ?? INCOMPLETE_SEARCH_DELAYS_MS;
   let index: VectorIndex | undefined;
   let namespace = '';
   let partsOf: Float32Array[][] = [];
   let documentVectors: Float32Array[] = [];
   let size = 0;
   let records = 0;
+  /** The session id of every stored vector, to know how many points a filtered search must return. */
+  let recordSessions: string[] = [];
   const queries = new Map<string, Float32Array>();
 
   const queryVector = async (query: string, signal?: AbortSignal) => {
@@ -77,6 +88,7 @@ export function createDenseScorer(options: {
       });
       const vectors = await embedder.embedDocuments({ texts, signal });
       records = vectors.length;
+      recordSessions = owners.map((owner) => documents[owner]!.sessionId);
       partsOf = documents.map(() => []);
       for (const [record, vector] of vectors.entries()) partsOf[owners[record]!]!.push(vector);
       documentVectors = partsOf.map((parts) =>
@@ -98,13 +110,27 @@ export function createDenseScorer(options: {
     },
     async scoreAll({ query, sessionIds, signal }) {
       if (!index) throw new Error('dense scorer: search before index');
-      const search = (vector: Float32Array) =>
-        index!.search({
-          vector,
-          limit: records,
-          filter: sessionIds ? { namespace, session_id: sessionIds } : { namespace },
-          signal,
-        });
+      const filter: PayloadFilter = sessionIds ? { namespace, session_id: sessionIds } : { namespace };
+      const wanted = new Set(sessionIds);
+      const expected = sessionIds
+        ? recordSessions.filter((sessionId) => wanted.has(sessionId)).length
+        : records;
+      // Every stored point the filter selects must come back: a missing one would score 0 and
+      // change the ranking silently. A short reply is asked again, then fails the question.
+      const search = async (vector: Float32Array) => {
+        for (let attempt = 0; ; attempt++) {
+          const hits = await index!.search({ vector, limit: records, filter, signal });
+          if (hits.length >= expected) return hits;
+          if (attempt === retryDelays.length) {
+            throw new Error(
+              `dense search in "${namespace}" returned ${hits.length} of the ${expected} points it asked for, ` +
+                `${attempt + 1} times (${index!.id}); a vector store that answers a filtered search in part ` +
+                'would change rankings silently, so the question fails (docs/qdrant.md).',
+            );
+          }
+          await wait(retryDelays[attempt]!, undefined, signal ? { signal } : {});
+        }
+      };
       const vector = await queryVector(query, signal);
       let hits = await search(vector);
       if (feedback && feedback.documents > 0 && feedback.weight > 0) {

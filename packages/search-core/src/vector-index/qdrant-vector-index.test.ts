@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeQdrant } from '../testing/qdrant-wire-server.js';
 import { createQdrantVectorIndex, qdrantPointId, toQdrantFilter } from './qdrant-vector-index.js';
 import { describeVectorIndexContract } from './vector-index.contract.js';
 
@@ -41,145 +40,6 @@ describe('toQdrantFilter', () => {
     expect(toQdrantFilter(undefined)).toBeUndefined();
   });
 });
-
-/**
- * A loopback stand-in for the few Qdrant REST endpoints the index uses (no Qdrant server can run
- * on the build machines), with Qdrant's semantics: cosine on normalised vectors, must/should/
- * has_id/range filters, upsert overwrites the whole point.
- */
-type FakePoint = { vector: number[]; payload: Record<string, unknown> };
-type FakeCollection = { size: number; points: Map<string, FakePoint>; indexes: Record<string, unknown> };
-
-async function startFakeQdrant(options: { requireKey?: string } = {}) {
-  const collections = new Map<string, FakeCollection>();
-  const server: Server = createServer((request, response) => {
-    void handle(request, response);
-  });
-  const reply = (response: ServerResponse, status: number, body: unknown) => {
-    response.writeHead(status, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(body));
-  };
-  const ok = (response: ServerResponse, result: unknown) =>
-    reply(response, 200, { result, status: 'ok', time: 0 });
-  const done = { operation_id: 1, status: 'completed' };
-
-  function matches(
-    payload: Record<string, unknown>,
-    id: string,
-    condition: Record<string, unknown>,
-  ): boolean {
-    if ('has_id' in condition) return (condition['has_id'] as string[]).includes(id);
-    if ('must' in condition || 'should' in condition) return matchesFilter(payload, id, condition);
-    const value = payload[condition['key'] as string];
-    const match = condition['match'] as { value?: unknown; any?: unknown[] } | undefined;
-    if (match && 'value' in match) return value === match.value;
-    if (match?.any) return match.any.includes(value);
-    const range = condition['range'] as { gte: number; lte: number } | undefined;
-    if (range) return typeof value === 'number' && value >= range.gte && value <= range.lte;
-    throw new Error(`fake qdrant: unsupported condition ${JSON.stringify(condition)}`);
-  }
-  function matchesFilter(
-    payload: Record<string, unknown>,
-    id: string,
-    filter: Record<string, unknown> | undefined,
-  ) {
-    if (!filter) return true;
-    const list = (value: unknown) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
-    const must = list(filter['must']);
-    const should = list(filter['should']);
-    return (
-      must.every((condition) => matches(payload, id, condition)) &&
-      (should.length === 0 || should.some((condition) => matches(payload, id, condition)))
-    );
-  }
-  const normalise = (vector: number[]) => {
-    const norm = Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0)) || 1;
-    return vector.map((value) => value / norm);
-  };
-
-  async function handle(request: IncomingMessage, response: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
-    if (options.requireKey && request.headers['api-key'] !== options.requireKey) {
-      // Echo the wrong key back, as a careless proxy might, to prove errors redact it.
-      return reply(response, 401, { status: { error: `Invalid api-key ${request.headers['api-key']}` } });
-    }
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    const match = /^\/collections\/([^/]+)(\/.*)?$/.exec(url.pathname);
-    if (!match) return reply(response, 404, { status: { error: 'not found' } });
-    const name = decodeURIComponent(match[1]!);
-    const rest = match[2] ?? '';
-    const collection = collections.get(name);
-    const route = `${request.method} ${rest}`;
-    if (route === 'GET /exists') return ok(response, { exists: collections.has(name) });
-    if (route === 'PUT ') {
-      if (collection)
-        return reply(response, 409, { status: { error: `Collection \`${name}\` already exists!` } });
-      collections.set(name, { size: body.vectors.size, points: new Map(), indexes: {} });
-      return ok(response, true);
-    }
-    if (route === 'DELETE ') return ok(response, collections.delete(name));
-    if (!collection)
-      return reply(response, 404, { status: { error: `Collection \`${name}\` doesn't exist!` } });
-    if (route === 'GET ') {
-      return ok(response, {
-        status: 'green',
-        points_count: collection.points.size,
-        config: { params: { vectors: { size: collection.size, distance: 'Cosine' } } },
-        payload_schema: collection.indexes,
-      });
-    }
-    if (route === 'PUT /index') {
-      collection.indexes[body.field_name] = { data_type: body.field_schema };
-      return ok(response, done);
-    }
-    if (route === 'PUT /points') {
-      for (const point of body.points) {
-        if (point.vector.length !== collection.size)
-          return reply(response, 400, { status: { error: 'wrong size' } });
-        collection.points.set(point.id, { vector: normalise(point.vector), payload: point.payload ?? {} });
-      }
-      return ok(response, done);
-    }
-    if (route === 'POST /points/query') {
-      const query = normalise(body.query as number[]);
-      const points = [...collection.points]
-        .filter(([id, point]) => matchesFilter(point.payload, id, body.filter))
-        .map(([id, point]) => ({
-          id,
-          version: 0,
-          score: point.vector.reduce((sum, value, d) => sum + value * query[d]!, 0),
-          payload: body.with_payload ? point.payload : undefined,
-        }))
-        .sort((a, b) => b.score - a.score)
-        .slice(0, body.limit);
-      return ok(response, { points });
-    }
-    if (route === 'POST /points/delete') {
-      for (const [id, point] of collection.points) {
-        const selected = body.points
-          ? body.points.includes(id)
-          : matchesFilter(point.payload, id, body.filter);
-        if (selected) collection.points.delete(id);
-      }
-      return ok(response, done);
-    }
-    return reply(response, 404, { status: { error: `fake qdrant: no route ${route}` } });
-  }
-
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    collections,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 describe('createQdrantVectorIndex against a loopback Qdrant stand-in', () => {
   let fake: Awaited<ReturnType<typeof startFakeQdrant>>;
@@ -246,7 +106,7 @@ describe('createQdrantVectorIndex against a loopback Qdrant stand-in', () => {
       .search({ vector: Float32Array.from([1, 0]), limit: 1 })
       .catch((caught) => caught);
     expect(error).toBeInstanceOf(Error);
-    expect(error.message).toMatch(/Qdrant collection check on collection "lme_test_denied"/);
+    expect(error.message).toMatch(/Qdrant version check on collection "lme_test_denied"/);
     expect(error.message).toMatch(/401/);
     expect(error.message).not.toContain('wrong-key-abcdefgh');
     expect(JSON.stringify(error, Object.getOwnPropertyNames(error))).not.toContain('wrong-key-abcdefgh');
@@ -264,4 +124,63 @@ describe.skipIf(!process.env['QDRANT_URL'])('createQdrantVectorIndex against QDR
       exact: true,
     }),
   );
+});
+
+describe('createQdrantVectorIndex when the server cannot be reached', () => {
+  /** A loopback URL nothing listens on. */
+  async function closedPort(): Promise<number> {
+    const fake = await startFakeQdrant();
+    const port = Number(new URL(fake.url).port);
+    await fake.close();
+    return port;
+  }
+  const index = (url: string) =>
+    createQdrantVectorIndex({ url, collection: 'lme-unreachable', dimensions: 2, filterKeys: [] });
+
+  it('names the refused connection and the URL, not "fetch failed"', async () => {
+    const port = await closedPort();
+    const error = (await index(`http://127.0.0.1:${port}`)
+      .search({ vector: Float32Array.from([1, 0]), limit: 1 })
+      .catch((caught: unknown) => caught)) as Error;
+    expect(error.message).toMatch(
+      new RegExp(
+        `^Qdrant version check on collection "lme-unreachable" at http://127\\.0\\.0\\.1:${port} failed: .*ECONNREFUSED \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\)`,
+      ),
+    );
+    expect(error.message).not.toMatch(/fetch failed/);
+  });
+
+  it('names a TLS failure (https to a plain http server) by its code', async () => {
+    const fake = await startFakeQdrant();
+    try {
+      const error = (await index(fake.url.replace('http:', 'https:'))
+        .search({ vector: Float32Array.from([1, 0]), limit: 1 })
+        .catch((caught: unknown) => caught)) as Error;
+      expect(error.message).toMatch(/failed: .*(EPROTO|ERR_SSL_WRONG_VERSION_NUMBER|ECONNRESET) \(/);
+      expect(error.message).not.toMatch(/fetch failed/);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('names an unknown host (DNS)', async () => {
+    const error = (await index('http://qdrant.invalid:6333')
+      .search({ vector: Float32Array.from([1, 0]), limit: 1 })
+      .catch((caught: unknown) => caught)) as Error;
+    expect(error.message).toMatch(
+      /failed: .*(ENOTFOUND|EAI_AGAIN) \(getaddrinfo (ENOTFOUND|EAI_AGAIN) qdrant\.invalid\)/,
+    );
+  });
+
+  it('refuses a server older than the minimum version, naming both', async () => {
+    const fake = await startFakeQdrant({ version: '1.9.2' });
+    try {
+      await expect(index(fake.url).search({ vector: Float32Array.from([1, 0]), limit: 1 })).rejects.toThrow(
+        `The Qdrant server at ${fake.url} is version 1.9.2; lme needs 1.18.0 or later (docs/qdrant.md).`,
+      );
+      expect(fake.requests).toEqual(['GET /']);
+    } finally {
+      await fake.close();
+    }
+  });
 });

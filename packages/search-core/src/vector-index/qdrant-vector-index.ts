@@ -13,7 +13,7 @@ export type QdrantVectorIndexOptions = {
   dimensions: number;
   /** Payload keys to index for filtering: names (keyword indexes) or name -> type. */
   filterKeys: readonly string[] | Readonly<Record<string, QdrantPayloadType>>;
-  /** Points per upsert request. Default 256. */
+  /** Points per upsert request. Default 128. */
   batchSize?: number;
   /** Exact (brute-force) search instead of HNSW. Default false. */
   exact?: boolean;
@@ -23,11 +23,14 @@ export type QdrantVectorIndexOptions = {
 
 /** Payload key holding the caller's string id (Qdrant point ids must be integers or UUIDs). */
 export const QDRANT_ID_KEY = 'lme_id';
-const DEFAULT_BATCH_SIZE = 256;
+const DEFAULT_BATCH_SIZE = 128;
+/** Upsert requests in flight at once. */
+const UPSERT_IN_FLIGHT = 4;
 const DELETE_BATCH_SIZE = 1000;
 
 type QdrantFilter = Schemas['Filter'];
 type QdrantCondition = Schemas['Condition'];
+type QdrantScoredPoint = { id: string | number; score: number; payload?: Record<string, unknown> | null };
 
 /**
  * A vector index in a Qdrant collection (cosine distance), created on first use with payload
@@ -44,10 +47,10 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
     ? Object.fromEntries((options.filterKeys as readonly string[]).map((key) => [key, 'keyword' as const]))
     : { ...(options.filterKeys as Readonly<Record<string, QdrantPayloadType>>) };
   const {
-    client,
     call,
     ensure: ensureCollection,
     drop,
+    http,
   } = createQdrantCollection({
     url: options.url,
     ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
@@ -71,14 +74,26 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
       }
       if (records.length === 0) return;
       await ensureCollection();
+      // Batches go out without waiting for the previous one's reply (at most UPSERT_IN_FLIGHT at
+      // once): the next batch is serialised while the server parses the last.
+      const batches: Promise<unknown>[] = [];
+      const inFlight = new Set<Promise<unknown>>();
       for (let start = 0; start < records.length; start += batchSize) {
+        if (inFlight.size >= UPSERT_IN_FLIGHT) await Promise.race(inFlight);
         const points = records.slice(start, start + batchSize).map((record) => ({
           id: qdrantPointId(record.id),
           vector: Array.from(record.vector),
           payload: { ...record.payload, [QDRANT_ID_KEY]: record.id },
         }));
-        await call('upsert', () => client.upsert(collection, { wait: true, points }), signal);
+        const sent = call('upsert', { method: 'PUT', path: '/points?wait=true', body: { points }, signal });
+        const settled: Promise<unknown> = sent.then(
+          (): void => void inFlight.delete(settled),
+          (): void => void inFlight.delete(settled),
+        );
+        inFlight.add(settled);
+        batches.push(sent);
       }
+      await Promise.all(batches);
     },
 
     async search({ vector, limit, filter, signal }) {
@@ -92,18 +107,18 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
       const qdrantFilter = toQdrantFilter(filter);
       if (qdrantFilter === false) return [];
       await ensureCollection();
-      const response = await call(
-        'search',
-        () =>
-          client.query(collection, {
-            query: Array.from(vector),
-            limit: k,
-            with_payload: true,
-            ...(qdrantFilter ? { filter: qdrantFilter } : {}),
-            ...(options.exact ? { params: { exact: true } } : {}),
-          }),
+      const response = await call<{ points: QdrantScoredPoint[] }>('search', {
+        method: 'POST',
+        path: '/points/query',
+        body: {
+          query: Array.from(vector),
+          limit: k,
+          with_payload: true,
+          ...(qdrantFilter ? { filter: qdrantFilter } : {}),
+          ...(options.exact ? { params: { exact: true } } : {}),
+        },
         signal,
-      );
+      });
       return response.points.map((point) => {
         const { [QDRANT_ID_KEY]: originalId, ...payload } = (point.payload ?? {}) as Record<
           string,
@@ -127,7 +142,12 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
       if (ids === undefined) {
         // A filter with no conditions selects everything, as in the memory index.
         const selector = qdrantFilter ?? {};
-        await call('delete', () => client.delete(collection, { wait: true, filter: selector }), signal);
+        await call('delete', {
+          method: 'POST',
+          path: '/points/delete?wait=true',
+          body: { filter: selector },
+          signal,
+        });
         return;
       }
       for (let start = 0; start < ids.length; start += DELETE_BATCH_SIZE) {
@@ -135,11 +155,14 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
         const selector = qdrantFilter
           ? { filter: { must: [{ has_id: points }, ...asArray(qdrantFilter.must)] } }
           : { points };
-        await call('delete', () => client.delete(collection, { wait: true, ...selector }), signal);
+        await call('delete', { method: 'POST', path: '/points/delete?wait=true', body: selector, signal });
       }
     },
 
-    drop,
+    async drop() {
+      await drop();
+      http.close();
+    },
   };
 }
 

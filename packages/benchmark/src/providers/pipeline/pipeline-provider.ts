@@ -20,31 +20,69 @@ export function createPipelineProvider(
   // --reranker: its calls are priced like the reader's and counted per question and per run.
   const rerankModel = rerankModelOf(config);
   const rerank = rerankStats(rerankModel);
+  /** Contextualizes, indexes and searches one haystack, timing each step. */
+  const indexAndSearch = async (
+    retriever: ReturnType<typeof pipeline.createRetriever>,
+    corpusDocuments: Parameters<ReturnType<typeof pipeline.createRetriever>['index']>[0]['documents'],
+    record: { question: string; question_date: string },
+    signal: AbortSignal | undefined,
+  ) => {
+    const started = performance.now();
+    const embedBefore = pipeline.stats().embedSeconds;
+    const contextual = pipeline.contextualize
+      ? await pipeline.contextualize(corpusDocuments, signal)
+      : undefined;
+    const contextualized = performance.now();
+    const documents = contextual?.documents ?? corpusDocuments;
+    await retriever.index({ documents, signal });
+    const indexed = performance.now();
+    const embedIndexing = pipeline.stats().embedSeconds - embedBefore;
+    const search = {
+      query: record.question,
+      queryDate: record.question_date,
+      limit: Number.POSITIVE_INFINITY,
+      signal,
+    };
+    const result = await retriever.searchStaged(search);
+    const searched = performance.now();
+    const embedQuery = pipeline.stats().embedSeconds - embedBefore - embedIndexing;
+    return {
+      started,
+      contextual,
+      contextualized,
+      documents,
+      indexed,
+      embedIndexing,
+      result,
+      searched,
+      embedQuery,
+    };
+  };
   return {
     id: pipeline.id,
     async retrieve({ record, signal }) {
       const corpus = buildCorpus(record, config);
       const retriever = pipeline.createRetriever(record.question_id);
-      const started = performance.now();
-      const embedBefore = pipeline.stats().embedSeconds;
-      const contextual = pipeline.contextualize
-        ? await pipeline.contextualize(corpus.documents, signal)
-        : undefined;
-      const contextualized = performance.now();
-      const documents = contextual?.documents ?? corpus.documents;
-      await retriever.index({ documents, signal });
-      const indexed = performance.now();
-      const embedIndexing = pipeline.stats().embedSeconds - embedBefore;
-      const search = {
-        query: record.question,
-        queryDate: record.question_date,
-        limit: Number.POSITIVE_INFINITY,
-        signal,
-      };
-      const result = await retriever.searchStaged(search);
-      const searched = performance.now();
-      const embedQuery = pipeline.stats().embedSeconds - embedBefore - embedIndexing;
+      const measured = await indexAndSearch(retriever, corpus.documents, record, signal).catch(
+        async (error: unknown) => {
+          // A failed question's vectors go at once (a shared Qdrant collection would otherwise
+          // keep them until the run ends, or for ever after a crash); the question's error stands.
+          await retriever.close?.().catch(() => undefined);
+          throw error;
+        },
+      );
       await retriever.close?.();
+      const {
+        started,
+        contextual,
+        contextualized,
+        documents,
+        indexed,
+        embedIndexing,
+        result,
+        searched,
+        embedQuery,
+      } = measured;
       const { hits } = result;
       const usage = result.rerank ? await rerank.add(result.rerank) : undefined;
       // Retrieval latency excludes embedding calls (cache lookups or the model).

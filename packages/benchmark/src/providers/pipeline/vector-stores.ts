@@ -1,6 +1,8 @@
 import {
   createMemoryVectorIndex,
   createQdrantVectorIndex,
+  newQdrantCollectionName,
+  safeUrl,
   type VectorIndex,
   type VectorIndexFactory,
 } from '@lme/search-core';
@@ -9,30 +11,44 @@ import type { RunConfig } from '../../config/run-config.js';
 import { checkEndpointUrl } from '../../config/secrets.js';
 
 /** Where a pipeline's dense route keeps its vectors: an index per haystack, and the end of the run. */
-export type VectorStore = { factory: VectorIndexFactory; close(): Promise<void> };
+export type VectorStore = {
+  factory: VectorIndexFactory;
+  close(): Promise<void>;
+  /** Where the vectors live, for messages: `qdrant collection "lme-…" at http://…`. */
+  describe?(): string;
+};
 
 /** `memory`: a fresh exact index per haystack. */
 function createMemoryStore(): VectorStore {
   return { factory: ({ dimensions }) => createMemoryVectorIndex({ dimensions }), close: async () => {} };
 }
 
-/**
- * `qdrant`: one collection for the whole run (QDRANT_URL, optional QDRANT_API_KEY), haystacks
- * kept apart by a `namespace` payload filter; each haystack's points are deleted when it is done
- * and the collection when the run ends.
- */
-function createQdrantStore(_config: RunConfig, environment: NodeJS.ProcessEnv): VectorStore {
+/** QDRANT_URL, checked (plain http(s), no credentials or query), and QDRANT_API_KEY. */
+export function qdrantSettings(environment: NodeJS.ProcessEnv): { url: string; apiKey?: string } {
   const url = environment.QDRANT_URL;
   if (!url)
     throw new Error('--vector-store qdrant needs QDRANT_URL (and QDRANT_API_KEY if the server wants one).');
   checkEndpointUrl(url, 'QDRANT_URL');
-  const collection = `lme-${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}-${process.pid}`;
+  const apiKey = environment.QDRANT_API_KEY;
+  return { url, ...(apiKey ? { apiKey } : {}) };
+}
+
+/**
+ * `qdrant`: one collection for the whole run (QDRANT_URL, optional QDRANT_API_KEY), named
+ * `lme-<UTC time>-<random>` (two runs started in the same second, even as pid 1 in two
+ * containers, never share one), haystacks kept apart by a `namespace` payload filter; each
+ * haystack's points are deleted when its question ends, failed or not, and the collection when
+ * the run ends. `lme qdrant collections --remove` removes what a crash left behind.
+ */
+function createQdrantStore(_config: RunConfig, environment: NodeJS.ProcessEnv): VectorStore {
+  const { url, apiKey } = qdrantSettings(environment);
+  const collection = newQdrantCollectionName();
   let shared: VectorIndex | undefined;
   return {
     factory: ({ dimensions, namespace }) => {
       shared ??= createQdrantVectorIndex({
         url,
-        apiKey: environment.QDRANT_API_KEY,
+        ...(apiKey ? { apiKey } : {}),
         collection,
         dimensions,
         filterKeys: { namespace: 'keyword', session_id: 'keyword', position: 'integer' },
@@ -47,8 +63,16 @@ function createQdrantStore(_config: RunConfig, environment: NodeJS.ProcessEnv): 
       };
     },
     close: async () => {
-      await shared?.drop();
+      try {
+        await shared?.drop();
+      } catch (error) {
+        throw new Error(
+          `${(error as Error).message.replace(/\.$/, '')}; remove it and any other left-over collection with \`lme qdrant collections --remove\`.`,
+          { cause: error },
+        );
+      }
     },
+    describe: () => `Qdrant collection "${collection}" at ${safeUrl(url)}`,
   };
 }
 

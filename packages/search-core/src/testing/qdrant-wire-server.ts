@@ -1,0 +1,192 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+type FakePoint = { vector: number[]; payload: Record<string, unknown> };
+type FakeCollection = { size: number; points: Map<string, FakePoint>; indexes: Record<string, unknown> };
+
+export type FakeQdrantOptions = {
+  /** The `api-key` header every request must carry; a wrong one is echoed back in the 401. */
+  requireKey?: string;
+  /** What `GET /` reports. Default 1.18.3. */
+  version?: string;
+  /**
+   * How many of the matching points a query returns (the short reply Qdrant 1.18.0 gave while its
+   * optimizer worked, issue 36); undefined: all up to `limit`. `count` is the number of the query.
+   */
+  shortReply?: (query: {
+    collection: string;
+    limit: number;
+    matched: number;
+    count: number;
+  }) => number | undefined;
+  /** A reply to send instead of the real one for `METHOD /path` (e.g. a 500 on `DELETE /collections/x`). */
+  fail?: (route: string) => { status: number; body: unknown } | undefined;
+};
+
+export type FakeQdrant = {
+  url: string;
+  collections: Map<string, FakeCollection>;
+  /** `METHOD /path` of every request, in order. */
+  requests: string[];
+  close(): Promise<void>;
+};
+
+/**
+ * A loopback stand-in for the Qdrant REST endpoints lme uses (no Qdrant server can run on the
+ * build machines), with Qdrant's shapes (`{result, status, time}`, `{status: {error}}`) and
+ * semantics: cosine on normalised vectors, must/should/has_id/range filters, upsert overwrites the
+ * whole point, `GET /` reports the version, `GET /collections` lists.
+ */
+export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<FakeQdrant> {
+  const collections = new Map<string, FakeCollection>();
+  const requests: string[] = [];
+  let queries = 0;
+  const server: Server = createServer((request, response) => {
+    void handle(request, response);
+  });
+  const reply = (response: ServerResponse, status: number, body: unknown) => {
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body));
+  };
+  const ok = (response: ServerResponse, result: unknown) =>
+    reply(response, 200, { result, status: 'ok', time: 0 });
+  const done = { operation_id: 1, status: 'completed' };
+
+  function matches(
+    payload: Record<string, unknown>,
+    id: string,
+    condition: Record<string, unknown>,
+  ): boolean {
+    if ('has_id' in condition) return (condition['has_id'] as string[]).includes(id);
+    if ('must' in condition || 'should' in condition) return matchesFilter(payload, id, condition);
+    const value = payload[condition['key'] as string];
+    const match = condition['match'] as { value?: unknown; any?: unknown[] } | undefined;
+    if (match && 'value' in match) return value === match.value;
+    if (match?.any) return match.any.includes(value);
+    const range = condition['range'] as { gte: number; lte: number } | undefined;
+    if (range) return typeof value === 'number' && value >= range.gte && value <= range.lte;
+    throw new Error(`fake qdrant: unsupported condition ${JSON.stringify(condition)}`);
+  }
+  function matchesFilter(
+    payload: Record<string, unknown>,
+    id: string,
+    filter: Record<string, unknown> | undefined,
+  ) {
+    if (!filter) return true;
+    const list = (value: unknown) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+    const must = list(filter['must']);
+    const should = list(filter['should']);
+    return (
+      must.every((condition) => matches(payload, id, condition)) &&
+      (should.length === 0 || should.some((condition) => matches(payload, id, condition)))
+    );
+  }
+  const normalise = (vector: number[]) => {
+    const norm = Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0)) || 1;
+    return vector.map((value) => value / norm);
+  };
+
+  async function handle(request: IncomingMessage, response: ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+    if (options.requireKey && request.headers['api-key'] !== options.requireKey) {
+      // Echo the wrong key back, as a careless proxy might, to prove errors redact it.
+      return reply(response, 401, { status: { error: `Invalid api-key ${request.headers['api-key']}` } });
+    }
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    requests.push(`${request.method} ${url.pathname}`);
+    const failure = options.fail?.(`${request.method} ${url.pathname}`);
+    if (failure) return reply(response, failure.status, failure.body);
+    if (request.method === 'GET' && url.pathname === '/')
+      return reply(response, 200, {
+        title: 'qdrant - vector search engine',
+        version: options.version ?? '1.18.3',
+      });
+    if (request.method === 'GET' && url.pathname === '/collections')
+      return ok(response, { collections: [...collections.keys()].map((name) => ({ name })) });
+    const match = /^\/collections\/([^/]+)(\/.*)?$/.exec(url.pathname);
+    if (!match) return reply(response, 404, { status: { error: 'not found' } });
+    const name = decodeURIComponent(match[1]!);
+    const rest = match[2] ?? '';
+    const collection = collections.get(name);
+    const route = `${request.method} ${rest}`;
+    if (route === 'GET /exists') return ok(response, { exists: collections.has(name) });
+    if (route === 'PUT ') {
+      if (collection)
+        return reply(response, 409, { status: { error: `Collection \`${name}\` already exists!` } });
+      collections.set(name, { size: body.vectors.size, points: new Map(), indexes: {} });
+      return ok(response, true);
+    }
+    if (route === 'DELETE ') return ok(response, collections.delete(name));
+    if (!collection)
+      return reply(response, 404, { status: { error: `Collection \`${name}\` doesn't exist!` } });
+    if (route === 'GET ') {
+      return ok(response, {
+        status: 'green',
+        points_count: collection.points.size,
+        config: { params: { vectors: { size: collection.size, distance: 'Cosine' } } },
+        payload_schema: collection.indexes,
+      });
+    }
+    if (route === 'PUT /index') {
+      collection.indexes[body.field_name] = { data_type: body.field_schema };
+      return ok(response, done);
+    }
+    if (route === 'PUT /points') {
+      for (const point of body.points) {
+        if (point.vector.length !== collection.size)
+          return reply(response, 400, { status: { error: 'wrong size' } });
+        collection.points.set(point.id, { vector: normalise(point.vector), payload: point.payload ?? {} });
+      }
+      return ok(response, done);
+    }
+    if (route === 'POST /points/query') {
+      const query = normalise(body.query as number[]);
+      const matched = [...collection.points].filter(([id, point]) =>
+        matchesFilter(point.payload, id, body.filter),
+      );
+      queries += 1;
+      const kept = options.shortReply?.({
+        collection: name,
+        limit: body.limit,
+        matched: matched.length,
+        count: queries,
+      });
+      const points = matched
+        .slice(0, kept ?? matched.length)
+        .map(([id, point]) => ({
+          id,
+          version: 0,
+          score: point.vector.reduce((sum, value, d) => sum + value * query[d]!, 0),
+          payload: body.with_payload ? point.payload : undefined,
+        }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, body.limit);
+      return ok(response, { points });
+    }
+    if (route === 'POST /points/delete') {
+      for (const [id, point] of collection.points) {
+        const selected = body.points
+          ? body.points.includes(id)
+          : matchesFilter(point.payload, id, body.filter);
+        if (selected) collection.points.delete(id);
+      }
+      return ok(response, done);
+    }
+    return reply(response, 404, { status: { error: `fake qdrant: no route ${route}` } });
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    collections,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
