@@ -107,7 +107,13 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
         retryAfter = reply.header('retry-after');
         location = reply.header('location');
       } else {
-        const response = await fetch(url, { method, headers, body: payload, signal: combined, redirect: 'manual' });
+        const response = await fetch(url, {
+          method,
+          headers,
+          body: payload,
+          signal: combined,
+          redirect: 'manual',
+        });
         status = response.status;
         retryAfter = response.headers.get('retry-after');
         location = response.headers.get('location');
