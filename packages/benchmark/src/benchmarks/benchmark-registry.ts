@@ -1,4 +1,5 @@
 import type { Benchmark } from './benchmark.js';
+import { beamBenchmark } from './beam/beam-benchmark.js';
 import { locomoBenchmark } from './locomo/locomo-benchmark.js';
 import { longMemEvalBenchmark } from './longmemeval/longmemeval-benchmark.js';
 
@@ -10,6 +11,7 @@ import { longMemEvalBenchmark } from './longmemeval/longmemeval-benchmark.js';
 export const BENCHMARKS = {
   longmemeval: longMemEvalBenchmark,
   locomo: locomoBenchmark,
+  beam: beamBenchmark,
 } satisfies Record<string, Benchmark>;
 
 export type BenchmarkName = keyof typeof BENCHMARKS;
@@ -31,6 +33,14 @@ export function recognizeBenchmark(value: unknown): BenchmarkName {
     names.find((name) => name !== DEFAULT_BENCHMARK && BENCHMARKS[name].recognizes(value)) ??
     DEFAULT_BENCHMARK
   );
+}
+
+/** The benchmark whose dataset a folder is (`Benchmark.recognizesFolder`); undefined when none claims it. */
+export function recognizeFolder(path: string): BenchmarkName | undefined {
+  return (Object.keys(BENCHMARKS) as BenchmarkName[]).find((name) => {
+    const benchmark: Benchmark = BENCHMARKS[name];
+    return benchmark.recognizesFolder?.(path) === true;
+  });
 }
 
 /** The benchmark a question record belongs to, by its question type; undefined for an unknown type. */

@@ -59,6 +59,10 @@ export type Benchmark = {
   recognizes(value: unknown): boolean;
   /** Reads a whole file (`.json` or `.json.gz`); every error starts with the path. */
   load(path: string, options?: BenchmarkLoadOptions): Promise<LoadedBenchmarkFile>;
+  /** Whether a FOLDER is this benchmark's dataset (BEAM: a tier of conversation folders); `load` then reads the folder. */
+  recognizesFolder?(path: string): boolean;
+  /** Why `--convention official` does not apply to it, one sentence; absent when it does. */
+  readonly officialConventionRefusal?: string;
   /** Its question types, in report order; a record is the benchmark's when its type is one of them. */
   readonly questionTypes: readonly string[];
   /** The judge rubric (a key of `judgeRubrics`) that grades its answers as its papers do. */

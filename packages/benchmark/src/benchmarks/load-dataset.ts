@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import { checkDatasetFile } from '../dataset/check-dataset-file.js';
@@ -9,6 +10,7 @@ import {
   type BenchmarkName,
   DEFAULT_BENCHMARK,
   recognizeBenchmark,
+  recognizeFolder,
 } from './benchmark-registry.js';
 
 /** Which benchmark a dataset file holds: a key of `BENCHMARKS`. */
@@ -24,6 +26,13 @@ export type LoadedAnyDataset = LoadedBenchmarkFile & { format: DatasetFormat };
  * Every error starts with the path.
  */
 export async function detectDatasetFormat(path: string): Promise<DatasetFormat> {
+  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+    const format = recognizeFolder(path);
+    if (format) return format;
+    throw new Error(
+      `${path}: is a directory that no benchmark reads (a BEAM tier holds numbered conversation folders, each with chat.json and probing_questions/probing_questions.json)`,
+    );
+  }
   await checkDatasetFile(path);
   const opening = await firstCharacter(path);
   if (opening === '') throw new Error(`${path}: the file holds only whitespace`);

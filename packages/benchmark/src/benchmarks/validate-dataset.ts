@@ -1,5 +1,5 @@
+import { BENCHMARKS, DEFAULT_BENCHMARK } from './benchmark-registry.js';
 import { type DatasetFormat, detectDatasetFormat } from './load-dataset.js';
-import { loadLocomo } from './locomo/load-locomo.js';
 import { type DuplicateSessionPolicy, streamLongMemEval } from './longmemeval/load-longmemeval.js';
 
 export type ValidateDatasetOptions = {
@@ -31,8 +31,8 @@ export async function validateDataset(
   options: ValidateDatasetOptions = {},
 ): Promise<DatasetValidation> {
   const format = await detectDatasetFormat(path);
-  if (format === 'locomo') {
-    const loaded = await loadLocomo(path);
+  if (format !== DEFAULT_BENCHMARK) {
+    const loaded = await BENCHMARKS[format].load(path);
     options.onProgress?.(1);
     return {
       path,

@@ -1,3 +1,4 @@
+import { recognizeFolder } from '../benchmarks/benchmark-registry.js';
 import { accessSync, constants, statSync } from 'node:fs';
 import { checkEmbeddingCacheFolder, estimateCost, loadPriceTable } from '@lme/search-core';
 import { apiKeyVariables, type OpenAiRole, resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
@@ -105,7 +106,11 @@ function isOpenAiApi(baseUrl: string | undefined): boolean {
 export function checkDatasetFile(path: string): void {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (!stat) throw new Error(`Dataset ${path} does not exist (check --dataset and --data-dir).`);
-  if (stat.isDirectory()) throw new Error(`Dataset ${path} is a folder, not a dataset file (--dataset).`);
+  if (stat.isDirectory()) {
+    // A benchmark whose dataset is a folder (BEAM) says so; any other folder is refused.
+    if (recognizeFolder(path)) return;
+    throw new Error(`Dataset ${path} is a folder, not a dataset file (--dataset).`);
+  }
   if (stat.size === 0) throw new Error(`Dataset ${path} is empty (0 bytes) (--dataset).`);
   try {
     accessSync(path, constants.R_OK);

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { detectDatasetFormat, loadAnyDataset } from '../benchmarks/load-dataset.js';
+import { BENCHMARKS, DEFAULT_BENCHMARK } from '../benchmarks/benchmark-registry.js';
+import { type DatasetFormat, detectDatasetFormat, loadAnyDataset } from '../benchmarks/load-dataset.js';
 import { resolveDatasetPath, streamLongMemEval } from '../benchmarks/longmemeval/load-longmemeval.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { validateDataset } from '../benchmarks/validate-dataset.js';
@@ -17,7 +18,7 @@ import {
 
 /** A whole dataset read into memory, as `loadAnyDataset` returns it. */
 export type LoadedRecords = {
-  format: 'longmemeval' | 'locomo';
+  format: DatasetFormat;
   records: LongMemEvalRecord[];
   sha256: string;
 };
@@ -121,8 +122,10 @@ export async function openQuestionSource(
       `${path} is a LoCoMo file: it has no official LongMemEval gold; run it with --convention evidence.`,
     );
   }
+  const refusal: string | undefined = BENCHMARKS[format].officialConventionRefusal;
+  if (refusal && config.convention === 'official') throw new Error(`${path}: ${refusal}.`);
   const needsAll = needsAllRecords(selection);
-  if (preloaded || format === 'locomo' || (needsAll && fileSize(path) <= twoPassBytes)) {
+  if (preloaded || format !== DEFAULT_BENCHMARK || (needsAll && fileSize(path) <= twoPassBytes)) {
     const { records, sha256 } = preloaded ?? (await loadAnyDataset(path, options));
     const positions = needsAll
       ? chosenPositions(selection, records)
