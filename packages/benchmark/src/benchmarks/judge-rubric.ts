@@ -3,8 +3,13 @@ import type { LongMemEvalRecord } from './longmemeval-record.js';
 /** What a judge reads of a question. */
 export type JudgeRecord = Pick<LongMemEvalRecord, 'question_id' | 'question_type' | 'question' | 'answer'>;
 
-/** One judge rubric: the prompt for a question and answer, and how a reply is read. */
-export type JudgeRubricDefinition = {
+/**
+ * One judge rubric with a yes/no verdict (the special case of a score: yes 1, no 0): the prompt for
+ * a question and answer, and how a reply is read.
+ */
+export type BinaryJudgeRubricDefinition = {
+  /** Absent or `binary`: one verdict per question. */
+  kind?: 'binary';
   description: string;
   prompt(record: JudgeRecord, hypothesis: string): string;
   /** true correct, false wrong, null unreadable; default parseJudgeReply (official `'yes' in reply`). */
@@ -17,3 +22,41 @@ export type JudgeRubricDefinition = {
    */
   grades?(record: JudgeRecord): boolean;
 };
+
+/** One item of a question's rubric, as the judge is asked about it (one judge call each). */
+export type JudgeRubricItem = {
+  /** The criterion, as the benchmark names it (e.g. the rubric line itself); shown in reports. */
+  name: string;
+  /** The whole prompt sent for this item (one user message). */
+  prompt: string;
+  /** The most the item can score; default 1. */
+  max?: number;
+};
+
+/** A judge's reading of one item's reply: `score` in [0, max]; `reason` when the reply gives one. */
+export type JudgeItemReading = { score: number; reason?: string };
+
+/**
+ * A rubric with partial credit (BEAM's judge): the question's items, one judge call each, and how an
+ * item's reply is read. The question's score is `combine` of the items (default: the mean of
+ * score / max, BEAM's `sum(score) / len(rubric)` when every max is 1), a number in [0, 1]. An item
+ * whose reply cannot be read leaves the question's score null (a judge error, as a yes/no judge's
+ * unreadable reply).
+ */
+export type GradedJudgeRubricDefinition = {
+  kind: 'graded';
+  description: string;
+  /** The items graded for this question; none is a judge error naming the question. */
+  items(record: JudgeRecord, hypothesis: string): JudgeRubricItem[];
+  /** null when the reply cannot be read; a score outside [0, max] is a judge error too. */
+  parseItem(reply: string, item: JudgeRubricItem): JudgeItemReading | null;
+  /** The question's score from its items' (read) scores; default mean of score / max. Must be in [0, 1]. */
+  combine?(items: readonly { name: string; score: number; max: number }[]): number;
+  /** `max_tokens` of every item call; default 10 (the official LongMemEval judge's): set it. */
+  maxTokens?: number;
+  /** As for a yes/no rubric: a question it does not grade gets no call and no score. */
+  grades?(record: JudgeRecord): boolean;
+};
+
+/** One judge rubric: a yes/no verdict or a graded score with items. */
+export type JudgeRubricDefinition = BinaryJudgeRubricDefinition | GradedJudgeRubricDefinition;

@@ -70,7 +70,8 @@ export async function runJudgeProbe(options: {
         grades.push({
           question_id: probe.record.question_id,
           kind,
-          label: result.label,
+          // A graded judge accepts an answer it gives full credit.
+          label: result.label ?? (result.score === null ? null : result.score === 1),
           ...(result.error ? { error: result.error } : {}),
         });
       } catch (error) {

@@ -201,6 +201,8 @@ describe('createJudge', () => {
       },
     ]);
     expect(result).toEqual({
+      score: 1,
+      scale: 'binary',
       label: true,
       votes: { yes: 1, no: 0, unparsed: 0 },
       replies: ['Yes.'],

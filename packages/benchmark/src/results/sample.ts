@@ -30,14 +30,12 @@ export type Sample = {
   /** The text the provider says it answered from, when it sent one. */
   answer_context?: string;
   /**
-   * The judge's label (the majority of its votes) and, with `--judge-samples` above 1, the votes:
-   * `agreement` is the share of all votes that agree with the label.
+   * The judge's grading; null when it did not grade the question. `score` in [0, 1] (null a judge
+   * error): a yes/no judge gives 1 or 0 and keeps its `label` (the majority of its votes; with
+   * `--judge-samples` above 1 the `votes` too); a graded judge gives its rubric `items`. Folders
+   * written before scores existed hold `label` only: read them with `judgeScore`.
    */
-  judge: {
-    label: boolean | null;
-    error?: string;
-    votes?: { yes: number; no: number; unparsed: number };
-  } | null;
+  judge: SampleJudge | null;
   /**
    * Tokens and cost per LLM role (reader, judge); `cached` calls cost nothing this run. `provider`
    * is what the provider reported spending on its own answer (cost_usd null when it gave tokens
@@ -64,6 +62,28 @@ export type Sample = {
   /** Set when `--errata` touched this question; `excluded` ones are in no mean. */
   errata?: SampleErrata;
 };
+
+/** One graded rubric item of a question: its score in [0, max] (max 1 when absent; null unreadable). */
+export type SampleJudgeItem = { name: string; score: number | null; max?: number; reason?: string };
+
+/** What samples.jsonl records of the judge's grading of one question. */
+export type SampleJudge = {
+  /** Yes/no judges: true correct, false wrong, null a judge error (`score === 1`). */
+  label?: boolean | null;
+  /** The question's score in [0, 1]; null a judge error. Absent in folders written before scores. */
+  score?: number | null;
+  /** Graded judges: the rubric's items, in order. */
+  items?: SampleJudgeItem[];
+  error?: string;
+  votes?: { yes: number; no: number; unparsed: number };
+};
+
+/** A judged question's score in [0, 1] (null a judge error), reading an old folder's label as 1/0. */
+export function judgeScore(judge: SampleJudge): number | null {
+  if (judge.score !== undefined) return judge.score;
+  if (judge.label === undefined || judge.label === null) return null;
+  return judge.label ? 1 : 0;
+}
 
 /** The `usage` role holding what the provider reported spending on its own answer. */
 export const PROVIDER_USAGE_ROLE = 'provider';

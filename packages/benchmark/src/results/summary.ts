@@ -15,8 +15,10 @@ export type MetricMeans = {
   errors?: number;
   no_target?: number;
   /**
-   * 95% Wilson score intervals of the QA accuracies (`qa.accuracy_strict`, `qa.accuracy`), over the
-   * questions each is computed on (`counts`); set when the group has QA figures.
+   * 95% intervals of the QA figures, over the questions each is computed on (`counts`); set when the
+   * group has QA figures. A yes/no judge's accuracies (`qa.accuracy_strict`, `qa.accuracy`): Wilson
+   * score intervals. A graded judge's mean scores (`qa.score_strict`, `qa.score`): percentile
+   * bootstrap intervals (10 000 resamples of the questions, seed 42).
    */
   ci95?: Record<string, { low: number; high: number }>;
 };
@@ -46,7 +48,7 @@ export type Summary = {
     abstention: MetricMeans;
   };
   /**
-   * Who produced the QA numbers, when QA ran: every `qa.accuracy_*` / `qa.task_averaged_*` figure
+   * Who produced the QA numbers, when QA ran: every `qa.accuracy*` / `qa.score*` figure
    * is the judge's (`judge` rubric, `judge_model`); `qa.locomo_f1` is the official LoCoMo token F1
    * (no judge).
    */

@@ -1,6 +1,6 @@
 import { BENCHMARKS, orderQuestionTypes } from '../benchmarks/benchmark-registry.js';
 import type { LoadedErrata } from '../errata/load-errata.js';
-import { addQaTaskAverages, qaAccuracyIntervals } from '../qa/qa-metrics.js';
+import { addQaTaskAverages, qaAccuracyIntervals, qaScoreIntervals } from '../qa/qa-metrics.js';
 import { meanMetrics } from '../results/metric-means.js';
 import type { Sample } from '../results/sample.js';
 import { inMeans } from '../results/sample.js';
@@ -39,7 +39,8 @@ function groupMeans(group: readonly Sample[], retrieval: (sample: Sample) => boo
     }
   }
   const hasRetrieval = Object.keys(retrievalMeans.metrics).length > 0;
-  const intervals = qaAccuracyIntervals(qaMeans);
+  // Wilson intervals for a yes/no judge's accuracies, bootstrap ones for a graded judge's scores.
+  const intervals = { ...qaAccuracyIntervals(qaMeans), ...qaScoreIntervals(group.filter(inMeans)) };
   return {
     n: hasRetrieval || Object.keys(qaMeans.metrics).length === 0 ? retrievalMeans.n : qaMeans.n,
     metrics: { ...retrievalMeans.metrics, ...qaMeans.metrics },

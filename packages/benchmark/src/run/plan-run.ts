@@ -214,17 +214,26 @@ function planJudge(config: RunConfig, records: readonly LongMemEvalRecord[], not
   // The configured rubric: its prompt, its max_tokens, and the questions it grades at all.
   const rubric = judgeRubricDefinition(config.judge);
   const judged = records.filter((record) => rubric.grades?.(record) ?? true);
-  const judgePrompt = judged.reduce(
-    (sum, record) => sum + countTokens(rubric.prompt(record, '')) + JUDGE_HYPOTHESIS_TOKENS,
-    0,
-  );
+  // A graded rubric asks once per item of the question; a yes/no one once per question.
+  const prompts = (record: LongMemEvalRecord) =>
+    rubric.kind === 'graded'
+      ? rubric.items(record, '').map((item) => item.prompt)
+      : [rubric.prompt(record, '')];
+  let judgeCalls = 0;
+  let judgePrompt = 0;
+  for (const record of judged) {
+    for (const prompt of prompts(record)) {
+      judgeCalls += 1;
+      judgePrompt += countTokens(prompt) + JUDGE_HYPOTHESIS_TOKENS;
+    }
+  }
   const plan: UnpricedPlan = {
     role: 'judge',
     model: config.judgeModel,
     // --judge-samples k: the whole request k times (each vote is its own call).
-    calls: judged.length * config.judgeSamples,
+    calls: judgeCalls * config.judgeSamples,
     promptTokens: judgePrompt * config.judgeSamples,
-    completionTokens: judged.length * (rubric.maxTokens ?? 10) * config.judgeSamples,
+    completionTokens: judgeCalls * (rubric.maxTokens ?? 10) * config.judgeSamples,
   };
   if (judged.length < records.length) {
     notes.push(

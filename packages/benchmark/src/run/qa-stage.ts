@@ -5,7 +5,7 @@ import { resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
 import type { RunConfig } from '../config/run-config.js';
 import { judges } from '../config/run-shape.js';
 import { createJudge, type Judge } from '../qa/judge.js';
-import { QA_JUDGE_AGREEMENT, qaSampleMetrics } from '../qa/qa-metrics.js';
+import { judgedSampleMetrics, QA_JUDGE_AGREEMENT } from '../qa/qa-metrics.js';
 import { createReader, type Reader } from '../qa/reader.js';
 import { rankedRounds, rankedSessions, sessionsAt } from '../qa/reader-sessions.js';
 import type { Sample } from '../results/sample.js';
@@ -142,7 +142,7 @@ export async function createQaStage(
       // A question the rubric does not grade (locomo-llm: adversarial) gets no judge accuracy;
       // a LoCoMo question gets its official per-question F1 (qa.locomo_f1) whatever the judge.
       const metrics = {
-        ...(grade.excluded ? {} : qaSampleMetrics(grade.label)),
+        ...(grade.excluded ? {} : judgedSampleMetrics(grade.score, grade.scale)),
         ...(grade.excluded || config.judgeSamples === 1 ? {} : { [QA_JUDGE_AGREEMENT]: grade.agreement }),
         ...benchmarkOfRecord(record)?.answerMetrics?.(record, hypothesis),
       };
@@ -152,9 +152,12 @@ export async function createQaStage(
         judge: grade.excluded
           ? null
           : {
-              label: grade.label,
+              // A yes/no judge keeps its label (old readers, the official format) beside the score.
+              ...(grade.scale === 'binary' ? { label: grade.label ?? null } : {}),
+              score: grade.score,
+              ...(grade.items ? { items: grade.items } : {}),
               ...(grade.error ? { error: grade.error } : {}),
-              ...(config.judgeSamples > 1 ? { votes: grade.votes } : {}),
+              ...(config.judgeSamples > 1 && grade.votes ? { votes: grade.votes } : {}),
             },
         usage,
         metrics,
