@@ -203,7 +203,7 @@ export const runConfigSchema = z
       .optional(),
     /** The QA stage runs when a reader model is set. */
     readerModel: z.string().min(1).optional(),
-    readerPrompt: z.enum(['direct', 'cot', 'locomo']).default('cot'),
+    readerPrompt: z.enum(['direct', 'cot', 'locomo', 'beam']).default('cot'),
     historyFormat: z.enum(['json', 'nl']).default('json'),
     /** Retrieved sessions (in rank order) handed to the reader by the pipeline provider. */
     readerTopK: z.number().int().min(1).default(10),
@@ -227,7 +227,7 @@ export const runConfigSchema = z
     /** Judge sampling temperature; 0 is the official setting (votes of k > 1 then rarely differ). */
     judgeTemperature: z.number().min(0).max(2).default(0),
     /** Judge rubric (qa/judge-rubrics.ts): the official LongMemEval one, or Mem0's LoCoMo judge. */
-    judge: z.enum(['longmemeval', 'locomo-llm']).default('longmemeval'),
+    judge: z.enum(['longmemeval', 'locomo-llm', 'beam', 'beam-partial']).default('longmemeval'),
     /** OpenAI-compatible endpoint (else OPENAI_BASE_URL, else api.openai.com); per-role overrides. */
     baseUrl: endpointUrl.optional(),
     readerBaseUrl: endpointUrl.optional(),

@@ -1,3 +1,4 @@
+import { beamOfficialRubric, beamPartialRubric } from '../benchmarks/beam/beam-rubric.js';
 import type { JudgeRubricDefinition } from '../benchmarks/judge-rubric.js';
 import { locomoLlmRubric, mem0JudgeGrades } from '../benchmarks/locomo/locomo-judge.js';
 import { buildJudgePrompt, parseJudgeReply } from '../benchmarks/longmemeval/longmemeval-rubric.js';
@@ -14,6 +15,9 @@ export const judgeRubrics = {
   },
   /** Mem0's published LoCoMo judge; categories 1-4 only. */
   'locomo-llm': { ...locomoLlmRubric, grades: mem0JudgeGrades },
+  /** BEAM's rubric judge (compute_metrics.py): official int() arithmetic, and with half credit. */
+  beam: beamOfficialRubric,
+  'beam-partial': beamPartialRubric,
 } satisfies Record<string, JudgeRubricDefinition>;
 
 export type JudgeRubricName = keyof typeof judgeRubrics;

@@ -2,6 +2,7 @@ import {
   type LocomoReaderBuildOptions,
   locomoReaderPromptDefinition,
 } from '../benchmarks/locomo/locomo-prompts.js';
+import { BEAM_READER_PROMPT } from '../benchmarks/beam/beam-prompts.js';
 import { READER_TEMPLATE_COT, READER_TEMPLATE_DIRECT } from '../benchmarks/longmemeval/official-prompts.js';
 import { pythonFormat } from '../dataset/python-compat.js';
 
@@ -44,6 +45,11 @@ export const readerPrompts = {
       pythonFormat(READER_TEMPLATE_COT, history, questionDate, question),
   },
   locomo: locomoReaderPromptDefinition,
+  /** BEAM's RAG baseline reader (`answer_generation_for_rag`), `<context>` and `<question>` replaced. */
+  beam: {
+    description: "BEAM's RAG baseline reader (answer_generation_for_rag): answer only from the context",
+    fill: ({ history, question }) => BEAM_READER_PROMPT.split('<context>').join(history).split('<question>').join(question),
+  },
 } satisfies Record<string, ReaderPromptDefinition>;
 
 export type ReaderPromptStyle = keyof typeof readerPrompts;

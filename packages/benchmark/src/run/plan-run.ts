@@ -48,7 +48,7 @@ export type RunPlan = {
 // Token estimates: exact o200k_base counts on a sample of texts, scaled by characters.
 const SAMPLE_QUESTIONS = 12;
 // Reader max_tokens: 800 for both official styles, as run_generation.py sends (benchmarks/longmemeval/official-prompts.ts).
-const ANSWER_TOKENS = { direct: 800, cot: 800, locomo: 32 } as const;
+const ANSWER_TOKENS = { direct: 800, cot: 800, locomo: 32, beam: 800 } as const;
 const SUMMARY_COMPLETION_TOKENS = 150;
 // --contextual llm: one call per document, the conversation around it cut at 8000 characters
 // (contextPrompt), the chunk and about 400 characters of instructions; max_tokens 150.

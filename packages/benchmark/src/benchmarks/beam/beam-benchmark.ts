@@ -22,6 +22,8 @@ export const beamBenchmark: Benchmark = {
     return loaded;
   },
   questionTypes: BEAM_ABILITIES,
+  judgeRubric: 'beam',
+  readerPrompt: 'beam',
   officialConventionRefusal:
     'BEAM defines no official retrieval gold (its official score is a rubric judge on answers); its message-level gold (source_chat_ids) is graded with --convention evidence',
 };
