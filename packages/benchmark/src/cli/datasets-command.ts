@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import { datasetStatistics } from '../benchmarks/dataset-statistics.js';
+import { downloadBeamTier, GITHUB_RAW_URL, isBeamDatasetName } from '../benchmarks/beam/beam-download.js';
 import { loadAnyDataset } from '../benchmarks/load-dataset.js';
 import { locomoCategoryOf } from '../benchmarks/locomo/load-locomo.js';
 import { COMMITTED_SAMPLE, resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';
@@ -104,15 +105,36 @@ export function datasetsCommand(): Command {
 
   datasets
     .command('download')
-    .argument('<names...>', 'oracle, s and/or m')
+    .argument('<names...>', 'oracle, s and/or m; beam-100k, beam-500k (BEAM tiers: folders)')
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .option('--hub-url <url>', 'Hugging Face hub address (env LME_HUB_URL; default: https://huggingface.co)')
+    .option(
+      '--github-raw-url <url>',
+      `raw GitHub address for BEAM's files (env LME_GITHUB_RAW_URL; default: ${GITHUB_RAW_URL})`,
+    )
     .option('--sources <file>', SOURCES_HELP)
-    .description('download official LongMemEval files at the pinned revision, resumably, checking SHA-256')
-    .action(async (names: string[], options: DataDirOptions & { hubUrl?: string }) => {
+    .description(
+      'download official LongMemEval files at the pinned revision, or BEAM tiers at the pinned commit, resumably, checking SHA-256',
+    )
+    .action(async (names: string[], options: DataDirOptions & { hubUrl?: string; githubRawUrl?: string }) => {
+      const beamNames = names.filter(isBeamDatasetName);
       const sources = sourcesOf(options);
-      for (const name of names) datasetSource(sources, name); // unknown names fail before any download
+      for (const name of names) if (!isBeamDatasetName(name)) datasetSource(sources, name); // unknown names fail before any download
       const dataDir = dataDirOf(options);
+      for (const name of beamNames) {
+        const result = await downloadBeamTier({
+          name,
+          dataDir,
+          rawUrl: options.githubRawUrl ?? process.env.LME_GITHUB_RAW_URL,
+          onFile: (file, index, total) => {
+            if (index === 0) log.info(`lme: ${name}: ${total} files, first ${file.path}`);
+          },
+        });
+        process.stdout.write(
+          `${name}: ${result.files} files (${result.fetched} downloaded, ${result.alreadyPresent} already present), SHA-256 verified: ${result.folder}\n`,
+        );
+      }
+      names = names.filter((name) => !isBeamDatasetName(name));
       const hubUrl = options.hubUrl ?? process.env.LME_HUB_URL ?? sources.hubUrl;
       const checksumSource = options.sources ?? 'configs/datasets.json';
       for (const name of names) {
