@@ -1,5 +1,5 @@
-import type { Benchmark } from './benchmark.js';
 import { beamBenchmark } from './beam/beam-benchmark.js';
+import type { Benchmark } from './benchmark.js';
 import { locomoBenchmark } from './locomo/locomo-benchmark.js';
 import { longMemEvalBenchmark } from './longmemeval/longmemeval-benchmark.js';
 

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { datasetStatistics } from '../benchmarks/dataset-statistics.js';
 import { downloadBeamTier, GITHUB_RAW_URL, isBeamDatasetName } from '../benchmarks/beam/beam-download.js';
+import { datasetStatistics } from '../benchmarks/dataset-statistics.js';
 import { loadAnyDataset } from '../benchmarks/load-dataset.js';
 import { locomoCategoryOf } from '../benchmarks/locomo/load-locomo.js';
 import { COMMITTED_SAMPLE, resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';

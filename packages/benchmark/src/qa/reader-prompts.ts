@@ -1,8 +1,8 @@
+import { BEAM_READER_PROMPT } from '../benchmarks/beam/beam-prompts.js';
 import {
   type LocomoReaderBuildOptions,
   locomoReaderPromptDefinition,
 } from '../benchmarks/locomo/locomo-prompts.js';
-import { BEAM_READER_PROMPT } from '../benchmarks/beam/beam-prompts.js';
 import { READER_TEMPLATE_COT, READER_TEMPLATE_DIRECT } from '../benchmarks/longmemeval/official-prompts.js';
 import { pythonFormat } from '../dataset/python-compat.js';
 
@@ -48,7 +48,8 @@ export const readerPrompts = {
   /** BEAM's RAG baseline reader (`answer_generation_for_rag`), `<context>` and `<question>` replaced. */
   beam: {
     description: "BEAM's RAG baseline reader (answer_generation_for_rag): answer only from the context",
-    fill: ({ history, question }) => BEAM_READER_PROMPT.split('<context>').join(history).split('<question>').join(question),
+    fill: ({ history, question }) =>
+      BEAM_READER_PROMPT.split('<context>').join(history).split('<question>').join(question),
   },
 } satisfies Record<string, ReaderPromptDefinition>;
 

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 export async function datasetFileSha256(path: string): Promise<string> {
   if (!statSync(path).isDirectory()) return fileSha256(path);
   const hash = createHash('sha256');
-  for (const relative of filesUnder(path, '')) hash.update(`${relative}\0${await fileSha256(join(path, relative))}\n`);
+  for (const relative of filesUnder(path, ''))
+    hash.update(`${relative}\0${await fileSha256(join(path, relative))}\n`);
   return hash.digest('hex');
 }
 

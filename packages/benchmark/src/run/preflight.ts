@@ -1,6 +1,6 @@
-import { recognizeFolder } from '../benchmarks/benchmark-registry.js';
 import { accessSync, constants, statSync } from 'node:fs';
 import { checkEmbeddingCacheFolder, estimateCost, loadPriceTable } from '@lme/search-core';
+import { recognizeFolder } from '../benchmarks/benchmark-registry.js';
 import { apiKeyVariables, type OpenAiRole, resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
 import type { RunConfig } from '../config/run-config.js';
 import {

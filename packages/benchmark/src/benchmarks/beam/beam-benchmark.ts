@@ -11,7 +11,8 @@ import { isBeamFolder, loadBeam } from './load-beam.js';
  */
 export const beamBenchmark: Benchmark = {
   name: 'beam',
-  description: 'BEAM: long single-user conversations, probing questions of ten memory abilities, rubric judge',
+  description:
+    'BEAM: long single-user conversations, probing questions of ten memory abilities, rubric judge',
   // Files are never BEAM's: it is recognised as a folder (recognizesFolder).
   recognizes: () => false,
   recognizesFolder: (path) => isBeamFolder(path),

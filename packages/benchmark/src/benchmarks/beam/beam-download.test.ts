@@ -54,9 +54,16 @@ describe('downloadBeamTier (loopback raw-GitHub server)', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lme-beam-dl-'));
     const served = standInFiles().map((file) => ({ ...file, path: file.path.replace('chats/100K/', '') }));
     const first = await downloadBeamTier({ name: 'beam-100k', dataDir, rawUrl: server.url, files: served });
-    expect(first).toEqual({ folder: beamTierFolder(dataDir, '100K'), files: 3, fetched: 3, alreadyPresent: 0 });
+    expect(first).toEqual({
+      folder: beamTierFolder(dataDir, '100K'),
+      files: 3,
+      fetched: 3,
+      alreadyPresent: 0,
+    });
     expect(server.requested).toEqual(served.map((file) => `${PREFIX}${file.path}`));
-    expect(readFileSync(join(dataDir, 'beam', '1', 'chat.json'))).toEqual(readFileSync(join(FIXTURES, 'tier', '1', 'chat.json')));
+    expect(readFileSync(join(dataDir, 'beam', '1', 'chat.json'))).toEqual(
+      readFileSync(join(FIXTURES, 'tier', '1', 'chat.json')),
+    );
     const again = await downloadBeamTier({ name: 'beam-100k', dataDir, rawUrl: server.url, files: served });
     expect(again).toMatchObject({ fetched: 0, alreadyPresent: 3 });
   });
@@ -69,7 +76,9 @@ describe('downloadBeamTier (loopback raw-GitHub server)', () => {
     });
     const dataDir = mkdtempSync(join(tmpdir(), 'lme-beam-bad-'));
     const served = standInFiles().map((file) => ({ ...file, path: file.path.replace('chats/100K/', '') }));
-    await expect(downloadBeamTier({ name: 'beam-100k', dataDir, rawUrl: server.url, files: served })).rejects.toThrow(
+    await expect(
+      downloadBeamTier({ name: 'beam-100k', dataDir, rawUrl: server.url, files: served }),
+    ).rejects.toThrow(
       /1[\\/]chat\.json: the downloaded file's SHA-256 is [0-9a-f]{64}, but benchmarks\/beam\/beam-files\.ts expects [0-9a-f]{64}; the download was deleted\./,
     );
     expect(readdirSync(join(dataDir, 'beam', '1'))).toEqual([]);
@@ -77,14 +86,21 @@ describe('downloadBeamTier (loopback raw-GitHub server)', () => {
 
   it('refuses tiers it cannot pin, and unknown names, in one sentence', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lme-beam-none-'));
-    await expect(downloadBeamTier({ name: 'beam-1m', dataDir })).rejects.toThrow(/^beam-1m is not offered: 26 of its 35 chat\.json files/);
-    await expect(downloadBeamTier({ name: 'beam-2k', dataDir })).rejects.toThrow('Unknown BEAM dataset "beam-2k"; known: beam-100k, beam-500k.');
+    await expect(downloadBeamTier({ name: 'beam-1m', dataDir })).rejects.toThrow(
+      /^beam-1m is not offered: 26 of its 35 chat\.json files/,
+    );
+    await expect(downloadBeamTier({ name: 'beam-2k', dataDir })).rejects.toThrow(
+      'Unknown BEAM dataset "beam-2k"; known: beam-100k, beam-500k.',
+    );
   });
 
   it('pins 40 files for 100K and 70 for 500K: chat.json and probing questions of every conversation', () => {
     expect(BEAM_FILES['100K']).toHaveLength(40);
     expect(BEAM_FILES['500K']).toHaveLength(70);
-    for (const file of BEAM_FILES['100K']!) expect(file.path).toMatch(/^chats\/100K\/\d+\/(chat\.json|probing_questions\/probing_questions\.json)$/);
+    for (const file of BEAM_FILES['100K']!)
+      expect(file.path).toMatch(
+        /^chats\/100K\/\d+\/(chat\.json|probing_questions\/probing_questions\.json)$/,
+      );
   });
 });
 
@@ -95,10 +111,20 @@ describe.skipIf(!BEAM_DIR || !existsSync(join(BEAM_DIR, 'chats', '100K')))(
     it('downloads the 40 files, verifies each against the pinned SHA-256, and the folder loads', async () => {
       const server = await serveFolder(BEAM_DIR!);
       const dataDir = mkdtempSync(join(tmpdir(), 'lme-beam-cli-'));
-      const result = await startCli(['datasets', 'download', 'beam-100k', '--data-dir', dataDir, '--github-raw-url', server.url]).done;
+      const result = await startCli([
+        'datasets',
+        'download',
+        'beam-100k',
+        '--data-dir',
+        dataDir,
+        '--github-raw-url',
+        server.url,
+      ]).done;
       expect(result.stderr).not.toMatch(/Error/);
       expect(result.status).toBe(0);
-      expect(result.stdout).toContain(`beam-100k: 40 files (40 downloaded, 0 already present), SHA-256 verified: ${join(dataDir, 'beam', 'chats', '100K')}`);
+      expect(result.stdout).toContain(
+        `beam-100k: 40 files (40 downloaded, 0 already present), SHA-256 verified: ${join(dataDir, 'beam', 'chats', '100K')}`,
+      );
       const info = await startCli(['datasets', 'info', join(dataDir, 'beam', 'chats', '100K')]).done;
       expect(info.stdout).toContain('| total                    |       400 |');
     }, 120_000);

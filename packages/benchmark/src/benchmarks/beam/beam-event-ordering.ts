@@ -46,7 +46,8 @@ export async function alignWithJudge(
 
 /** Kendall's tau-b of two equal-length rank lists, as scipy.stats.kendalltau(variant="b"); NaN when undefined. */
 export function kendallTauB(x: readonly number[], y: readonly number[]): number {
-  if (x.length !== y.length) throw new Error(`kendallTauB: lists of different lengths (${x.length}, ${y.length})`);
+  if (x.length !== y.length)
+    throw new Error(`kendallTauB: lists of different lengths (${x.length}, ${y.length})`);
   let concordant = 0;
   let discordant = 0;
   let onlyX = 0;
@@ -67,7 +68,10 @@ export function kendallTauB(x: readonly number[], y: readonly number[]): number 
 }
 
 /** `event_ordering_score` after alignment: set overlap (precision, recall, F1) and the normalised tau-b of the two orders. */
-export function eventOrderingScore(reference: readonly string[], systemCanon: readonly string[]): EventOrderingScore {
+export function eventOrderingScore(
+  reference: readonly string[],
+  systemCanon: readonly string[],
+): EventOrderingScore {
   const referenceSet = new Set(reference);
   const systemSet = new Set(systemCanon);
   const tp = [...referenceSet].filter((item) => systemSet.has(item)).length;
@@ -80,7 +84,7 @@ export function eventOrderingScore(reference: readonly string[], systemCanon: re
   const tieRank = union.length + 1;
   const toRank = (sequence: readonly string[]) => {
     const rank = new Map<string, number>();
-    sequence.forEach((item, index) => rank.set(item, index + 1)); // a repeated item keeps its last position, as the dict does
+    for (const [index, item] of sequence.entries()) rank.set(item, index + 1); // a repeated item keeps its last position, as the dict does
     return union.map((item) => rank.get(item) ?? tieRank);
   };
   const tau = union.length < 2 ? Number.NaN : kendallTauB(toRank(reference), toRank(systemCanon));

@@ -4,7 +4,13 @@ import { resolve } from 'node:path';
 import type { ChatClient, ChatCompleteOptions } from '@lme/search-core';
 import { describe, expect, it } from 'vitest';
 import { eventOrderingScore, kendallTauB } from './beam-event-ordering.js';
-import { beamJudgePrompt, beamRubricScores, judgeBeamAnswer, parseBeamJudgeJson, readBeamJudgeReply } from './beam-judge.js';
+import {
+  beamJudgePrompt,
+  beamRubricScores,
+  judgeBeamAnswer,
+  parseBeamJudgeJson,
+  readBeamJudgeReply,
+} from './beam-judge.js';
 import { BEAM_EQUIVALENCE_SYSTEM, beamEquivalenceUser } from './beam-prompts.js';
 import { beamOfficialRubric, beamPartialRubric } from './beam-rubric.js';
 
@@ -45,7 +51,13 @@ function scripted(replies: string[]) {
       sent.push(options);
       const text = replies.shift();
       if (text === undefined) throw new Error('script exhausted');
-      return { text, texts: [text], usage: { promptTokens: 1, completionTokens: 1 }, cached: false, latencyMs: 0 };
+      return {
+        text,
+        texts: [text],
+        usage: { promptTokens: 1, completionTokens: 1 },
+        cached: false,
+        latencyMs: 0,
+      };
     },
   };
   return { client, sent };
@@ -82,16 +94,29 @@ describe('BEAM judge, against what the official code sends and computes', () => 
     );
     expect(beamRubricScores(items)).toEqual({ partialCredit: 0.5, llmJudgeScore: 1 / 3 });
     // Event ordering reads float(): the 0.5 counts.
-    const ordering = ['{"score": 1.0}', '{"score": 0.5}'].map((reply) => readBeamJudgeReply('x', reply, 'event_ordering'));
+    const ordering = ['{"score": 1.0}', '{"score": 0.5}'].map((reply) =>
+      readBeamJudgeReply('x', reply, 'event_ordering'),
+    );
     expect(beamRubricScores(ordering).llmJudgeScore).toBe(0.75);
   });
 
   it('reads replies as parse_json_response does, and names an unreadable one', async () => {
-    expect(parseBeamJudgeJson('```json\n{"score": 0.5, "reason": "r"}\n```')).toEqual({ score: 0.5, reason: 'r' });
-    expect(parseBeamJudgeJson('Verdict: {"score": 1.0, "reason": "ok"} thanks')).toEqual({ score: 1, reason: 'ok' });
+    expect(parseBeamJudgeJson('```json\n{"score": 0.5, "reason": "r"}\n```')).toEqual({
+      score: 0.5,
+      reason: 'r',
+    });
+    expect(parseBeamJudgeJson('Verdict: {"score": 1.0, "reason": "ok"} thanks')).toEqual({
+      score: 1,
+      reason: 'ok',
+    });
     expect(parseBeamJudgeJson('no json here')).toBeUndefined();
     const { client } = scripted(['I think it is fine']);
-    const judged = await judgeBeamAnswer({ client, ability: 'summarization', rubric: ['covers X'], response: 'X' });
+    const judged = await judgeBeamAnswer({
+      client,
+      ability: 'summarization',
+      rubric: ['covers X'],
+      response: 'X',
+    });
     expect(judged.official).toBeNull();
     expect(judged.error).toMatch(/^1 of 1 judge replies did not read as \{"score": …\}/);
   });
@@ -100,9 +125,15 @@ describe('BEAM judge, against what the official code sends and computes', () => 
     const equivalence = reference.equivalence;
     // The first message pair the official align_with_llm sent.
     expect(BEAM_EQUIVALENCE_SYSTEM).toBe(equivalence.sent[0]![0]!.content);
-    expect(beamEquivalenceUser(equivalence.reference[0]!, equivalence.system[0]!)).toBe(equivalence.sent[0]![1]!.content);
+    expect(beamEquivalenceUser(equivalence.reference[0]!, equivalence.system[0]!)).toBe(
+      equivalence.sent[0]![1]!.content,
+    );
     // event_ordering: alignment calls first (one per untaken reference item until a yes), then the rubric calls.
-    const { client, sent } = scripted([...equivalence.replies.slice(0, 2), '{"score": 1.0}', '{"score": 0.5}']);
+    const { client, sent } = scripted([
+      ...equivalence.replies.slice(0, 2),
+      '{"score": 1.0}',
+      '{"score": 0.5}',
+    ]);
     const judged = await judgeBeamAnswer({
       client,
       ability: 'event_ordering',
@@ -143,8 +174,14 @@ describe('BEAM judge, against what the official code sends and computes', () => 
     const items = beamOfficialRubric.items(record, 'April 12');
     expect(items.map((item) => item.name)).toEqual(record.beam_rubric);
     expect(items[0]!.prompt).toBe(beamJudgePrompt(record.beam_rubric[0]!, 'April 12'));
-    expect(beamOfficialRubric.parseItem('{"score": 0.5, "reason": "half"}', items[0]!)).toEqual({ score: 0, reason: 'half' });
-    expect(beamPartialRubric.parseItem('{"score": 0.5, "reason": "half"}', items[0]!)).toEqual({ score: 0.5, reason: 'half' });
+    expect(beamOfficialRubric.parseItem('{"score": 0.5, "reason": "half"}', items[0]!)).toEqual({
+      score: 0,
+      reason: 'half',
+    });
+    expect(beamPartialRubric.parseItem('{"score": 0.5, "reason": "half"}', items[0]!)).toEqual({
+      score: 0.5,
+      reason: 'half',
+    });
     const ordering = beamOfficialRubric.items({ ...record, question_type: 'event_ordering' }, 'x');
     expect(beamOfficialRubric.parseItem('{"score": 0.5}', ordering[0]!)).toEqual({ score: 0.5 });
     expect(beamOfficialRubric.grades!({ ...record, beam_rubric: [] } as never)).toBe(false);

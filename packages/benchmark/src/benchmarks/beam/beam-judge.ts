@@ -67,17 +67,25 @@ function pythonInt(value: unknown): number | null {
 function pythonFloat(value: unknown): number | null {
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'number') return value;
-  if (typeof value === 'string' && /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(value)) return Number(value);
+  if (typeof value === 'string' && /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(value))
+    return Number(value);
   return null;
 }
 
 /** A judge reply read as one rubric item (see `BeamRubricItem`). */
 export function readBeamJudgeReply(rubric: string, reply: string, ability: string): BeamRubricItem {
   const parsed = parseBeamJudgeJson(reply);
-  const raw = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as { score?: unknown; reason?: unknown }) : undefined;
+  const raw =
+    parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as { score?: unknown; reason?: unknown })
+      : undefined;
   const asFloat = raw ? pythonFloat(raw.score) : null;
   const score = asFloat !== null && asFloat >= 0 && asFloat <= 1 ? asFloat : null;
-  const official = raw ? (ability === 'event_ordering' ? pythonFloat(raw.score) : pythonInt(raw.score)) : null;
+  const official = raw
+    ? ability === 'event_ordering'
+      ? pythonFloat(raw.score)
+      : pythonInt(raw.score)
+    : null;
   return {
     rubric,
     score,
@@ -93,7 +101,10 @@ export function readBeamJudgeReply(rubric: string, reply: string, ability: strin
  * of the items as the official code counts them over the rubric's length (`int(0.5)` is 0 for every
  * ability but event ordering). null when an item did not read (the official run stops there).
  */
-export function beamRubricScores(items: readonly BeamRubricItem[]): { partialCredit: number | null; llmJudgeScore: number | null } {
+export function beamRubricScores(items: readonly BeamRubricItem[]): {
+  partialCredit: number | null;
+  llmJudgeScore: number | null;
+} {
   if (items.length === 0) return { partialCredit: null, llmJudgeScore: null };
   const unreadable = items.some((item) => item.score === null || item.official === null);
   if (unreadable) return { partialCredit: null, llmJudgeScore: null };
@@ -157,13 +168,17 @@ export async function judgeBeamAnswer(options: BeamJudgeOptions): Promise<BeamJu
   // The official order: the alignment calls (event ordering) before the rubric calls.
   let eventOrdering: EventOrderingScore | undefined;
   if (options.ability === 'event_ordering') {
-    const system = await alignWithJudge(options.rubric, options.response.split('\n'), async (first, second) => {
-      const reply = await ask([
-        { role: 'system', content: BEAM_EQUIVALENCE_SYSTEM },
-        { role: 'user', content: beamEquivalenceUser(first, second) },
-      ]);
-      return reply.toLowerCase().includes('yes');
-    });
+    const system = await alignWithJudge(
+      options.rubric,
+      options.response.split('\n'),
+      async (first, second) => {
+        const reply = await ask([
+          { role: 'system', content: BEAM_EQUIVALENCE_SYSTEM },
+          { role: 'user', content: beamEquivalenceUser(first, second) },
+        ]);
+        return reply.toLowerCase().includes('yes');
+      },
+    );
     eventOrdering = eventOrderingScore(options.rubric, system);
   }
   const items: BeamRubricItem[] = [];
@@ -180,5 +195,14 @@ export async function judgeBeamAnswer(options: BeamJudgeOptions): Promise<BeamJu
       : official === null && options.ability === 'event_ordering'
         ? 'Kendall tau-b is undefined for this answer (fewer than two events, or one order all tied), as scipy gives NaN'
         : undefined;
-  return { items, partialCredit, llmJudgeScore, ...(eventOrdering ? { eventOrdering } : {}), official, ...(error ? { error } : {}), usage, calls };
+  return {
+    items,
+    partialCredit,
+    llmJudgeScore,
+    ...(eventOrdering ? { eventOrdering } : {}),
+    official,
+    ...(error ? { error } : {}),
+    usage,
+    calls,
+  };
 }

@@ -21,9 +21,15 @@ function reply(request: RecordedRequest) {
   const prompt = promptOf(request);
   if (prompt.startsWith(BEAM_JUDGE_PROMPT.slice(0, 80))) {
     const item = /RUBRIC CRITERION \(what to check\): (.*)\n/.exec(prompt)?.[1] ?? '';
-    const response = (/RESPONSE TO EVALUATE: ([\s\S]*?)\n\n## EVALUATION RUBRIC/.exec(prompt)?.[1] ?? '').toLowerCase();
+    const response = (
+      /RESPONSE TO EVALUATE: ([\s\S]*?)\n\n## EVALUATION RUBRIC/.exec(prompt)?.[1] ?? ''
+    ).toLowerCase();
     const criterion = item.split(': ').at(-1)!.toLowerCase();
-    const score = response.includes(criterion) ? 1.0 : response.includes(criterion.split(' ')[0]!) ? 0.5 : 0.0;
+    const score = response.includes(criterion)
+      ? 1.0
+      : response.includes(criterion.split(' ')[0]!)
+        ? 0.5
+        : 0.0;
     return chatCompletionReply(`{"score": ${score.toFixed(1)}, "reason": "loopback"}`);
   }
   if (prompt.startsWith(BEAM_READER_PROMPT.slice(0, 60))) return chatCompletionReply(ANSWER);
@@ -35,7 +41,16 @@ async function run(judge: string, out: string, server: { baseUrl: string }) {
     [
       'run',
       ...['--dataset', TIER, '--convention', 'evidence', '--preset', 'bm25', '--granularity', 'turn'],
-      ...['--reader-model', 'test-reader', '--reader-prompt', 'beam', '--judge', judge, '--judge-model', 'gpt-4.1-mini'],
+      ...[
+        '--reader-model',
+        'test-reader',
+        '--reader-prompt',
+        'beam',
+        '--judge',
+        judge,
+        '--judge-model',
+        'gpt-4.1-mini',
+      ],
       ...['--out', out, '--run-id', judge, '--cache-dir', join(out, 'cache')],
     ],
     { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'sk-lme-test-beam' },
@@ -82,7 +97,17 @@ describe('BEAM end to end over a loopback OpenAI-compatible server (stand-in tie
 
   it('refuses --convention official in one sentence rather than scoring every question 0', async () => {
     const out = mkdtempSync(join(tmpdir(), 'lme-beam-official-'));
-    const result = await startCli(['run', '--dataset', TIER, '--preset', 'bm25', '--out', out, '--run-id', 'x']).done;
+    const result = await startCli([
+      'run',
+      '--dataset',
+      TIER,
+      '--preset',
+      'bm25',
+      '--out',
+      out,
+      '--run-id',
+      'x',
+    ]).done;
     expect(result.status).not.toBe(0);
     expect(result.stderr).toContain(
       `${TIER}: BEAM defines no official retrieval gold (its official score is a rubric judge on answers); its message-level gold (source_chat_ids) is graded with --convention evidence.`,

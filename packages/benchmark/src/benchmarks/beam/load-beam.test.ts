@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadAnyDataset } from '../load-dataset.js';
 import { BEAM_ABILITIES } from './beam-abilities.js';
-import { beamDate, type BeamRecord, flattenSourceIds, loadBeam } from './load-beam.js';
+import { type BeamRecord, beamDate, flattenSourceIds, loadBeam } from './load-beam.js';
 
 const TIER = resolve(import.meta.dirname, 'fixtures', 'tier');
 
@@ -32,7 +32,12 @@ describe('loadBeam (stand-in tier written in BEAM’s format)', () => {
       '2024/03/20 (Wed) 00:00',
     ]);
     expect(update.question_date).toBe('2024/03/20 (Wed) 00:00');
-    expect(update.haystack_sessions[2]!.map((turn) => turn.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(update.haystack_sessions[2]!.map((turn) => turn.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+    ]);
     expect(update.answer).toBe('April 26');
     expect(update.beam_rubric).toEqual(['LLM response should state: April 26']);
   });
@@ -66,7 +71,10 @@ describe('loadBeam (stand-in tier written in BEAM’s format)', () => {
     expect(warnings).toEqual([
       `${join(TIER, '2')}: question beam_c2_information_extraction_1 names message 42 that is not in chat.json (left out of the gold)`,
     ]);
-    expect(records.find((record) => record.question_id === 'beam_c2_information_extraction_1')!.beam_evidence_messages).toEqual([0]);
+    expect(
+      records.find((record) => record.question_id === 'beam_c2_information_extraction_1')!
+        .beam_evidence_messages,
+    ).toEqual([0]);
   });
 
   it('loads one conversation folder, and a tier through loadAnyDataset as the beam format', async () => {

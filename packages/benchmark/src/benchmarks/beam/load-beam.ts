@@ -40,7 +40,10 @@ export function beamConversationFolders(path: string): string[] {
   if (!statSync(path, { throwIfNoEntry: false })?.isDirectory()) return [];
   if (isBeamConversationFolder(path)) return [path];
   return readdirSync(path, { withFileTypes: true })
-    .filter((entry) => (entry.isDirectory() || entry.isSymbolicLink()) && isBeamConversationFolder(join(path, entry.name)))
+    .filter(
+      (entry) =>
+        (entry.isDirectory() || entry.isSymbolicLink()) && isBeamConversationFolder(join(path, entry.name)),
+    )
     .map((entry) => entry.name)
     .sort(compareNames)
     .map((name) => join(path, name));
@@ -73,9 +76,16 @@ export async function loadBeam(path: string): Promise<LoadedBeam> {
   const records: BeamRecord[] = [];
   const warnings: string[] = [];
   for (const folder of folders) {
-    const conversation = folder === path ? (folder.split(/[\\/]/).filter(Boolean).pop() ?? '1') : folder.slice(path.length).replace(/^[\\/]+/, '');
+    const conversation =
+      folder === path
+        ? (folder.split(/[\\/]/).filter(Boolean).pop() ?? '1')
+        : folder.slice(path.length).replace(/^[\\/]+/, '');
     const chat = await readJson(join(folder, CHAT), digest, `${conversation}/${CHAT}`);
-    const probing = await readJson(join(folder, PROBING), digest, `${conversation}/probing_questions/probing_questions.json`);
+    const probing = await readJson(
+      join(folder, PROBING),
+      digest,
+      `${conversation}/probing_questions/probing_questions.json`,
+    );
     try {
       const mapped = beamConversationRecords(conversation, chat, probing);
       records.push(...mapped.records);
@@ -103,8 +113,18 @@ type BeamMessage = { id: number; role: 'user' | 'assistant'; content: string; ti
 type BeamSession = { id: string; date: string; messages: BeamMessage[] };
 
 const MONTHS = [
-  'january', 'february', 'march', 'april', 'may', 'june',
-  'july', 'august', 'september', 'october', 'november', 'december',
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
 ];
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
@@ -136,22 +156,40 @@ export function beamSessions(conversation: string, chat: unknown): BeamSession[]
   const seen = new Set<number>();
   chat.forEach((batch, batchIndex) => {
     const turns = (batch as { turns?: unknown } | null)?.turns;
-    if (!Array.isArray(turns)) throw new Error(`chat.json batch ${batchIndex + 1}: field "turns" is missing or not an array`);
+    if (!Array.isArray(turns))
+      throw new Error(`chat.json batch ${batchIndex + 1}: field "turns" is missing or not an array`);
     let batchAnchor = beamDate((batch as { time_anchor?: unknown }).time_anchor);
     turns.forEach((turn, turnIndex) => {
-      if (!Array.isArray(turn)) throw new Error(`chat.json batch ${batchIndex + 1} turn ${turnIndex + 1}: is not an array of messages`);
+      if (!Array.isArray(turn))
+        throw new Error(
+          `chat.json batch ${batchIndex + 1} turn ${turnIndex + 1}: is not an array of messages`,
+        );
       const messages = turn.map((message, messageIndex): BeamMessage => {
         const where = `chat.json batch ${batchIndex + 1} turn ${turnIndex + 1} message ${messageIndex + 1}`;
-        const value = message as { id?: unknown; role?: unknown; content?: unknown; time_anchor?: unknown } | null;
+        const value = message as {
+          id?: unknown;
+          role?: unknown;
+          content?: unknown;
+          time_anchor?: unknown;
+        } | null;
         if (!value || typeof value !== 'object') throw new Error(`${where}: is not a message object`);
-        if (typeof value.id !== 'number' || !Number.isInteger(value.id)) throw new Error(`${where}: field "id" is missing or not an integer`);
-        if (value.role !== 'user' && value.role !== 'assistant') throw new Error(`${where}: field "role" must be "user" or "assistant"`);
-        if (typeof value.content !== 'string') throw new Error(`${where}: field "content" is missing or not a string`);
-        if (seen.has(value.id)) throw new Error(`${where}: message id ${value.id} appears twice in the conversation`);
+        if (typeof value.id !== 'number' || !Number.isInteger(value.id))
+          throw new Error(`${where}: field "id" is missing or not an integer`);
+        if (value.role !== 'user' && value.role !== 'assistant')
+          throw new Error(`${where}: field "role" must be "user" or "assistant"`);
+        if (typeof value.content !== 'string')
+          throw new Error(`${where}: field "content" is missing or not a string`);
+        if (seen.has(value.id))
+          throw new Error(`${where}: message id ${value.id} appears twice in the conversation`);
         seen.add(value.id);
         const anchor = beamDate(value.time_anchor);
         if (anchor) batchAnchor = anchor;
-        return { id: value.id, role: value.role, content: value.content, ...(anchor ? { timeAnchor: anchor } : {}) };
+        return {
+          id: value.id,
+          role: value.role,
+          content: value.content,
+          ...(anchor ? { timeAnchor: anchor } : {}),
+        };
       });
       sessions.push({ id: `c${conversation}_b${batchIndex + 1}_t${turnIndex + 1}`, messages });
       anchors.push(batchAnchor);
@@ -167,7 +205,13 @@ export function beamSessions(conversation: string, chat: unknown): BeamSession[]
 }
 
 /** The answer field of each ability (`ideal_response`, `ideal_answer`, …), first present wins. */
-const ANSWER_FIELDS = ['answer', 'ideal_answer', 'ideal_response', 'ideal_summary', 'expected_compliance'] as const;
+const ANSWER_FIELDS = [
+  'answer',
+  'ideal_answer',
+  'ideal_response',
+  'ideal_summary',
+  'expected_compliance',
+] as const;
 
 /** `source_chat_ids` flattened: a list, a map of lists (`first_statement`, `original_info`, …) or a number. */
 export function flattenSourceIds(value: unknown): number[] {
@@ -204,23 +248,29 @@ export function beamConversationRecords(
     throw new Error('probing_questions.json is not a JSON object keyed by ability');
   const unknown = Object.keys(probing).filter((key) => !isBeamAbility(key));
   if (unknown.length > 0)
-    throw new Error(`probing_questions.json: unknown ability ${unknown.map((key) => `"${key}"`).join(', ')}; known: ${BEAM_ABILITIES.join(', ')}`);
+    throw new Error(
+      `probing_questions.json: unknown ability ${unknown.map((key) => `"${key}"`).join(', ')}; known: ${BEAM_ABILITIES.join(', ')}`,
+    );
   const warnings: string[] = [];
   const records: BeamRecord[] = [];
-  const plainSessions = sessions.map((session) => session.messages.map((message): Turn => ({ role: message.role, content: message.content })));
+  const plainSessions = sessions.map((session) =>
+    session.messages.map((message): Turn => ({ role: message.role, content: message.content })),
+  );
   const ids = sessions.map((session) => session.id);
   const dates = sessions.map((session) => session.date);
   const questionDate = dates.at(-1) ?? '2024/01/01 (Mon) 00:00';
   for (const ability of BEAM_ABILITIES) {
     const questions = (probing as Record<string, unknown>)[ability];
     if (questions === undefined) continue;
-    if (!Array.isArray(questions)) throw new Error(`probing_questions.json: "${ability}" is not an array of questions`);
+    if (!Array.isArray(questions))
+      throw new Error(`probing_questions.json: "${ability}" is not an array of questions`);
     questions.forEach((item, index) => {
       const questionId = `beam_c${conversation}_${ability}_${index + 1}`;
       const where = `probing_questions.json ${ability}[${index}]`;
       const value = item as Record<string, unknown> | null;
       if (!value || typeof value !== 'object') throw new Error(`${where}: is not a question object`);
-      if (typeof value.question !== 'string') throw new Error(`${where}: field "question" is missing or not a string`);
+      if (typeof value.question !== 'string')
+        throw new Error(`${where}: field "question" is missing or not a string`);
       const rubric = value.rubric;
       if (!Array.isArray(rubric) || rubric.length === 0 || rubric.some((entry) => typeof entry !== 'string'))
         throw new Error(`${where}: field "rubric" is missing or not a non-empty list of strings`);
@@ -228,7 +278,10 @@ export function beamConversationRecords(
       const answer = answerField ? (value[answerField] as string) : (rubric as string[]).join('; ');
       const evidence = [...new Set(flattenSourceIds(value.source_chat_ids))].sort((a, b) => a - b);
       const missing = evidence.filter((id) => !sessionOfMessage.has(id));
-      if (missing.length > 0) warnings.push(`question ${questionId} names message ${missing.join(', ')} that is not in chat.json (left out of the gold)`);
+      if (missing.length > 0)
+        warnings.push(
+          `question ${questionId} names message ${missing.join(', ')} that is not in chat.json (left out of the gold)`,
+        );
       const gold = new Set(evidence.filter((id) => sessionOfMessage.has(id)));
       const goldSessions = new Set([...gold].map((id) => sessionOfMessage.get(id)!));
       records.push({
@@ -241,7 +294,12 @@ export function beamConversationRecords(
         haystack_dates: dates,
         haystack_sessions: sessions.map((session, sessionIndex) =>
           goldSessions.has(sessionIndex)
-            ? session.messages.map((message): Turn => (gold.has(message.id) ? { role: message.role, content: message.content, has_answer: true } : { role: message.role, content: message.content }))
+            ? session.messages.map(
+                (message): Turn =>
+                  gold.has(message.id)
+                    ? { role: message.role, content: message.content, has_answer: true }
+                    : { role: message.role, content: message.content },
+              )
             : plainSessions[sessionIndex]!,
         ),
         answer_session_ids: [...goldSessions].sort((a, b) => a - b).map((at) => ids[at]!),
