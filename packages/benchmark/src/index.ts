@@ -57,6 +57,7 @@ export {
   renderLocomoRetrievalTable,
 } from './benchmarks/locomo/locomo-report.js';
 export { locomoRetrievalMetrics } from './benchmarks/locomo/locomo-retrieval-metrics.js';
+export type { LocomoOfficialAggregate, LocomoSummary } from './benchmarks/locomo/locomo-summary.js';
 export {
   type LoadedDataset,
   type LoadOptions,
@@ -76,7 +77,6 @@ export { configFromEnvironment, RUN_OPTIONS, type RunOptionDeclaration } from '.
 export type { Provider, RetrievalOutcome } from './providers/provider.js';
 // Tables of one run.
 export { renderQaTable } from './qa/render-qa-table.js';
-export type { LocomoOfficialAggregate, LocomoSummary } from './results/locomo-summary.js';
 export type { Sample } from './results/sample.js';
 export type { MetricMeans, Summary } from './results/summary.js';
 export { aggregateMetrics } from './run/aggregate-metrics.js';

@@ -1,17 +1,21 @@
+import { BENCHMARKS } from '../benchmarks/benchmark-registry.js';
 import type { ConfigDifference } from './config-differences.js';
 import type { McNemarResult } from './mcnemar.js';
 import type { PairedBootstrapResult } from './paired-bootstrap.js';
 import type { RunLabel } from './run-label.js';
 
 // The shapes `lme compare` produces (compareRuns), shared by its renderers and the HTML report.
-/** Compared when no metrics are named, each if both runs have it (QA figures when both runs ran QA). */
-export const DEFAULT_COMPARE_METRICS = [
+/**
+ * Compared when no metrics are named, each if both runs have it (QA figures when both runs ran
+ * QA): the shared headline figures, then each benchmark's own (`Benchmark.comparedMetrics`).
+ */
+export const DEFAULT_COMPARE_METRICS: readonly string[] = [
   'session.recall_all@5',
   'session.recall_any@5',
   'session.ndcg_any@5',
   'qa.accuracy_strict',
-  'qa.locomo_f1',
-] as const;
+  ...Object.values(BENCHMARKS).flatMap((benchmark) => benchmark.comparedMetrics ?? []),
+];
 
 export type CompareOptions = {
   /** Metrics to compare (default: DEFAULT_COMPARE_METRICS that both runs have). */

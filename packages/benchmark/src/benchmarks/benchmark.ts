@@ -1,16 +1,18 @@
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
-import type { Corpus, Granularity } from './build-corpus.js';
-import type { LongMemEvalRecord } from './longmemeval-record.js';
+import type { Convention, Corpus, Granularity } from './corpus.js';
+import type { JudgeRubricDefinition } from './judge-rubric.js';
+import type { LongMemEvalRecord, Turn } from './longmemeval-record.js';
+import type { ReaderPromptDefinition } from './reader-prompt.js';
 
 /**
- * A file of a benchmark, loaded: every question as the common record (LongMemEval's shape; a
+ * A dataset of a benchmark, loaded: every question as the common record (LongMemEval's shape; a
  * benchmark maps its own onto it, as LoCoMo does with `locomo_evidence`, and a multiple-choice one
- * would add its `choices`).
+ * would add its `choices`). `path` is a file or, for a benchmark whose dataset is a folder, the folder.
  */
 export type LoadedBenchmarkFile = {
   path: string;
-  /** SHA-256 of the uncompressed JSON. */
+  /** SHA-256 of the dataset's text (the uncompressed JSON, or the benchmark's own digest of a folder). */
   sha256: string;
   records: LongMemEvalRecord[];
   /** Problems that did not stop the load (LoCoMo evidence naming no turn). */
@@ -24,6 +26,68 @@ export type BenchmarkLoadOptions = {
   onRecord?: (record: LongMemEvalRecord, position: number) => void;
   /** Called with each problem that does not stop the load. */
   onWarning?: (message: string) => void;
+};
+
+/** A dataset read record by record, so memory holds one record at a time (LongMemEval M is 2.7 GB). */
+export type BenchmarkStream = {
+  records: AsyncIterable<LongMemEvalRecord>;
+  /** SHA-256 of the dataset's text; known once every record was read. */
+  sha256(): string;
+  /** Share of the dataset read so far, 0 to 1. */
+  fractionRead(): number;
+};
+
+/**
+ * The gold of a convention a benchmark defines itself (LongMemEval's `official`: the official
+ * scripts' corpus ids, gold when they hold `answer`). Every document of a haystack gets a graded
+ * key; a key is gold or not; a turn key maps onto its session key for session-level figures.
+ */
+export type KeyedGold = {
+  readonly kind: 'keyed';
+  /** One line for errors and docs. */
+  readonly description: string;
+  /** The graded key of a session document (the session's turns as the record holds them). */
+  sessionKey(sessionId: string, turns: readonly Turn[]): string;
+  /** The graded key of the turn document at `turnIndex` (a round is graded as its first turn). */
+  turnKey(sessionId: string, turns: readonly Turn[], turnIndex: number): string;
+  /** Whether a graded key (session or turn) is gold. */
+  isGold(key: string): boolean;
+  /** The session key of a turn key (session-level figures from a turn ranking). */
+  sessionOfKey(key: string): string;
+  /** Whether a turn counts as evidence for `context.evidence_recall` under this convention. */
+  evidenceTurn(sessionId: string, turn: Turn): boolean;
+};
+
+/**
+ * The gold of the `evidence` convention, shared by every benchmark that maps its evidence onto the
+ * common record: turns with `has_answer`, sessions in `answer_session_ids` (counted even when the
+ * haystack lacks them). A benchmark supports it by naming `RECORD_EVIDENCE_GOLD`.
+ */
+export type RecordEvidenceGold = { readonly kind: 'record-evidence'; readonly description: string };
+
+export const RECORD_EVIDENCE_GOLD: RecordEvidenceGold = {
+  kind: 'record-evidence',
+  description: "the record's evidence: turns with has_answer, sessions in answer_session_ids",
+};
+
+/** The conventions a benchmark grades under, each with its gold; one it leaves out is refused. */
+export type BenchmarkConventions = {
+  readonly official?: KeyedGold;
+  readonly evidence?: RecordEvidenceGold;
+};
+
+/**
+ * Run-config values of a benchmark's published setting, applied as a layer below presets, the
+ * environment and flags (defaults < benchmark < preset < environment < flags) and recorded in
+ * config.json (`benchmarkDefaults`) when they decided a value.
+ */
+export type BenchmarkDefaults = {
+  /** Must be one of `conventions`. */
+  readonly convention: Convention;
+  /** A judge rubric name (one of any benchmark's `judges`). */
+  readonly judge: string;
+  /** A reader prompt name (one of any benchmark's `readerPrompts`). */
+  readonly readerPrompt: string;
 };
 
 /** What a benchmark's own retrieval figures read of one graded question. */
@@ -40,35 +104,69 @@ export type BenchmarkRetrievalOptions = {
 };
 
 /**
- * A benchmark: how its files are recognised and read, which questions are its own, and what it
- * measures beyond the shared retrieval metrics (recall and NDCG at session and turn level, which
- * every benchmark gets from its gold). Everything but the first five fields is optional: a
- * benchmark without figures of its own leaves them out. A new benchmark is a folder
- * `benchmarks/<name>/` with one of these and a line in `BENCHMARKS` (`benchmark-registry.ts`); a
- * multiple-choice benchmark such as MemBench maps its choices into the record and scores an answer
- * with `answerMetrics` (the choice matched), with no judge needed.
+ * A benchmark: how its datasets are recognised and read, which questions are its own, how each
+ * convention decides gold, its published setting (reader prompt, judge, convention), its judges and
+ * reader prompts, and what it measures beyond the shared retrieval metrics (recall and NDCG at
+ * session and turn level, which every benchmark gets from its gold).
+ *
+ * A new benchmark is a folder `benchmarks/<name>/` holding one of these and a line in
+ * `BENCHMARKS` (`benchmark-registry.ts`); nothing outside the folder names it (`pnpm lint` checks).
  */
 export type Benchmark = {
+  /** Its registry key. */
   readonly name: string;
   readonly description: string;
+  /** What its dataset looks like, for the error on a file no benchmark reads ("a JSON array of … records"). */
+  readonly formatHint: string;
+  /**
+   * Whether a path is this benchmark's dataset without parsing it as JSON: a folder (BEAM's
+   * `chats/<tier>/<n>/…`) or a file it knows by name. Asked first, before `recognizes`.
+   */
+  recognizesPath?(path: string): boolean | Promise<boolean>;
   /**
    * Whether parsed JSON is this benchmark's format: a whole file that is one object, or an array
    * holding a file's first record. The registry asks each benchmark in turn; the default one
-   * (LongMemEval, whose loader then validates the file) takes what no other recognises.
+   * (the last to be asked) takes what no other recognises.
    */
   recognizes(value: unknown): boolean;
-  /** Reads a whole file (`.json` or `.json.gz`); every error starts with the path. */
+  /** Reads a whole dataset (a `.json`/`.json.gz` file, or the folder `recognizesPath` took); errors start with the path. */
   load(path: string, options?: BenchmarkLoadOptions): Promise<LoadedBenchmarkFile>;
-  /** Whether a FOLDER is this benchmark's dataset (BEAM: a tier of conversation folders); `load` then reads the folder. */
-  recognizesFolder?(path: string): boolean;
-  /** Why `--convention official` does not apply to it, one sentence; absent when it does. */
-  readonly officialConventionRefusal?: string;
+  /** Reads a dataset record by record; without it the dataset is loaded whole. Records validated as read. */
+  stream?(path: string, options?: BenchmarkLoadOptions): BenchmarkStream;
+  /**
+   * Short `--dataset` names it resolves inside the data directory (LongMemEval: oracle, s, m,
+   * sample), unique across benchmarks; any other value is a path.
+   */
+  readonly datasets?: {
+    readonly names: readonly string[];
+    resolve(name: string, dataDir: string): string;
+  };
+  /**
+   * `lme datasets download` names it fetches itself (BEAM: `beam-100k` from raw GitHub at a pinned
+   * commit), unique across benchmarks; `download` returns the line to print. LongMemEval's files go
+   * through configs/datasets.json instead.
+   */
+  readonly downloads?: {
+    readonly names: readonly string[];
+    download(name: string, options: { dataDir: string; baseUrl?: string }): Promise<string>;
+  };
   /** Its question types, in report order; a record is the benchmark's when its type is one of them. */
   readonly questionTypes: readonly string[];
-  /** The judge rubric (a key of `judgeRubrics`) that grades its answers as its papers do. */
-  readonly judgeRubric?: string;
-  /** The reader prompt (a key of `readerPrompts`) of its published setting. */
-  readonly readerPrompt?: string;
+  /**
+   * Lines `lme datasets` prints after its per-type table (LoCoMo: questions per category), from
+   * the table's rows; '' or absent for none.
+   */
+  statisticsNote?(rows: readonly { label: string; questions: number }[]): string;
+  /** The conventions it grades under and the gold of each; `--convention` naming another is refused. */
+  readonly conventions: BenchmarkConventions;
+  /** Its published setting, a config layer below presets, environment and flags. */
+  readonly defaults: BenchmarkDefaults;
+  /** Judge rubrics it brings, by `--judge` name (names unique across benchmarks). */
+  readonly judges?: Readonly<Record<string, JudgeRubricDefinition>>;
+  /** Reader prompts it brings, by `--reader-prompt` name (names unique across benchmarks). */
+  readonly readerPrompts?: Readonly<Record<string, ReaderPromptDefinition>>;
+  /** Names of its own per-question metrics (`qa.locomo_f1`) that compare may test, higher better. */
+  readonly comparedMetrics?: readonly string[];
   /** Retrieval figures of its own for one question (LoCoMo: the official recall_acc). */
   retrievalMetrics?(options: BenchmarkRetrievalOptions): Record<string, number>;
   /** Answer figures computed from the hypothesis alone, no judge (LoCoMo: the official token F1). */
@@ -80,7 +178,7 @@ export type Benchmark = {
   aggregate?(
     samples: readonly Sample[],
     qa?: { judge: string; judge_model: string },
-  ): Partial<Summary> | undefined;
+  ): Record<string, unknown> | undefined;
   /** Tables appended to report.md after the per-category table; '' when it has none for this run. */
   tables?(summary: Summary, samples: readonly Sample[]): string;
 };

@@ -1,39 +1,22 @@
 import type { MemoryDocument } from '@lme/search-core';
-import type { LongMemEvalRecord, Turn } from './longmemeval-record.js';
+import type { KeyedGold } from './benchmark.js';
+import { benchmarkOfRecord, defaultBenchmark } from './benchmark-registry.js';
+import type { Corpus, CorpusOptions } from './corpus.js';
+import type { LongMemEvalRecord } from './longmemeval-record.js';
 
-export type Granularity = 'session' | 'turn';
-export type IndexRoles = 'user' | 'all';
-export type Convention = 'official' | 'evidence';
-
-export type CorpusOptions = {
-  granularity: Granularity;
-  indexRoles: IndexRoles;
-  /** `round`: at turn granularity, a user turn and the assistant reply after it form one document. */
-  chunkUnit?: 'turn' | 'round' | 'session';
-};
-
-/** A haystack cut into documents, with the ids each metric convention grades them by. */
-export type Corpus = {
-  documents: MemoryDocument[];
-  /**
-   * The official scripts' corpus ids: a session id, or `<session>_<n>` with n the 1-based
-   * position among all turns; ids of evidence sessions/turns without user-side evidence have
-   * `answer` replaced by `noans`.
-   */
-  officialIds: string[];
-  /** Whether each document holds evidence under the `evidence` convention. */
-  evidence: boolean[];
-};
+export type { Convention, Corpus, CorpusOptions, Granularity, IndexRoles } from './corpus.js';
 
 /**
  * Builds the documents of one haystack as the official `process_item_flat_index` does: a session
  * document is its (user) turns joined by one space; a turn document is one turn. With
- * `indexRoles: 'all'` assistant turns are indexed too; under the official gold they never count
- * (their ids always take the `noans` form). With `chunkUnit: 'round'` a user turn and the assistant
- * turn right after it are one document under the user turn's id (a lone turn stays a turn document,
- * a lone assistant turn only with `indexRoles: 'all'`).
+ * `indexRoles: 'all'` assistant turns are indexed too. With `chunkUnit: 'round'` a user turn and
+ * the assistant turn right after it are one document under the user turn's id (a lone turn stays
+ * a turn document, a lone assistant turn only with `indexRoles: 'all'`). Each document's key under
+ * the `official` convention comes from the record's benchmark (`Benchmark.conventions.official`;
+ * a record of no known benchmark takes the default benchmark's); its evidence from the record.
  */
 export function buildCorpus(record: LongMemEvalRecord, options: CorpusOptions): Corpus {
+  const rule = (benchmarkOfRecord(record) ?? defaultBenchmark()).conventions.official;
   const documents: MemoryDocument[] = [];
   const officialIds: string[] = [];
   const evidence: boolean[] = [];
@@ -44,7 +27,6 @@ export function buildCorpus(record: LongMemEvalRecord, options: CorpusOptions): 
   record.haystack_sessions.forEach((turns, sessionIndex) => {
     const sessionId = record.haystack_session_ids[sessionIndex]!;
     const date = record.haystack_dates[sessionIndex]!;
-    const isAnswerSession = sessionId.includes('answer');
     if (options.granularity === 'session') {
       const kept = turns.filter((turn) => indexed(turn.role));
       documents.push({
@@ -55,7 +37,7 @@ export function buildCorpus(record: LongMemEvalRecord, options: CorpusOptions): 
         date,
         role: options.indexRoles === 'all' ? 'mixed' : 'user',
       });
-      officialIds.push(officialSessionId(sessionId, turns));
+      officialIds.push(rule ? rule.sessionKey(sessionId, turns) : sessionId);
       evidence.push(answerSessions.has(sessionId));
       return;
     }
@@ -64,8 +46,7 @@ export function buildCorpus(record: LongMemEvalRecord, options: CorpusOptions): 
       if (!indexed(turn.role)) continue;
       const reply = rounds && turn.role === 'user' ? turns[turnIndex + 1] : undefined;
       const id = `${sessionId}_${turnIndex + 1}`;
-      const officialGold = isAnswerSession && turn.role === 'user' && turn.has_answer === true;
-      officialIds.push(isAnswerSession && !officialGold ? id.replace('answer', 'noans') : id);
+      officialIds.push(rule ? rule.turnKey(sessionId, turns, turnIndex) : id);
       if (reply?.role === 'assistant') {
         // A round: graded as its user turn (official), as evidence when either turn is.
         documents.push({
@@ -84,14 +65,17 @@ export function buildCorpus(record: LongMemEvalRecord, options: CorpusOptions): 
       evidence.push(turn.has_answer === true);
     }
   });
-  return { documents, officialIds, evidence };
+  return { documents, officialIds, ...(rule ? { officialRule: rule } : {}), evidence };
 }
 
 /**
- * The official id of a session document: an answer session none of whose user turns holds
- * evidence is renamed `noans_…` and stops being gold.
+ * The `official` gold rule the corpus was built with; a corpus of a benchmark without one fails
+ * (a run refuses `--convention official` for it before its first question, never grading it 0).
  */
-export function officialSessionId(sessionId: string, turns: readonly Turn[]): string {
-  const userEvidence = turns.some((turn) => turn.role === 'user' && turn.has_answer === true);
-  return sessionId.includes('answer') && !userEvidence ? sessionId.replace('answer', 'noans') : sessionId;
+export function officialRuleOf(corpus: Corpus): KeyedGold {
+  if (!corpus.officialRule)
+    throw new Error(
+      "The question's benchmark defines no official gold; grade it with --convention evidence.",
+    );
+  return corpus.officialRule;
 }

@@ -21,6 +21,37 @@ export type BinaryJudgeRubricDefinition = {
    * grade gets no judge call and no accuracy (Mem0's LoCoMo judge skips adversarial questions).
    */
   grades?(record: JudgeRecord): boolean;
+  /**
+   * Real questions of its benchmark with an answer of each probe kind (`lme judge-probe` grades
+   * them to see whether a judge model is sound with this rubric); none: no probe for it.
+   */
+  probes?: readonly ProbeQuestion[];
+  /** Whether abstention questions (`_abs` ids) are judged with a template of their own (a plan notes it). */
+  gradesAbstention?: boolean;
+};
+
+/**
+ * What a probe answer is: `vague` is on topic but does not give the answer, `wrong` is specific
+ * and wrong, `verbose` is right but buried in padding, `correct` is the plain right answer (the
+ * control: a judge that rejects it is not lenient, it is broken).
+ */
+export const PROBE_KINDS = ['vague', 'wrong', 'verbose', 'correct'] as const;
+export type ProbeKind = (typeof PROBE_KINDS)[number];
+
+/** Whether a sound judge accepts a kind: it should reject vague and wrong answers, accept the others. */
+export const SOUND_JUDGE_ACCEPTS = {
+  vague: false,
+  wrong: false,
+  verbose: true,
+  correct: true,
+} as const satisfies Record<ProbeKind, boolean>;
+
+/** One real question with one answer of each kind. */
+export type ProbeQuestion = {
+  /** Where the question is from (dataset file and question id as lme names it). */
+  source: string;
+  record: JudgeRecord;
+  answers: Record<ProbeKind, string>;
 };
 
 /** One item of a question's rubric, as the judge is asked about it (one judge call each). */
@@ -56,6 +87,10 @@ export type GradedJudgeRubricDefinition = {
   maxTokens?: number;
   /** As for a yes/no rubric: a question it does not grade gets no call and no score. */
   grades?(record: JudgeRecord): boolean;
+  /** As for a yes/no rubric: real questions `lme judge-probe` grades with it; none: no probe. */
+  probes?: readonly ProbeQuestion[];
+  /** Whether abstention questions are judged with a template of their own (a plan notes it). */
+  gradesAbstention?: boolean;
 };
 
 /** One judge rubric: a yes/no verdict or a graded score with items. */

@@ -78,7 +78,7 @@ describe('loadAnyDataset', () => {
   it('names the path of a directory', async () => {
     const path = join(dir, 'folder.json');
     mkdirSync(path, { recursive: true });
-    await expect(loadAnyDataset(path)).rejects.toThrow(`${path}: is a directory that no benchmark reads`);
+    await expect(loadAnyDataset(path)).rejects.toThrow(`${path}: is a directory, not a dataset file`);
   });
 
   it('fails on junk between records and on non-object items, naming the file and position', async () => {

@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import { checkDatasetFile } from '../dataset/check-dataset-file.js';
@@ -6,33 +5,30 @@ import { readWholeDatasetFile } from '../dataset/input-limits.js';
 import { readJsonArrayObjects } from '../dataset/json-array-records.js';
 import type { BenchmarkLoadOptions, LoadedBenchmarkFile } from './benchmark.js';
 import {
-  BENCHMARKS,
-  type BenchmarkName,
-  DEFAULT_BENCHMARK,
+  benchmarkNamed,
+  benchmarks,
+  defaultBenchmark,
   recognizeBenchmark,
-  recognizeFolder,
+  recognizeBenchmarkPath,
 } from './benchmark-registry.js';
+import type { LongMemEvalRecord } from './longmemeval-record.js';
 
-/** Which benchmark a dataset file holds: a key of `BENCHMARKS`. */
-export type DatasetFormat = BenchmarkName;
+/** Which benchmark a dataset holds: a key of `BENCHMARKS`. */
+export type DatasetFormat = string;
 
 export type LoadedAnyDataset = LoadedBenchmarkFile & { format: DatasetFormat };
 
 /**
- * Which benchmark a dataset file holds, from its first record (`Benchmark.recognizes`: LoCoMo
- * conversations have `conversation` and `qa`); anything else is taken for LongMemEval (whose loader then
- * validates it). A file that
- * is one JSON object rather than an array is accepted only when it is a single LoCoMo conversation.
+ * Which benchmark a dataset holds: the benchmark that takes the path as its own
+ * (`Benchmark.recognizesPath`: a folder), else the one that recognises the file's first record
+ * (`Benchmark.recognizes`), else the default benchmark (whose loader then validates it). A file
+ * that is one JSON object rather than an array is accepted only when a benchmark recognises it.
  * Every error starts with the path.
  */
 export async function detectDatasetFormat(path: string): Promise<DatasetFormat> {
-  if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
-    const format = recognizeFolder(path);
-    if (format) return format;
-    throw new Error(
-      `${path}: is a directory that no benchmark reads (a BEAM tier holds numbered conversation folders, each with chat.json and probing_questions/probing_questions.json)`,
-    );
-  }
+  const DEFAULT_BENCHMARK = defaultBenchmark().name;
+  const byPath = await recognizeBenchmarkPath(path);
+  if (byPath !== undefined) return byPath;
   await checkDatasetFile(path);
   const opening = await firstCharacter(path);
   if (opening === '') throw new Error(`${path}: the file holds only whitespace`);
@@ -42,7 +38,11 @@ export async function detectDatasetFormat(path: string): Promise<DatasetFormat> 
     if (format !== DEFAULT_BENCHMARK) return format;
     const keys = Object.keys(value as object).slice(0, 5);
     throw new Error(
-      `${path}: the file is one JSON object (keys: ${keys.join(', ') || 'none'}), but lme reads a JSON array of LongMemEval question records, or a LoCoMo file (an array of conversations, or one conversation with "conversation" and "qa")`,
+      `${path}: the file is one JSON object (keys: ${keys.join(', ') || 'none'}), but lme reads ${Object.values(
+        benchmarks(),
+      )
+        .map((benchmark) => benchmark.formatHint)
+        .join(', or ')}`,
     );
   }
   try {
@@ -51,7 +51,7 @@ export async function detectDatasetFormat(path: string): Promise<DatasetFormat> 
       try {
         first = JSON.parse(text);
       } catch {
-        return DEFAULT_BENCHMARK; // the LongMemEval loader reports the bad record
+        return DEFAULT_BENCHMARK; // the default benchmark's loader reports the bad record
       }
       return recognizeBenchmark([first]);
     }
@@ -72,16 +72,16 @@ async function readJsonValue(path: string): Promise<unknown> {
 }
 
 /**
- * Loads a LongMemEval or a LoCoMo file, whichever it is, into LongMemEval records (LoCoMo mapped
- * as `locomoRecords` describes). Reads the whole file; large LongMemEval runs stream with
- * `streamLongMemEval` instead.
+ * Loads a dataset of any registered benchmark, whichever it is, into the common records (each
+ * benchmark maps its own). Reads the whole dataset; a benchmark with `stream` can be read record
+ * by record instead (`streamDataset`).
  */
 export async function loadAnyDataset(
   path: string,
   options: BenchmarkLoadOptions = {},
 ): Promise<LoadedAnyDataset> {
   const format = await detectDatasetFormat(path);
-  return { format, ...(await BENCHMARKS[format].load(path, options)) };
+  return { format, ...(await benchmarkNamed(format).load(path, options)) };
 }
 
 /** The first non-whitespace character of the (uncompressed) file, or '' for an empty file. */
@@ -111,4 +111,17 @@ function gunzipPrefix(bytes: Buffer): Promise<Buffer> {
     gunzip.on('end', done);
     gunzip.end(bytes);
   });
+}
+
+/**
+ * Every record of a dataset of any benchmark, in dataset order: streamed when its benchmark
+ * streams (`Benchmark.stream`), else loaded whole. Stop early by leaving the loop.
+ */
+export async function* datasetRecords(
+  path: string,
+  options: BenchmarkLoadOptions = {},
+): AsyncGenerator<LongMemEvalRecord> {
+  const benchmark = benchmarkNamed(await detectDatasetFormat(path));
+  if (benchmark.stream) yield* benchmark.stream(path, options).records;
+  else yield* (await benchmark.load(path, options)).records;
 }

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { downloadBeamTier, GITHUB_RAW_URL, isBeamDatasetName } from '../benchmarks/beam/beam-download.js';
+import type { Benchmark } from '../benchmarks/benchmark.js';
+import { BENCHMARKS, benchmarkNamed } from '../benchmarks/benchmark-registry.js';
 import { datasetStatistics } from '../benchmarks/dataset-statistics.js';
 import { loadAnyDataset } from '../benchmarks/load-dataset.js';
-import { locomoCategoryOf } from '../benchmarks/locomo/load-locomo.js';
 import { COMMITTED_SAMPLE, resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';
 import { verifyDatasets } from '../benchmarks/longmemeval/verify-datasets.js';
 import { runOptionOf } from '../config/run-options.js';
@@ -75,15 +75,7 @@ export function datasetsCommand(): Command {
       process.stdout.write(
         `\n${statistics.repeatedSessionHaystacks} haystacks repeat a session id; ${statistics.distinctUserTurns} distinct user turns.\n`,
       );
-      if (format === 'locomo') {
-        process.stdout.write('\nLoCoMo categories:\n');
-        for (const row of statistics.rows) {
-          const category = locomoCategoryOf(row.label);
-          if (category) {
-            process.stdout.write(`category ${category.id} ${category.name}: ${row.questions} questions\n`);
-          }
-        }
-      }
+      process.stdout.write(benchmarkNamed(format).statisticsNote?.(statistics.rows) ?? '');
       for (const warning of warnings) log.warn(warning);
     });
 
@@ -105,36 +97,35 @@ export function datasetsCommand(): Command {
 
   datasets
     .command('download')
-    .argument('<names...>', 'oracle, s and/or m; beam-100k, beam-500k (BEAM tiers: folders)')
+    .argument(
+      '<names...>',
+      'oracle, s and/or m, or a name another benchmark downloads itself (`lme datasets list`)',
+    )
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .option('--hub-url <url>', 'Hugging Face hub address (env LME_HUB_URL; default: https://huggingface.co)')
     .option(
       '--github-raw-url <url>',
-      `raw GitHub address for BEAM's files (env LME_GITHUB_RAW_URL; default: ${GITHUB_RAW_URL})`,
+      'raw GitHub address for files a benchmark fetches from GitHub (env LME_GITHUB_RAW_URL; default: https://raw.githubusercontent.com)',
     )
     .option('--sources <file>', SOURCES_HELP)
-    .description(
-      'download official LongMemEval files at the pinned revision, or BEAM tiers at the pinned commit, resumably, checking SHA-256',
-    )
+    .description('download official dataset files at their pinned revision, resumably, checking SHA-256')
     .action(async (names: string[], options: DataDirOptions & { hubUrl?: string; githubRawUrl?: string }) => {
-      const beamNames = names.filter(isBeamDatasetName);
-      const sources = sourcesOf(options);
-      for (const name of names) if (!isBeamDatasetName(name)) datasetSource(sources, name); // unknown names fail before any download
-      const dataDir = dataDirOf(options);
-      for (const name of beamNames) {
-        const result = await downloadBeamTier({
-          name,
-          dataDir,
-          rawUrl: options.githubRawUrl ?? process.env.LME_GITHUB_RAW_URL,
-          onFile: (file, index, total) => {
-            if (index === 0) log.info(`lme: ${name}: ${total} files, first ${file.path}`);
-          },
-        });
-        process.stdout.write(
-          `${name}: ${result.files} files (${result.fetched} downloaded, ${result.alreadyPresent} already present), SHA-256 verified: ${result.folder}\n`,
+      // Names a benchmark downloads itself (its `downloads`); the rest are configs/datasets.json's.
+      const ownDownload = (name: string) =>
+        Object.values(BENCHMARKS as Record<string, Benchmark>).find((benchmark) =>
+          benchmark.downloads?.names.includes(name),
         );
+      const sources = sourcesOf(options);
+      for (const name of names) if (!ownDownload(name)) datasetSource(sources, name); // unknown names fail before any download
+      const dataDir = dataDirOf(options);
+      for (const name of names) {
+        const benchmark = ownDownload(name);
+        if (!benchmark) continue;
+        const baseUrl = options.githubRawUrl ?? process.env.LME_GITHUB_RAW_URL;
+        const line = await benchmark.downloads!.download(name, { dataDir, ...(baseUrl ? { baseUrl } : {}) });
+        process.stdout.write(`${line}\n`);
       }
-      names = names.filter((name) => !isBeamDatasetName(name));
+      names = names.filter((name) => !ownDownload(name));
       const hubUrl = options.hubUrl ?? process.env.LME_HUB_URL ?? sources.hubUrl;
       const checksumSource = options.sources ?? 'configs/datasets.json';
       for (const name of names) {

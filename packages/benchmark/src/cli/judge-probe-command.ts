@@ -5,6 +5,8 @@ import { parseRunConfig } from '../config/parse-run-config.js';
 import { configFromEnvironment } from '../config/run-options.js';
 import { createJudge } from '../qa/judge.js';
 import { renderJudgeProbe, runJudgeProbe } from '../qa/judge-probe.js';
+import { judgeRubrics } from '../qa/judge-rubrics.js';
+import { judgeOf } from '../run/benchmark-defaults.js';
 import { EXIT } from './exit-codes.js';
 import { addRunOptions, configFromFlags } from './run-option-flags.js';
 
@@ -39,7 +41,7 @@ export function judgeProbeCommand(): Command {
       'after',
       '\nExample:\n' +
         '  OPENAI_BASE_URL=http://127.0.0.1:8000/v1 lme judge-probe --judge-model my-judge\n' +
-        '  lme judge-probe --judge locomo-llm --judge-model gpt-4o-mini',
+        `  lme judge-probe --judge ${Object.keys(judgeRubrics()).at(-1)} --judge-model gpt-4o-mini`,
     )
     .action(async (flags: { json?: boolean }, command: Command) => {
       const config = parseRunConfig({ ...configFromEnvironment(process.env), ...configFromFlags(command) });
@@ -52,9 +54,9 @@ export function judgeProbeCommand(): Command {
         model: config.judgeModel,
         samples: config.judgeSamples,
         temperature: config.judgeTemperature,
-        rubric: config.judge,
+        rubric: judgeOf(config),
       });
-      const result = await runJudgeProbe({ judge, rubric: config.judge });
+      const result = await runJudgeProbe({ judge, rubric: judgeOf(config) });
       process.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : renderJudgeProbe(result));
       if (result.kinds.every((kind) => kind.acceptance === null)) {
         const first = result.grades.find((grade) => grade.error)?.error ?? 'no reply';

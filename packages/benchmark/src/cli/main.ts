@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { BENCHMARKS } from '../benchmarks/benchmark-registry.js';
 import { collectSecrets, redactProcessOutput } from '../config/secrets.js';
 import { ablateCommand } from './ablate-command.js';
 import { cacheCommand } from './cache-command.js';
@@ -38,7 +39,9 @@ exitOnBrokenPipe();
 await warnIfStaleBuild();
 
 const program = new Command('lme')
-  .description('Benchmark long-term conversational memory systems on LongMemEval')
+  .description(
+    `Benchmark long-term conversational memory systems on ${Object.keys(BENCHMARKS).length} benchmarks (benchmarks/<name>/)`,
+  )
   .version(packageVersion(), '-V, --version', 'print the version of lme')
   .showHelpAfterError('(run with --help for usage)')
   .addHelpText(

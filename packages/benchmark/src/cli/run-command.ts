@@ -6,7 +6,7 @@ import { RunInterruptedError, readManifest, runBenchmark, selectRecords } from '
 import { EXIT } from './exit-codes.js';
 import { log } from './logger.js';
 import { createProgress } from './progress.js';
-import { addRunOptions, resolveRunConfig } from './run-option-flags.js';
+import { addRunOptions, resolveRunConfigForDataset } from './run-option-flags.js';
 import { describeRunOutcome } from './run-outcome.js';
 
 /**
@@ -52,7 +52,7 @@ export function runCommand(): Command {
       '\nExamples:\n' +
         '  lme run --dataset s --preset bm25 --limit 0.1        a tenth of S, stratified by type\n' +
         '  lme run --config run.yaml --label try-2              settings from a file, one flag on top\n' +
-        '  LME_DATA_DIR=../shared/datasets/longmemeval lme run --dataset s --retriever bm25 --tokenizer official\n' +
+        '  LME_DATA_DIR=<dataset folder> lme run --dataset s --retriever bm25 --tokenizer official\n' +
         '  lme run --resume results/<run-id>          continue after a crash or Ctrl-C',
     )
     .action(
@@ -66,7 +66,7 @@ export function runCommand(): Command {
         // affect results (the runner refuses otherwise, naming the keys).
         const stored = options.resume ? readManifest(options.resume).config : {};
         const fromFile = options.config ? readRunConfigFile(options.config) : {};
-        const { config, warnings, layers } = resolveRunConfig(command, stored, fromFile);
+        const { config, warnings, layers } = await resolveRunConfigForDataset(command, stored, fromFile);
         for (const warning of warnings) log.warn(warning);
         for (const [layer, keys] of Object.entries(layers))
           if (keys.length > 0) log.debug(`config from ${layer}: ${keys.join(', ')}`);

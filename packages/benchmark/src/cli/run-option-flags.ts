@@ -1,5 +1,7 @@
 import { type Command, Option } from 'commander';
 import type { z } from 'zod';
+import type { Benchmark } from '../benchmarks/benchmark.js';
+import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
 import { ineffectiveKeyWarnings } from '../config/ineffective-keys.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import { listPresets, loadPreset } from '../config/presets.js';
@@ -12,6 +14,7 @@ import {
   type RunOptionDeclaration,
   runOptionOf,
 } from '../config/run-options.js';
+import { benchmarkLayer, benchmarkOfDataset } from '../run/benchmark-defaults.js';
 import { listFlag, namedWeightsFlag, schemaNumberFlag, weightsFlag } from './parse-flag.js';
 
 /**
@@ -150,7 +153,8 @@ export function folderSetting(
 export type ResolvedRunConfig = { config: RunConfig; warnings: string[]; layers: Record<string, string[]> };
 
 /**
- * The config a command line asks for: defaults < stored config (resume) < config file (--config)
+ * The config a command line asks for: defaults < the dataset's benchmark (`benchmark`, its
+ * published convention, judge and reader prompt) < stored config (resume) < config file (--config)
  * < preset < environment < flags. A preset named by flag replaces the one of the file, and either
  * replaces the stored one. Flags that change nothing in the resolved config (`--top-sessions`
  * without `--retriever session-aware`) come back as warnings.
@@ -159,13 +163,17 @@ export function resolveRunConfig(
   command: Command,
   stored: RunConfigInput = {},
   fromFile: RunConfigInput = {},
+  benchmark?: Benchmark,
 ): ResolvedRunConfig {
   const flags = configFromFlags(command);
   const environment = configFromEnvironment(process.env);
   const presetName = flags.preset ?? fromFile.preset ?? stored.preset;
   const preset = presetName ? loadPreset(presetName).config : {};
-  const config = parseRunConfig({ ...stored, ...fromFile, ...preset, ...environment, ...flags });
+  const higher = { ...stored, ...fromFile, ...preset, ...environment, ...flags };
+  const fromBenchmark = benchmark ? benchmarkLayer(benchmark, higher) : {};
+  const config = parseRunConfig({ ...fromBenchmark, ...higher });
   const layers = {
+    ...(benchmark ? { [`benchmark ${benchmark.name}`]: fromBenchmark.benchmarkDefaults?.keys ?? [] } : {}),
     'the resumed run': Object.keys(stored),
     '--config': Object.keys(fromFile),
     [`preset ${presetName}`]: Object.keys(preset),
@@ -173,6 +181,27 @@ export function resolveRunConfig(
     flags: Object.keys(flags),
   };
   return { config, warnings: ineffectiveKeyWarnings(config, Object.keys(flags)), layers };
+}
+
+/**
+ * `resolveRunConfig` with the layer of the dataset's benchmark: the config is resolved once to
+ * find the dataset, then again with that benchmark's published setting below everything else. A
+ * dataset that does not read resolves without it (the run then says what is wrong with it).
+ */
+export async function resolveRunConfigForDataset(
+  command: Command,
+  stored: RunConfigInput = {},
+  fromFile: RunConfigInput = {},
+): Promise<ResolvedRunConfig> {
+  const first = resolveRunConfig(command, stored, fromFile);
+  let path: string;
+  try {
+    path = resolveDatasetPath(first.config.dataset, first.config.dataDir);
+  } catch {
+    return first;
+  }
+  const benchmark = await benchmarkOfDataset(path);
+  return benchmark ? resolveRunConfig(command, stored, fromFile, benchmark) : first;
 }
 
 /** Keeps only the options the user actually gave, mapped to config keys. */

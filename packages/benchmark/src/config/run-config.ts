@@ -203,7 +203,11 @@ export const runConfigSchema = z
       .optional(),
     /** The QA stage runs when a reader model is set. */
     readerModel: z.string().min(1).optional(),
-    readerPrompt: z.enum(['direct', 'cot', 'locomo', 'beam']).default('cot'),
+    /**
+     * Reader prompt style: a name a benchmark brings (`readerPrompts` of benchmarks/<name>/, checked
+     * against the registry before a run); unset: the dataset's benchmark's (`defaults.readerPrompt`).
+     */
+    readerPrompt: z.string().min(1).optional(),
     historyFormat: z.enum(['json', 'nl']).default('json'),
     /** Retrieved sessions (in rank order) handed to the reader by the pipeline provider. */
     readerTopK: z.number().int().min(1).default(10),
@@ -226,8 +230,19 @@ export const runConfigSchema = z
     judgeSamples: z.number().int().min(1).max(15).default(1),
     /** Judge sampling temperature; 0 is the official setting (votes of k > 1 then rarely differ). */
     judgeTemperature: z.number().min(0).max(2).default(0),
-    /** Judge rubric (qa/judge-rubrics.ts): the official LongMemEval one, or Mem0's LoCoMo judge. */
-    judge: z.enum(['longmemeval', 'locomo-llm', 'beam', 'beam-partial']).default('longmemeval'),
+    /**
+     * Judge rubric: a name a benchmark brings (`judges` of benchmarks/<name>/, checked against the
+     * registry before a run); unset: the dataset's benchmark's (`defaults.judge`).
+     */
+    judge: z.string().min(1).optional(),
+    /**
+     * Provenance (never set by hand): the keys the dataset's benchmark decided as the config layer
+     * below presets, environment and flags (`Benchmark.defaults`), and which benchmark.
+     */
+    benchmarkDefaults: z
+      .object({ benchmark: z.string().min(1), keys: z.array(z.string().min(1)) })
+      .strict()
+      .optional(),
     /** OpenAI-compatible endpoint (else OPENAI_BASE_URL, else api.openai.com); per-role overrides. */
     baseUrl: endpointUrl.optional(),
     readerBaseUrl: endpointUrl.optional(),
@@ -265,6 +280,7 @@ export type RunConfig = Omit<z.infer<typeof runConfigSchema>, 'sessionAware' | '
  * key must match the stored config (the same dataset, pipeline, conventions and questions).
  */
 export const NON_RESULT_KEYS = [
+  'benchmarkDefaults',
   'dataDir',
   'modelDir',
   'embedThreads',

@@ -48,13 +48,13 @@ export const RUN_OPTIONS = [
     flags: '-d, --dataset <name|path>',
     key: 'dataset',
     group: 'start',
-    help: 'oracle, s, m, sample, or a path to a LongMemEval .json/.json.gz',
+    help: 'a dataset name a benchmark knows (oracle, s, m, sample), or the path of a dataset file (.json/.json.gz) or folder',
   },
   {
     flags: '--data-dir <dir>',
     key: 'dataDir',
     group: 'data',
-    help: 'folder holding the LongMemEval files',
+    help: 'folder holding the downloaded dataset files',
     env: 'LME_DATA_DIR',
   },
   { flags: '--provider <name>', key: 'provider', group: 'retrieval', help: 'memory system under test' },
@@ -111,7 +111,7 @@ export const RUN_OPTIONS = [
     flags: '--errata <name>',
     key: 'errata',
     group: 'data',
-    help: 'correct known label errors (configs/errata/<name>.json: longmemeval-s, longmemeval-oracle, locomo10-conv26) or exclude the questions; default: official labels',
+    help: 'correct known label errors (configs/errata/<name>.json, one per dataset file) or exclude the questions; default: official labels',
     defaultHelp: 'none',
   },
   {
@@ -465,7 +465,7 @@ export const RUN_OPTIONS = [
     flags: '--reader-prompt <style>',
     key: 'readerPrompt',
     group: 'qa',
-    help: 'official reader prompt: direct or step-by-step',
+    help: "reader prompt by name (the benchmarks' prompts: direct, cot step-by-step, ...); default: the dataset's benchmark's",
   },
   {
     flags: '--history-format <format>',
@@ -527,7 +527,7 @@ export const RUN_OPTIONS = [
     flags: '--judge <rubric>',
     key: 'judge',
     group: 'qa',
-    help: "judge rubric: longmemeval (official) or locomo-llm (Mem0's LoCoMo judge, categories 1-4)",
+    help: "judge rubric by name (the benchmarks' judges; an unknown name is refused, listing them); default: the dataset's benchmark's published judge",
   },
   {
     flags: '--base-url <url>',

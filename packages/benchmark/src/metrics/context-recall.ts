@@ -1,5 +1,5 @@
 import { type MemoryDocument, packContext, type RetrievalHit } from '@lme/search-core';
-import type { Convention, Corpus } from '../benchmarks/build-corpus.js';
+import { type Convention, type Corpus, officialRuleOf } from '../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { countTokens } from './truncate-tokens.js';
 
@@ -36,7 +36,7 @@ export function gradeContext(options: {
   convention: Convention;
 }): ContextGrade {
   const { record, corpus, ranking, budgetTokens, convention } = options;
-  const evidence = evidenceTurns(record, convention);
+  const evidence = evidenceTurns(record, convention, corpus);
   const hits: RetrievalHit[] = ranking.slice(0, CONTEXT_CANDIDATES).map((document) => {
     const { id, sessionId } = corpus.documents[document]!;
     return { document, id, sessionId, score: 0, routes: {} };
@@ -75,15 +75,19 @@ export function contextTrace(grade: ContextGrade): Record<string, unknown> {
   };
 }
 
-/** Evidence turn ids of a question under a convention (empty for `_abs` questions and noans ones). */
-export function evidenceTurns(record: LongMemEvalRecord, convention: Convention): string[] {
+/**
+ * Evidence turn ids of a question under a convention (empty for `_abs` questions and noans ones):
+ * under `evidence`, turns with `has_answer`; under `official`, those the corpus's benchmark rule
+ * takes (`KeyedGold.evidenceTurn`).
+ */
+export function evidenceTurns(record: LongMemEvalRecord, convention: Convention, corpus: Corpus): string[] {
+  const rule = convention === 'official' ? officialRuleOf(corpus) : undefined;
   const turns = new Set<string>();
   record.haystack_sessions.forEach((session, sessionIndex) => {
     const sessionId = record.haystack_session_ids[sessionIndex]!;
-    if (convention === 'official' && !sessionId.includes('answer')) return;
     session.forEach((turn, turnIndex) => {
       if (turn.has_answer !== true) return;
-      if (convention === 'official' && turn.role !== 'user') return;
+      if (rule && !rule.evidenceTurn(sessionId, turn)) return;
       turns.add(`${sessionId}_${turnIndex + 1}`);
     });
   });

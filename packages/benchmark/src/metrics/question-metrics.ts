@@ -3,7 +3,7 @@ import {
   type Convention,
   type Corpus,
   type Granularity,
-  officialSessionId,
+  officialRuleOf,
 } from '../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { type ContextGrade, gradeContext } from './context-recall.js';
@@ -64,11 +64,16 @@ export function evaluateQuestion(options: {
   let primary: GradedRanking;
   let sessionLevel: GradedRanking | undefined;
   if (convention === 'official') {
+    const rule = officialRuleOf(corpus);
     const keys = corpus.officialIds;
-    const gold = new Set(keys.filter((id) => id.includes('answer')));
+    const gold = new Set(keys.filter((id) => rule.isGold(id)));
     primary = { ranking, keys, gold };
     if (granularity === 'turn') {
-      sessionLevel = { ranking, keys: keys.map(stripTurnId), gold: new Set([...gold].map(stripTurnId)) };
+      sessionLevel = {
+        ranking,
+        keys: keys.map((key) => rule.sessionOfKey(key)),
+        gold: new Set([...gold].map((key) => rule.sessionOfKey(key))),
+      };
     }
   } else {
     const gold = new Set(
@@ -89,7 +94,9 @@ export function evaluateQuestion(options: {
 
   // A retriever that ranks sessions itself is graded on that order at session level.
   const ownSessionOrder =
-    sessionRanking && granularity === 'turn' ? sessionGraded(record, sessionRanking, convention) : undefined;
+    sessionRanking && granularity === 'turn'
+      ? sessionGraded(record, corpus, sessionRanking, convention)
+      : undefined;
   if (ownSessionOrder) sessionLevel = ownSessionOrder;
   for (const k of CUTOFFS) {
     put(granularity, k, evaluateAtK(primary, k));
@@ -135,14 +142,16 @@ export function evaluateQuestion(options: {
 /** A session ranking graded with the session-granularity keys and gold of a convention. */
 function sessionGraded(
   record: LongMemEvalRecord,
+  corpus: Corpus,
   sessionRanking: readonly number[],
   convention: Convention,
 ): GradedRanking {
   if (convention === 'official') {
+    const rule = officialRuleOf(corpus);
     const keys = record.haystack_sessions.map((turns, index) =>
-      officialSessionId(record.haystack_session_ids[index]!, turns),
+      rule.sessionKey(record.haystack_session_ids[index]!, turns),
     );
-    return { ranking: sessionRanking, keys, gold: new Set(keys.filter((id) => id.includes('answer'))) };
+    return { ranking: sessionRanking, keys, gold: new Set(keys.filter((id) => rule.isGold(id))) };
   }
   return {
     ranking: sessionRanking,

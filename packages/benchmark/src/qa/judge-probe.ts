@@ -44,7 +44,7 @@ export function probesFor(rubric: string): readonly ProbeQuestion[] {
       `No judge probes for rubric "${rubric}"; known: ${Object.keys(JUDGE_PROBES).join(', ')}.`,
     );
   }
-  return JUDGE_PROBES[rubric as keyof typeof JUDGE_PROBES];
+  return JUDGE_PROBES[rubric]!;
 }
 
 /**

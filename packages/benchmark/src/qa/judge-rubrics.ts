@@ -1,31 +1,29 @@
-import { beamOfficialRubric, beamPartialRubric } from '../benchmarks/beam/beam-rubric.js';
+import {
+  defaultBenchmark,
+  judgeRubrics as registeredJudgeRubrics,
+} from '../benchmarks/benchmark-registry.js';
 import type { JudgeRubricDefinition } from '../benchmarks/judge-rubric.js';
-import { locomoLlmRubric, mem0JudgeGrades } from '../benchmarks/locomo/locomo-judge.js';
-import { buildJudgePrompt, parseJudgeReply } from '../benchmarks/longmemeval/longmemeval-rubric.js';
 
 /**
- * Judge rubrics by name. Adding one (another benchmark's judge) is one entry here.
- * `longmemeval`: evaluate_qa.py `get_anscheck_prompt`, byte for byte.
+ * Judge rubrics by `--judge` name: every benchmark's `judges` (benchmarks/<name>/), merged by the
+ * registry. Adding one is an entry in its benchmark's folder.
  */
-export const judgeRubrics = {
-  longmemeval: {
-    description: 'official LongMemEval rubric per question type (evaluate_qa.py)',
-    prompt: (record, hypothesis) => buildJudgePrompt(record, hypothesis),
-    parse: (reply) => parseJudgeReply(reply),
-  },
-  /** Mem0's published LoCoMo judge; categories 1-4 only. */
-  'locomo-llm': { ...locomoLlmRubric, grades: mem0JudgeGrades },
-  /** BEAM's rubric judge (compute_metrics.py): official int() arithmetic, and with half credit. */
-  beam: beamOfficialRubric,
-  'beam-partial': beamPartialRubric,
-} satisfies Record<string, JudgeRubricDefinition>;
+export function judgeRubrics(): Readonly<Record<string, JudgeRubricDefinition>> {
+  return registeredJudgeRubrics();
+}
 
-export type JudgeRubricName = keyof typeof judgeRubrics;
+export type JudgeRubricName = string;
 
 /** The definition of a rubric; an unknown name fails listing the known ones. */
 export function judgeRubricDefinition(name: string): JudgeRubricDefinition {
-  if (!Object.hasOwn(judgeRubrics, name)) {
-    throw new Error(`Unknown judge rubric "${name}"; known: ${Object.keys(judgeRubrics).join(', ')}.`);
+  const rubrics = judgeRubrics();
+  if (!Object.hasOwn(rubrics, name)) {
+    throw new Error(`Unknown judge rubric "${name}"; known: ${Object.keys(rubrics).join(', ')}.`);
   }
-  return (judgeRubrics as Record<string, JudgeRubricDefinition>)[name]!;
+  return rubrics[name]!;
+}
+
+/** The judge of the default benchmark: what a judge without a rubric grades with (its cache ids carry no rubric suffix). */
+export function defaultJudge(): string {
+  return defaultBenchmark().defaults.judge;
 }

@@ -1,7 +1,7 @@
 import type { ChatClient, ChatUsage } from '@lme/search-core';
 import { parseJudgeReply } from '../benchmarks/longmemeval/longmemeval-rubric.js';
 import { JUDGE_MAX_TOKENS, OFFICIAL_JUDGE_MODEL } from '../benchmarks/longmemeval/official-prompts.js';
-import { judgeRubricDefinition } from './judge-rubrics.js';
+import { defaultJudge, judgeRubricDefinition } from './judge-rubrics.js';
 
 export type {
   BinaryJudgeRubricDefinition,
@@ -32,7 +32,7 @@ export type JudgeOptions = {
   samples?: number;
   /** Sampling temperature of every call; default 0, the official setting. */
   temperature?: number;
-  /** A name in `judgeRubrics` (judge-rubrics.ts). Default `longmemeval`, the official rubric. */
+  /** A name in `judgeRubrics()` (the benchmarks' judges). Default: the default benchmark's judge. */
   rubric?: string;
   /** The rubric itself, instead of looking `rubric` up (which then only names it in the id). */
   definition?: JudgeRubricDefinition;
@@ -125,7 +125,7 @@ export function createJudge(options: JudgeOptions): Judge {
     throw new Error(`Judge samples must be a positive integer; got ${samples}.`);
   }
   const temperature = options.temperature ?? 0;
-  const rubricName = options.rubric ?? 'longmemeval';
+  const rubricName = options.rubric ?? defaultJudge();
   const rubric = options.definition ?? judgeRubricDefinition(rubricName);
   if (rubric.kind === 'graded' && samples > 1) {
     throw new Error(
@@ -134,7 +134,7 @@ export function createJudge(options: JudgeOptions): Judge {
   }
   const { client } = options;
   return {
-    id: `judge:${model}${samples > 1 ? `:x${samples}` : ''}${temperature > 0 ? `:t${temperature}` : ''}${options.rubric && options.rubric !== 'longmemeval' ? `:${options.rubric}` : ''}`,
+    id: `judge:${model}${samples > 1 ? `:x${samples}` : ''}${temperature > 0 ? `:t${temperature}` : ''}${options.rubric && options.rubric !== defaultJudge() ? `:${options.rubric}` : ''}`,
     model,
     async grade({ record, hypothesis, signal }) {
       const scale: JudgeScale = rubric.kind === 'graded' ? 'graded' : 'binary';

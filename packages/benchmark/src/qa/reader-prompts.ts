@@ -1,64 +1,23 @@
-import { BEAM_READER_PROMPT } from '../benchmarks/beam/beam-prompts.js';
-import {
-  type LocomoReaderBuildOptions,
-  locomoReaderPromptDefinition,
-} from '../benchmarks/locomo/locomo-prompts.js';
-import { READER_TEMPLATE_COT, READER_TEMPLATE_DIRECT } from '../benchmarks/longmemeval/official-prompts.js';
-import { pythonFormat } from '../dataset/python-compat.js';
+import { readerPrompts as registeredReaderPrompts } from '../benchmarks/benchmark-registry.js';
+import type { ReaderPromptDefinition } from '../benchmarks/reader-prompt.js';
 
-/** What a reader prompt is filled with. */
-export type ReaderPromptParts = {
-  /** The rendered (and possibly truncated) history. */
-  history: string;
-  questionDate: string;
-  question: string;
-};
-
-/** One reader prompt style: how the final prompt is filled. */
-export type ReaderPromptDefinition = {
-  /** One line for `--help` and errors. */
-  description: string;
-  /** `max_tokens` when `--reader-max-tokens` is not given; default 800, what the official script sends. */
-  maxTokens?: number;
-  fill(parts: ReaderPromptParts): string;
-  /**
-   * A style that builds the whole prompt from the question record and the retrieved chunks (not
-   * from the rendered history), and turns the reply into the stored answer (`locomo`).
-   */
-  build?(options: LocomoReaderBuildOptions): { text: string; finish(reply: string): string };
-};
+export type { ReaderPromptDefinition, ReaderPromptParts } from '../benchmarks/reader-prompt.js';
 
 /**
- * The reader prompt styles, by `--reader-prompt` name. Adding a style is one entry here (and its
- * name in the config schema's enum). `direct` and `cot` are run_generation.py's `--cot false` and
- * `--cot true` templates (`merge_key_expansion_into_value == 'none'`), byte for byte.
+ * The reader prompt styles, by `--reader-prompt` name: every benchmark's `readerPrompts`
+ * (benchmarks/<name>/), merged by the registry. Adding a style is an entry in its benchmark's folder.
  */
-export const readerPrompts = {
-  direct: {
-    description: 'official --cot false: answer directly',
-    fill: ({ history, questionDate, question }) =>
-      pythonFormat(READER_TEMPLATE_DIRECT, history, questionDate, question),
-  },
-  cot: {
-    description: 'official --cot true (reading method "con"): extract, then reason step by step',
-    fill: ({ history, questionDate, question }) =>
-      pythonFormat(READER_TEMPLATE_COT, history, questionDate, question),
-  },
-  locomo: locomoReaderPromptDefinition,
-  /** BEAM's RAG baseline reader (`answer_generation_for_rag`), `<context>` and `<question>` replaced. */
-  beam: {
-    description: "BEAM's RAG baseline reader (answer_generation_for_rag): answer only from the context",
-    fill: ({ history, question }) =>
-      BEAM_READER_PROMPT.split('<context>').join(history).split('<question>').join(question),
-  },
-} satisfies Record<string, ReaderPromptDefinition>;
+export function readerPrompts(): Readonly<Record<string, ReaderPromptDefinition>> {
+  return registeredReaderPrompts();
+}
 
-export type ReaderPromptStyle = keyof typeof readerPrompts;
+export type ReaderPromptStyle = string;
 
 /** The definition of a style; an unknown name fails listing the known ones. */
 export function readerPromptDefinition(name: string): ReaderPromptDefinition {
-  if (!Object.hasOwn(readerPrompts, name)) {
-    throw new Error(`Unknown reader prompt "${name}"; known: ${Object.keys(readerPrompts).join(', ')}.`);
+  const prompts = readerPrompts();
+  if (!Object.hasOwn(prompts, name)) {
+    throw new Error(`Unknown reader prompt "${name}"; known: ${Object.keys(prompts).join(', ')}.`);
   }
-  return (readerPrompts as Record<string, ReaderPromptDefinition>)[name]!;
+  return prompts[name]!;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadLongMemEval, resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';
+import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
+import { loadAnyDataset } from '../benchmarks/load-dataset.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import type { Sample } from '../results/sample.js';
 import { runBenchmark } from '../run/run-benchmark.js';
@@ -65,7 +66,7 @@ export async function checkReferenceRun(
     questionTolerance: granularity === 'session' ? REFERENCE_QUESTION_TOLERANCE : null,
   });
   if (granularity === 'turn') {
-    const { records } = await loadLongMemEval(resolveDatasetPath(dataset, dataDir));
+    const { records } = await loadAnyDataset(resolveDatasetPath(dataset, dataDir));
     for (const record of records) {
       const { maxDiff, worst } = regradeOfficialRanking(
         record,

@@ -1,5 +1,4 @@
 import type { ErrataSummary } from './errata-summary.js';
-import type { LocomoSummary } from './locomo-summary.js';
 
 export type Exclusion = 'A' | 'B';
 
@@ -23,7 +22,17 @@ export type MetricMeans = {
   ci95?: Record<string, { low: number; high: number }>;
 };
 
-export type Summary = {
+/**
+ * Blocks of summary.json that belong to one benchmark (its `aggregate`), keyed by block name; each
+ * benchmark folder adds its own by declaration merging, so this file names none.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by each benchmark folder (declaration merging)
+export interface BenchmarkSummaryBlocks {}
+
+export type Summary = Partial<BenchmarkSummaryBlocks> & SummaryCore;
+
+/** The shared part of summary.json, whatever the benchmark. */
+export type SummaryCore = {
   run_id: string;
   dataset: string;
   convention: string;
@@ -53,8 +62,6 @@ export type Summary = {
    * (no judge).
    */
   qa?: QaProvenance;
-  /** LoCoMo runs: the official aggregation and per-category figures (benchmarks/locomo/aggregate-locomo.ts). */
-  locomo?: LocomoSummary;
   /** The dataset's errata: applied (`--errata`) or only known, with the ceiling (run/summarize-errata.ts). */
   errata?: ErrataSummary;
 };

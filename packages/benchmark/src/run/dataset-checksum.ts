@@ -1,30 +1,34 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * SHA-256 of a dataset's bytes as they are on disk (gzip or not). A dataset that is a folder (BEAM)
- * hashes its files in sorted path order: SHA-256 over `<relative path>\0<file SHA-256>\n` lines.
+ * SHA-256 of a dataset file's bytes as stored (compressed or not), hex. A dataset that is a
+ * folder (a benchmark's `recognizesPath`) hashes every file under it in sorted path order, each
+ * as its relative path, a NUL, then its bytes.
  */
 export async function datasetFileSha256(path: string): Promise<string> {
-  if (!statSync(path).isDirectory()) return fileSha256(path);
   const hash = createHash('sha256');
-  for (const relative of filesUnder(path, ''))
-    hash.update(`${relative}\0${await fileSha256(join(path, relative))}\n`);
+  if (statSync(path).isDirectory()) {
+    for (const file of filesUnder(path)) {
+      hash.update(`${file}\0`);
+      await hashFile(hash, join(path, file));
+    }
+  } else await hashFile(hash, path);
   return hash.digest('hex');
 }
 
-async function fileSha256(path: string): Promise<string> {
-  const hash = createHash('sha256');
+async function hashFile(hash: Hash, path: string): Promise<void> {
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
-/** Files under a folder (symbolic links followed), relative paths with `/`, sorted. */
-function filesUnder(root: string, prefix: string): string[] {
-  const names = readdirSync(join(root, prefix)).sort();
-  return names.flatMap((name) => {
-    const relative = prefix ? `${prefix}/${name}` : name;
-    return statSync(join(root, relative)).isDirectory() ? filesUnder(root, relative) : [relative];
-  });
+/** Every file under a folder, as sorted relative paths with `/`; symbolic links are followed (a BEAM split of linked conversations). */
+function filesUnder(root: string, prefix = ''): string[] {
+  return readdirSync(join(root, prefix), { withFileTypes: true })
+    .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
+    .flatMap((entry) => {
+      const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+      const kind = entry.isSymbolicLink() ? statSync(join(root, relative), { throwIfNoEntry: false }) : entry;
+      return kind?.isDirectory() ? filesUnder(root, relative) : kind?.isFile() ? [relative] : [];
+    });
 }

@@ -14,6 +14,8 @@ import { countTokens } from '../metrics/truncate-tokens.js';
 import { createConfiguredEmbedder } from '../providers/pipeline/configured-embedder.js';
 import { judgeRubricDefinition } from '../qa/judge-rubrics.js';
 import { officialContextLength } from '../qa/reader.js';
+import { readerPromptDefinition } from '../qa/reader-prompts.js';
+import { judgeOf, readerPromptOf } from './benchmark-defaults.js';
 import { checkAnswerSource } from './check-answer-source.js';
 import { planRerank } from './plan-rerank.js';
 
@@ -47,8 +49,8 @@ export type RunPlan = {
 
 // Token estimates: exact o200k_base counts on a sample of texts, scaled by characters.
 const SAMPLE_QUESTIONS = 12;
-// Reader max_tokens: 800 for both official styles, as run_generation.py sends (benchmarks/longmemeval/official-prompts.ts).
-const ANSWER_TOKENS = { direct: 800, cot: 800, locomo: 32, beam: 800 } as const;
+// Reader max_tokens: a prompt's own (`ReaderPromptDefinition.maxTokens`), else 800, what the official run_generation.py sends.
+const ANSWER_TOKENS = 800;
 const SUMMARY_COMPLETION_TOKENS = 150;
 // --contextual llm: one call per document, the conversation around it cut at 8000 characters
 // (contextPrompt), the chunk and about 400 characters of instructions; max_tokens 150.
@@ -168,7 +170,8 @@ function planReader(
 ): UnpricedPlan[] {
   const readerModel = config.readerModel!;
   const plans: UnpricedPlan[] = [];
-  const answerTokens = config.readerMaxTokens ?? ANSWER_TOKENS[config.readerPrompt];
+  const answerTokens =
+    config.readerMaxTokens ?? readerPromptDefinition(readerPromptOf(config)).maxTokens ?? ANSWER_TOKENS;
   const budget = officialContextLength(readerModel) - answerTokens - 1000;
   let promptTokens = 0;
   let noteCalls = 0;
@@ -212,21 +215,20 @@ function planReader(
 /** The judge's calls, by the configured rubric: the reader's answers or the provider's own. */
 function planJudge(config: RunConfig, records: readonly LongMemEvalRecord[], notes: string[]): UnpricedPlan {
   // The configured rubric: its prompt, its max_tokens, and the questions it grades at all.
-  const rubric = judgeRubricDefinition(config.judge);
+  const rubric = judgeRubricDefinition(judgeOf(config));
   const judged = records.filter((record) => rubric.grades?.(record) ?? true);
-  // A graded rubric asks once per item of the question; a yes/no one once per question.
+  // A graded rubric (BEAM's) makes one call per item: each item's prompt is counted.
   const prompts = (record: LongMemEvalRecord) =>
     rubric.kind === 'graded'
       ? rubric.items(record, '').map((item) => item.prompt)
       : [rubric.prompt(record, '')];
-  let judgeCalls = 0;
-  let judgePrompt = 0;
-  for (const record of judged) {
-    for (const prompt of prompts(record)) {
-      judgeCalls += 1;
-      judgePrompt += countTokens(prompt) + JUDGE_HYPOTHESIS_TOKENS;
-    }
-  }
+  const judgeCalls = judged.reduce((sum, record) => sum + prompts(record).length, 0);
+  const judgePrompt = judged.reduce(
+    (sum, record) =>
+      sum +
+      prompts(record).reduce((total, prompt) => total + countTokens(prompt) + JUDGE_HYPOTHESIS_TOKENS, 0),
+    0,
+  );
   const plan: UnpricedPlan = {
     role: 'judge',
     model: config.judgeModel,
@@ -237,10 +239,10 @@ function planJudge(config: RunConfig, records: readonly LongMemEvalRecord[], not
   };
   if (judged.length < records.length) {
     notes.push(
-      `judge ${config.judge} grades ${judged.length} of ${records.length} questions (${rubric.description}).`,
+      `judge ${judgeOf(config)} grades ${judged.length} of ${records.length} questions (${rubric.description}).`,
     );
   }
-  if (config.judge === 'longmemeval' && records.some((record) => isAbstention(record.question_id))) {
+  if (rubric.gradesAbstention && records.some((record) => isAbstention(record.question_id))) {
     notes.push('abstention questions are judged with the official abstention template.');
   }
   return plan;

@@ -1,6 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { checkEmbeddingCacheFolder, estimateCost, loadPriceTable } from '@lme/search-core';
-import { recognizeFolder } from '../benchmarks/benchmark-registry.js';
+import { recognizeBenchmarkPath } from '../benchmarks/benchmark-registry.js';
 import { apiKeyVariables, type OpenAiRole, resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
 import type { RunConfig } from '../config/run-config.js';
 import {
@@ -106,11 +106,7 @@ function isOpenAiApi(baseUrl: string | undefined): boolean {
 export function checkDatasetFile(path: string): void {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (!stat) throw new Error(`Dataset ${path} does not exist (check --dataset and --data-dir).`);
-  if (stat.isDirectory()) {
-    // A benchmark whose dataset is a folder (BEAM) says so; any other folder is refused.
-    if (recognizeFolder(path)) return;
-    throw new Error(`Dataset ${path} is a folder, not a dataset file (--dataset).`);
-  }
+  if (stat.isDirectory()) throw new Error(`Dataset ${path} is a folder, not a dataset file (--dataset).`);
   if (stat.size === 0) throw new Error(`Dataset ${path} is empty (0 bytes) (--dataset).`);
   try {
     accessSync(path, constants.R_OK);
@@ -127,7 +123,9 @@ export function checkDatasetFile(path: string): void {
 export async function preflightRun(options: PreflightOptions): Promise<void> {
   const { config, datasetPath } = options;
   const environment = options.environment ?? process.env;
-  if (!options.datasetInMemory) checkDatasetFile(datasetPath);
+  // A folder is a dataset only when a benchmark takes it as its own (`Benchmark.recognizesPath`).
+  if (!options.datasetInMemory && (await recognizeBenchmarkPath(datasetPath)) === undefined)
+    checkDatasetFile(datasetPath);
   // Reader modes the official script cannot run fail here, before any work (qa-stage.ts).
   if (config.readerModel) checkReaderSettings(config);
   checkAnswerSource(config);

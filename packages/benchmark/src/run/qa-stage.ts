@@ -9,6 +9,7 @@ import { judgedSampleMetrics, QA_JUDGE_AGREEMENT } from '../qa/qa-metrics.js';
 import { createReader, type Reader } from '../qa/reader.js';
 import { rankedRounds, rankedSessions, sessionsAt } from '../qa/reader-sessions.js';
 import type { Sample } from '../results/sample.js';
+import { judgeOf, readerPromptOf } from './benchmark-defaults.js';
 
 export type QaResult = Pick<Sample, 'hypothesis' | 'judge' | 'usage'> & {
   metrics: Record<string, number>;
@@ -73,7 +74,7 @@ export async function createQaStage(
     ? createReader({
         client: clientFor('reader'),
         model: config.readerModel,
-        prompt: config.readerPrompt,
+        prompt: readerPromptOf(config),
         historyFormat: config.historyFormat,
         userOnly: config.readerHistory === 'user',
         notes: config.readerNotes,
@@ -85,7 +86,7 @@ export async function createQaStage(
     model: config.judgeModel,
     samples: config.judgeSamples,
     temperature: config.judgeTemperature,
-    rubric: config.judge,
+    rubric: judgeOf(config),
   });
   const prices: PriceTable = await loadPriceTable();
   let spent = 0;

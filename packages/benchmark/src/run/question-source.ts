@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs';
-import { BENCHMARKS, DEFAULT_BENCHMARK } from '../benchmarks/benchmark-registry.js';
-import { type DatasetFormat, detectDatasetFormat, loadAnyDataset } from '../benchmarks/load-dataset.js';
-import { resolveDatasetPath, streamLongMemEval } from '../benchmarks/longmemeval/load-longmemeval.js';
+import type { Benchmark, BenchmarkLoadOptions } from '../benchmarks/benchmark.js';
+import { benchmarkNamed, checkConvention } from '../benchmarks/benchmark-registry.js';
+import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
+import { detectDatasetFormat, loadAnyDataset } from '../benchmarks/load-dataset.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { validateDataset } from '../benchmarks/validate-dataset.js';
 import { suggestNames } from '../config/close-names.js';
@@ -18,7 +19,8 @@ import {
 
 /** A whole dataset read into memory, as `loadAnyDataset` returns it. */
 export type LoadedRecords = {
-  format: DatasetFormat;
+  /** The benchmark's name (a key of `BENCHMARKS`). */
+  format: string;
   records: LongMemEvalRecord[];
   sha256: string;
 };
@@ -117,15 +119,11 @@ export async function openQuestionSource(
   const selection = selectionOf(config);
   const options = { duplicateSessions: config.duplicateSessions };
   const format = preloaded?.format ?? (await detectDatasetFormat(path));
-  if (format === 'locomo' && config.convention === 'official') {
-    throw new Error(
-      `${path} is a LoCoMo file: it has no official LongMemEval gold; run it with --convention evidence.`,
-    );
-  }
-  const refusal: string | undefined = BENCHMARKS[format].officialConventionRefusal;
-  if (refusal && config.convention === 'official') throw new Error(`${path}: ${refusal}.`);
+  const benchmark = benchmarkNamed(format);
+  checkConvention(benchmark, config.convention, path);
   const needsAll = needsAllRecords(selection);
-  if (preloaded || format !== DEFAULT_BENCHMARK || (needsAll && fileSize(path) <= twoPassBytes)) {
+  const stream = benchmark.stream?.bind(benchmark);
+  if (preloaded || !stream || (needsAll && fileSize(path) <= twoPassBytes)) {
     const { records, sha256 } = preloaded ?? (await loadAnyDataset(path, options));
     const positions = needsAll
       ? chosenPositions(selection, records)
@@ -144,30 +142,30 @@ export async function openQuestionSource(
   let firstPass: string | undefined;
   if (needsAll) {
     const heads: QuestionHead[] = [];
-    const first = streamLongMemEval(path, options);
+    const first = stream(path, options);
     for await (const record of first.records)
       heads.push({ question_id: record.question_id, question_type: record.question_type });
     chosen = new Set(chosenPositions(selection, heads));
     firstPass = first.sha256();
   }
-  const stream = streamLongMemEval(path, options);
+  const streamed = stream(path, options);
   return {
     items: (async function* () {
       let position = 0;
-      for await (const record of stream.records) {
+      for await (const record of streamed.records) {
         if (chosen ? chosen.has(position) : acceptsRecord(selection, record, position))
           yield { record, position };
         position++;
       }
       // The positions were chosen on the first read: a file replaced since would mix questions.
-      if (firstPass !== undefined && stream.sha256() !== firstPass)
+      if (firstPass !== undefined && streamed.sha256() !== firstPass)
         throw new Error(
-          `${path} changed while it was read (SHA-256 ${firstPass.slice(0, 12)} when the questions were chosen, ${stream.sha256().slice(0, 12)} now); run again on a file that stays put.`,
+          `${path} changed while it was read (SHA-256 ${firstPass.slice(0, 12)} when the questions were chosen, ${streamed.sha256().slice(0, 12)} now); run again on a file that stays put.`,
         );
     })(),
-    fraction: chosen ? (done) => done / Math.max(chosen.size, 1) : () => stream.fractionRead(),
-    total: chosen ? chosen.size : await countSelected(path, options, selection),
-    sha256: () => stream.sha256(),
+    fraction: chosen ? (done) => done / Math.max(chosen.size, 1) : () => streamed.fractionRead(),
+    total: chosen ? chosen.size : await countSelected(stream, path, options, selection),
+    sha256: () => streamed.sha256(),
   };
 }
 
@@ -177,14 +175,15 @@ export async function openQuestionSource(
  * keeping every question finished before it, and progress shows no total.
  */
 async function countSelected(
+  stream: NonNullable<Benchmark['stream']>,
   path: string,
-  options: { duplicateSessions: RunConfig['duplicateSessions'] },
+  options: BenchmarkLoadOptions,
   selection: Selection,
 ): Promise<number | undefined> {
   let count = 0;
   let position = 0;
   try {
-    for await (const record of streamLongMemEval(path, options).records) {
+    for await (const record of stream(path, options).records) {
       if (acceptsRecord(selection, record, position)) count++;
       position++;
     }

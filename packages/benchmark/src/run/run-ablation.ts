@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
+import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
 import { loadAnyDataset } from '../benchmarks/load-dataset.js';
-import { resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import { loadPreset } from '../config/presets.js';
 import type { RunConfig, RunConfigInput } from '../config/run-config.js';

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import pLimit from 'p-limit';
-import { resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';
+import { benchmarkNamed } from '../benchmarks/benchmark-registry.js';
+import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { RunConfig } from '../config/run-config.js';
 import { createErrataApplier, type ErrataApplication } from '../errata/apply-errata.js';
@@ -11,6 +12,7 @@ import type { Provider } from '../providers/provider.js';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
 import { absentGoldWarning } from './absent-gold.js';
+import { benchmarkOfDataset, settleBenchmarkDefaults } from './benchmark-defaults.js';
 import { checkServers } from './check-servers.js';
 import { datasetFileSha256 } from './dataset-checksum.js';
 import { preflightRun } from './preflight.js';
@@ -108,11 +110,18 @@ export class RunInterruptedError extends Error {
  * config and dataset file must match the stored ones. A start that fails leaves no folder behind.
  */
 export async function runBenchmark(
-  config: RunConfig,
+  requested: RunConfig,
   dependencies: RunDependencies = {},
 ): Promise<BenchmarkResult> {
   const { hooks = {}, signal } = dependencies;
-  const datasetPath = resolveDatasetPath(config.dataset, config.dataDir);
+  const datasetPath = resolveDatasetPath(requested.dataset, requested.dataDir);
+  // The judge and reader prompt the dataset's benchmark publishes, where the config sets none.
+  const config = settleBenchmarkDefaults(
+    requested,
+    dependencies.dataset
+      ? benchmarkNamed(dependencies.dataset.format)
+      : await benchmarkOfDataset(datasetPath),
+  );
   const argv = [...(dependencies.argv ?? process.argv.slice(2))];
   if (config.runId !== undefined) checkRunId(config.runId);
   await preflightRun({

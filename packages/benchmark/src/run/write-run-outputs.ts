@@ -4,6 +4,7 @@ import { formatHypothesisLine } from '../qa/hypotheses.js';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
 import { aggregateMetrics } from './aggregate-metrics.js';
+import { judgeOf, readerPromptOf } from './benchmark-defaults.js';
 import { renderSummaryTable } from './render-table.js';
 import type { RunManifest } from './run-manifest.js';
 import { renderErrataLine } from './summarize-errata.js';
@@ -41,14 +42,14 @@ export function writeRunOutputs(
     samples,
     label: config.label,
     qa: {
-      judge: config.judge,
+      judge: judgeOf(config),
       judge_model: config.judgeModel,
       answer_source: config.answers ?? 'reader',
       ...(config.judgeSamples > 1
         ? { judge_samples: config.judgeSamples, judge_temperature: config.judgeTemperature ?? 0 }
         : {}),
       ...(config.readerModel === undefined ? {} : { reader_model: config.readerModel }),
-      ...(config.answers === 'provider' ? {} : { reader_prompt: config.readerPrompt }),
+      ...(config.answers === 'provider' ? {} : { reader_prompt: readerPromptOf(config) }),
     },
     errata: runErrata(manifest),
   });

@@ -36,28 +36,20 @@ function reply(request: RecordedRequest) {
   return chatCompletionReply('unexpected prompt');
 }
 
-async function run(judge: string, out: string, server: { baseUrl: string }) {
+/** `lme run` on the stand-in tier; BEAM's defaults (convention, reader prompt, judge) unless `flags` say otherwise. */
+async function run(id: string, flags: string[], out: string, server: { baseUrl: string }) {
   const result = await startCli(
     [
       'run',
-      ...['--dataset', TIER, '--convention', 'evidence', '--preset', 'bm25', '--granularity', 'turn'],
-      ...[
-        '--reader-model',
-        'test-reader',
-        '--reader-prompt',
-        'beam',
-        '--judge',
-        judge,
-        '--judge-model',
-        'gpt-4.1-mini',
-      ],
-      ...['--out', out, '--run-id', judge, '--cache-dir', join(out, 'cache')],
+      ...['--dataset', TIER, '--preset', 'bm25', '--granularity', 'turn'],
+      ...['--reader-model', 'test-reader', '--judge-model', 'gpt-4.1-mini', ...flags],
+      ...['--out', out, '--run-id', id, '--cache-dir', join(out, 'cache')],
     ],
     { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'sk-lme-test-beam' },
   ).done;
   expect(result.stderr).not.toMatch(/Error/);
   expect(result.status).toBe(0);
-  return readFileSync(join(out, judge, 'samples.jsonl'), 'utf8')
+  return readFileSync(join(out, id, 'samples.jsonl'), 'utf8')
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as Sample);
@@ -68,7 +60,12 @@ describe('BEAM end to end over a loopback OpenAI-compatible server (stand-in tie
     const server = await startOpenAiWireServer({ '/chat/completions': reply });
     const out = mkdtempSync(join(tmpdir(), 'lme-beam-run-'));
     try {
-      const partial = await run('beam-partial', out, server);
+      const partial = await run(
+        'partial',
+        ['--judge', 'beam-partial', '--convention', 'evidence'],
+        out,
+        server,
+      );
       expect(partial).toHaveLength(8);
       const byId = new Map(partial.map((sample) => [sample.question_id, sample]));
       for (const sample of partial) expect(sample.hypothesis).toBe(ANSWER);
@@ -84,8 +81,12 @@ describe('BEAM end to end over a loopback OpenAI-compatible server (stand-in tie
       expect(byId.get('beam_c1_abstention_1')!.no_target).toBe(true);
       expect(Object.keys(extraction.metrics).some((name) => name.startsWith('turn.'))).toBe(true);
 
-      // The official arithmetic, int(score): the 0.5 counts 0.
-      const official = await run('beam', out, server);
+      // BEAM's defaults, recorded in config.json: evidence, its reader prompt, the official
+      // arithmetic int(score) (the 0.5 counts 0).
+      const official = await run('defaults', [], out, server);
+      const config = JSON.parse(readFileSync(join(out, 'defaults', 'config.json'), 'utf8')).config;
+      expect(config).toMatchObject({ convention: 'evidence', judge: 'beam', readerPrompt: 'beam' });
+      expect(config.benchmarkDefaults.benchmark).toBe('beam');
       const officialById = new Map(official.map((sample) => [sample.question_id, sample]));
       expect(officialById.get('beam_c1_information_extraction_1')!.judge?.score).toBe(0);
       expect(officialById.get('beam_c1_knowledge_update_1')!.judge?.score).toBe(1);
@@ -99,18 +100,11 @@ describe('BEAM end to end over a loopback OpenAI-compatible server (stand-in tie
     const out = mkdtempSync(join(tmpdir(), 'lme-beam-official-'));
     const result = await startCli([
       'run',
-      '--dataset',
-      TIER,
-      '--preset',
-      'bm25',
-      '--out',
-      out,
-      '--run-id',
-      'x',
+      ...['--dataset', TIER, '--preset', 'bm25', '--convention', 'official', '--out', out, '--run-id', 'x'],
     ]).done;
     expect(result.status).not.toBe(0);
     expect(result.stderr).toContain(
-      `${TIER}: BEAM defines no official retrieval gold (its official score is a rubric judge on answers); its message-level gold (source_chat_ids) is graded with --convention evidence.`,
+      `--convention official: ${TIER} is a beam dataset, which defines gold under evidence only; run it with --convention evidence.`,
     );
   }, 60_000);
 });

@@ -1,10 +1,10 @@
-import type { LocomoOfficialAggregate, LocomoSummary } from '../../results/locomo-summary.js';
 import { meanMetrics } from '../../results/metric-means.js';
 import type { Sample } from '../../results/sample.js';
 import { LOCOMO_CATEGORY_NAMES, type LocomoCategoryId } from './locomo-categories.js';
 import { aggregateLocomoOfficial, LOCOMO_PRINT_ORDER } from './locomo-official-aggregate.js';
 import { locomoCategory } from './locomo-record.js';
 import { locomoScoredQuestions } from './locomo-report.js';
+import type { LocomoOfficialAggregate, LocomoSummary } from './locomo-summary.js';
 
 const label = (category: number) =>
   `${category} ${LOCOMO_CATEGORY_NAMES[category as LocomoCategoryId] ?? 'unknown'}`;

@@ -1,20 +1,25 @@
-import type { Benchmark } from '../benchmark.js';
+import { type Benchmark, RECORD_EVIDENCE_GOLD } from '../benchmark.js';
 import { aggregateLocomo } from './aggregate-locomo.js';
+import { LOCOMO_PROBES } from './judge-probes.js';
 import { isLocomoShaped, loadLocomo } from './load-locomo.js';
-import { LOCOMO_CATEGORY_ORDER, locomoQuestionType } from './locomo-categories.js';
+import { LOCOMO_CATEGORY_ORDER, locomoCategoryOf, locomoQuestionType } from './locomo-categories.js';
+import { locomoLlmRubric, mem0JudgeGrades } from './locomo-judge.js';
+import { locomoReaderPromptDefinition } from './locomo-prompts.js';
 import { locomoQaMetrics } from './locomo-qa-metrics.js';
 import { renderLocomoTables } from './locomo-report.js';
 import { locomoRetrievalMetrics } from './locomo-retrieval-metrics.js';
 
 /**
  * LoCoMo (`locomo10.json`): two speakers, QA in five categories, each conversation mapped onto the
- * common record (`locomoRecords`). Beside the shared metrics it reports the official recall_acc,
- * the official token F1 and their aggregation, and its report tables.
+ * common record (`locomoRecords`). It has no official retrieval gold of LongMemEval's kind, so it
+ * grades under the record's evidence only. Beside the shared metrics it reports the official
+ * recall_acc, the official token F1 and their aggregation, and its report tables.
  */
 export const locomoBenchmark: Benchmark = {
   name: 'locomo',
   description:
     'LoCoMo: two speakers, QA in five categories (single-hop, multi-hop, temporal, open-domain, adversarial)',
+  formatHint: 'a LoCoMo file (an array of conversations, or one conversation with "conversation" and "qa")',
   recognizes: isLocomoShaped,
   load: async (path, options = {}) => {
     const loaded = await loadLocomo(path);
@@ -23,8 +28,19 @@ export const locomoBenchmark: Benchmark = {
     return loaded;
   },
   questionTypes: LOCOMO_CATEGORY_ORDER.map(locomoQuestionType),
-  judgeRubric: 'locomo-llm',
-  readerPrompt: 'locomo',
+  statisticsNote: (rows) =>
+    `\nLoCoMo categories:\n${rows
+      .flatMap((row) => {
+        const category = locomoCategoryOf(row.label);
+        return category ? [`category ${category.id} ${category.name}: ${row.questions} questions\n`] : [];
+      })
+      .join('')}`,
+  conventions: { evidence: RECORD_EVIDENCE_GOLD },
+  defaults: { convention: 'evidence', judge: 'locomo-llm', readerPrompt: 'locomo' },
+  /** Mem0's published LoCoMo judge; categories 1-4 only. */
+  judges: { 'locomo-llm': { ...locomoLlmRubric, grades: mem0JudgeGrades, probes: LOCOMO_PROBES } },
+  readerPrompts: { locomo: locomoReaderPromptDefinition },
+  comparedMetrics: ['qa.locomo_f1'],
   retrievalMetrics: (options) => locomoRetrievalMetrics(options),
   answerMetrics: (record, hypothesis) => locomoQaMetrics(record, hypothesis),
   aggregate: (samples, qa) => {

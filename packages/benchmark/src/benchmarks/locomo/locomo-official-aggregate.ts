@@ -1,8 +1,4 @@
-import type {
-  LocomoCategoryFigures,
-  LocomoOfficialAggregate,
-  PythonNumber,
-} from '../../results/locomo-summary.js';
+import type { LocomoCategoryFigures, LocomoOfficialAggregate, PythonNumber } from './locomo-summary.js';
 import { pyAdd, pyFloat, pyInt, pyRound3, pyStr, roundFloat3 } from './python-number.js';
 
 /** One scored QA, in the order of the output file (conversations, then their `qa`). */

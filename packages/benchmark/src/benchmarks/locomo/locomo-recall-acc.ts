@@ -1,4 +1,4 @@
-import type { PythonNumber } from '../../results/locomo-summary.js';
+import type { PythonNumber } from './locomo-summary.js';
 import { pyFloat, pyInt } from './python-number.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { BenchmarkRetrievalOptions } from '../benchmark.js';
-import type { Corpus, Granularity } from '../build-corpus.js';
+import type { Corpus, Granularity } from '../corpus.js';
 import { locomoRecallAcc } from './locomo-recall-acc.js';
 import {
   type LocomoAwareRecord,

@@ -1,18 +1,53 @@
-import type { Benchmark } from '../benchmark.js';
+import { pythonFormat } from '../../dataset/python-compat.js';
+import { type Benchmark, RECORD_EVIDENCE_GOLD } from '../benchmark.js';
 import { QUESTION_TYPES } from '../longmemeval-record.js';
-import { loadLongMemEval } from './load-longmemeval.js';
+import { LONGMEMEVAL_PROBES } from './judge-probes.js';
+import { DATASET_FILES, loadLongMemEval, resolveDatasetPath, streamLongMemEval } from './load-longmemeval.js';
+import { buildJudgePrompt, parseJudgeReply } from './longmemeval-rubric.js';
+import { LONGMEMEVAL_OFFICIAL_GOLD } from './official-gold.js';
+import { READER_TEMPLATE_COT, READER_TEMPLATE_DIRECT } from './official-prompts.js';
 
 /**
  * LongMemEval (oracle, S, M): the common record is its own format, so it reads any file no other
- * benchmark recognises (its loader validates every record). Its figures are the shared retrieval
- * metrics and the official judge's accuracy.
+ * benchmark recognises (its loader validates every record), and streams it. Its figures are the
+ * shared retrieval metrics, under its official gold or the record's evidence, and the official
+ * judge's accuracy.
  */
 export const longMemEvalBenchmark: Benchmark = {
   name: 'longmemeval',
   description: 'LongMemEval (oracle, S, M): one user, many sessions, six question types plus abstention',
+  formatHint: 'a JSON array of LongMemEval question records',
   recognizes: () => true,
   load: async (path, options = {}) => ({ ...(await loadLongMemEval(path, options)), warnings: [] }),
+  stream: (path, options = {}) => streamLongMemEval(path, options),
+  datasets: {
+    names: Object.keys(DATASET_FILES),
+    resolve: (name, dataDir) => resolveDatasetPath(name, dataDir),
+  },
   questionTypes: QUESTION_TYPES,
-  judgeRubric: 'longmemeval',
-  readerPrompt: 'cot',
+  conventions: { official: LONGMEMEVAL_OFFICIAL_GOLD, evidence: RECORD_EVIDENCE_GOLD },
+  defaults: { convention: 'official', judge: 'longmemeval', readerPrompt: 'cot' },
+  judges: {
+    /** evaluate_qa.py `get_anscheck_prompt`, byte for byte. */
+    longmemeval: {
+      description: 'official LongMemEval rubric per question type (evaluate_qa.py)',
+      prompt: (record, hypothesis) => buildJudgePrompt(record, hypothesis),
+      parse: (reply) => parseJudgeReply(reply),
+      gradesAbstention: true,
+      probes: LONGMEMEVAL_PROBES,
+    },
+  },
+  /** run_generation.py's `--cot false` and `--cot true` templates (`merge_key_expansion_into_value == 'none'`), byte for byte. */
+  readerPrompts: {
+    direct: {
+      description: 'official --cot false: answer directly',
+      fill: ({ history, questionDate, question }) =>
+        pythonFormat(READER_TEMPLATE_DIRECT, history, questionDate, question),
+    },
+    cot: {
+      description: 'official --cot true (reading method "con"): extract, then reason step by step',
+      fill: ({ history, questionDate, question }) =>
+        pythonFormat(READER_TEMPLATE_COT, history, questionDate, question),
+    },
+  },
 };

@@ -1,7 +1,11 @@
 import type { RetrievalHit, RouteTrace } from '@lme/search-core';
-import type { Convention, Corpus, Granularity } from '../../benchmarks/build-corpus.js';
+import {
+  type Convention,
+  type Corpus,
+  type Granularity,
+  officialRuleOf,
+} from '../../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import { stripTurnId } from '../../metrics/question-metrics.js';
 
 /** Routes that are a fusion or a stage's output rather than a retrieval source of their own. */
 const DERIVED_ROUTE =
@@ -122,15 +126,16 @@ export function goldTrace(options: GoldTraceOptions): GoldTrace {
   const { record, corpus, convention, granularity, hits } = options;
   const k = options.k ?? 5;
   const official = convention === 'official';
+  const rule = official ? officialRuleOf(corpus) : undefined;
   const sessionKey = (index: number) =>
-    official
+    rule
       ? granularity === 'turn'
-        ? stripTurnId(corpus.officialIds[index]!)
+        ? rule.sessionOfKey(corpus.officialIds[index]!)
         : corpus.officialIds[index]!
       : corpus.documents[index]!.sessionId;
   const goldSessionKeys = new Set<string>(
-    official
-      ? corpus.officialIds.map((_, index) => sessionKey(index)).filter((key) => key.includes('answer'))
+    rule
+      ? corpus.officialIds.map((_, index) => sessionKey(index)).filter((key) => rule.isGold(key))
       : record.answer_session_ids,
   );
   const position = new Map<number, number>();
@@ -174,7 +179,7 @@ export function goldTrace(options: GoldTraceOptions): GoldTrace {
   const turns: GoldItem[] = [];
   if (granularity === 'turn') {
     corpus.documents.forEach((document, index) => {
-      const gold = official ? corpus.officialIds[index]!.includes('answer') : corpus.evidence[index] === true;
+      const gold = rule ? rule.isGold(corpus.officialIds[index]!) : corpus.evidence[index] === true;
       if (!gold) return;
       const at = position.get(index);
       turns.push(

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { detectDatasetFormat, loadAnyDataset } from '../../benchmarks/load-dataset.js';
-import { streamLongMemEval } from '../../benchmarks/longmemeval/load-longmemeval.js';
+import { datasetRecords } from '../../benchmarks/load-dataset.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 
 /** What a question page shows from the dataset itself. */
@@ -66,13 +65,9 @@ export async function readQuestionDetails(
     details.set(record.question_id, questionDetails(record, options.sessionsOf(record.question_id)));
   };
   try {
-    if ((await detectDatasetFormat(path)) === 'longmemeval') {
-      for await (const record of streamLongMemEval(path).records) {
-        keep(record);
-        if (details.size === options.questionIds.size) break;
-      }
-    } else {
-      for (const record of (await loadAnyDataset(path)).records) keep(record);
+    for await (const record of datasetRecords(path)) {
+      keep(record);
+      if (details.size === options.questionIds.size) break;
     }
   } catch (error) {
     return { unavailable: `the dataset file could not be read (${(error as Error).message})` };

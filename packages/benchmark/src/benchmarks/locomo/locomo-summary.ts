@@ -1,7 +1,15 @@
 /**
- * The LoCoMo block of a run's summary.json, as types: the layers above (the LoCoMo benchmark that
- * computes it, the report that reads it) share them from here.
+ * The LoCoMo block of a run's summary.json (`locomo`), as types, added to `Summary` through
+ * `BenchmarkSummaryBlocks` so shared code never names it.
  */
+import type {} from '../../results/summary.js';
+
+declare module '../../results/summary.js' {
+  interface BenchmarkSummaryBlocks {
+    /** LoCoMo runs: the official aggregation and per-category figures (aggregate-locomo.ts). */
+    locomo: LocomoSummary;
+  }
+}
 
 /** A number as Python holds it: `70.0` (float) and `70` (int) print differently. */
 export type PythonNumber = { value: number; isInt: boolean };
