@@ -2,9 +2,10 @@ import { resolve } from 'node:path';
 import { Command } from 'commander';
 import type { Benchmark } from '../benchmarks/benchmark.js';
 import { BENCHMARKS, benchmarkNamed } from '../benchmarks/benchmark-registry.js';
+import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
 import { datasetStatistics } from '../benchmarks/dataset-statistics.js';
 import { loadAnyDataset } from '../benchmarks/load-dataset.js';
-import { COMMITTED_SAMPLE, resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';
+import { COMMITTED_SAMPLE } from '../benchmarks/longmemeval/load-longmemeval.js';
 import { verifyDatasets } from '../benchmarks/longmemeval/verify-datasets.js';
 import { runOptionOf } from '../config/run-options.js';
 import {

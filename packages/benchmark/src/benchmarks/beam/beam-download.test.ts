@@ -125,7 +125,8 @@ describe.skipIf(!BEAM_DIR || !existsSync(join(BEAM_DIR, 'chats', '100K')))(
       expect(result.stdout).toContain(
         `beam-100k: 40 files (40 downloaded, 0 already present), SHA-256 verified: ${join(dataDir, 'beam', 'chats', '100K')}`,
       );
-      const info = await startCli(['datasets', 'info', join(dataDir, 'beam', 'chats', '100K')]).done;
+      const info = await startCli(['datasets', 'info', 'beam-100k', '--data-dir', dataDir]).done;
+      expect(info.stdout).toContain(join(dataDir, 'beam', 'chats', '100K'));
       expect(info.stdout).toContain('| total                    |       400 |');
     }, 120_000);
   },
