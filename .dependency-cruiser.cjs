@@ -82,8 +82,7 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^packages/benchmark/src/benchmarks/[^/]+\\.ts$',
-        pathNot:
-          '^packages/benchmark/src/benchmarks/(benchmark-registry|load-dataset|validate-dataset)\\.ts$|\\.test\\.ts$',
+        pathNot: '^packages/benchmark/src/benchmarks/benchmark-registry\\.ts$|\\.test\\.ts$',
       },
       to: { path: '^packages/benchmark/src/benchmarks/[^/]+/' },
     },

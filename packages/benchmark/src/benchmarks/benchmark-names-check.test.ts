@@ -44,7 +44,7 @@ describe('the benchmark-names layer check (pnpm lint)', () => {
       "export const format = 'alpha';\n",
       'export function alphaCategoryOf(): void {}\n',
       "import { x } from '../benchmarks/alpha/x.js';\nexport { x };\n",
-      'export const message = `a ${1} ALPHA file`;\n',
+      'export const message = `a $' + '{1} ALPHA file`;\n',
     ]) {
       const result = check(
         tree({ 'run/shared.ts': text, 'benchmarks/alpha/own.ts': "export const a = 'alpha';\n" }),

@@ -1,8 +1,16 @@
+export {
+  type BenchmarkConventions,
+  type KeyedGold,
+  RECORD_EVIDENCE_GOLD,
+  type RecordEvidenceGold,
+} from './convention-gold.js';
+
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
+import type { BenchmarkConventions } from './convention-gold.js';
 import type { Convention, Corpus, Granularity } from './corpus.js';
 import type { JudgeRubricDefinition } from './judge-rubric.js';
-import type { LongMemEvalRecord, Turn } from './longmemeval-record.js';
+import type { LongMemEvalRecord } from './longmemeval-record.js';
 import type { ReaderPromptDefinition } from './reader-prompt.js';
 
 /**
@@ -35,45 +43,6 @@ export type BenchmarkStream = {
   sha256(): string;
   /** Share of the dataset read so far, 0 to 1. */
   fractionRead(): number;
-};
-
-/**
- * The gold of a convention a benchmark defines itself (LongMemEval's `official`: the official
- * scripts' corpus ids, gold when they hold `answer`). Every document of a haystack gets a graded
- * key; a key is gold or not; a turn key maps onto its session key for session-level figures.
- */
-export type KeyedGold = {
-  readonly kind: 'keyed';
-  /** One line for errors and docs. */
-  readonly description: string;
-  /** The graded key of a session document (the session's turns as the record holds them). */
-  sessionKey(sessionId: string, turns: readonly Turn[]): string;
-  /** The graded key of the turn document at `turnIndex` (a round is graded as its first turn). */
-  turnKey(sessionId: string, turns: readonly Turn[], turnIndex: number): string;
-  /** Whether a graded key (session or turn) is gold. */
-  isGold(key: string): boolean;
-  /** The session key of a turn key (session-level figures from a turn ranking). */
-  sessionOfKey(key: string): string;
-  /** Whether a turn counts as evidence for `context.evidence_recall` under this convention. */
-  evidenceTurn(sessionId: string, turn: Turn): boolean;
-};
-
-/**
- * The gold of the `evidence` convention, shared by every benchmark that maps its evidence onto the
- * common record: turns with `has_answer`, sessions in `answer_session_ids` (counted even when the
- * haystack lacks them). A benchmark supports it by naming `RECORD_EVIDENCE_GOLD`.
- */
-export type RecordEvidenceGold = { readonly kind: 'record-evidence'; readonly description: string };
-
-export const RECORD_EVIDENCE_GOLD: RecordEvidenceGold = {
-  kind: 'record-evidence',
-  description: "the record's evidence: turns with has_answer, sessions in answer_session_ids",
-};
-
-/** The conventions a benchmark grades under, each with its gold; one it leaves out is refused. */
-export type BenchmarkConventions = {
-  readonly official?: KeyedGold;
-  readonly evidence?: RecordEvidenceGold;
 };
 
 /**
@@ -167,6 +136,14 @@ export type Benchmark = {
   readonly readerPrompts?: Readonly<Record<string, ReaderPromptDefinition>>;
   /** Names of its own per-question metrics (`qa.locomo_f1`) that compare may test, higher better. */
   readonly comparedMetrics?: readonly string[];
+  /**
+   * Errata ceilings of its own beside `qa_accuracy`, by summary.json key (LoCoMo:
+   * `locomo_judge_accuracy`, over the categories its judge grades): the best accuracy reachable
+   * under the published labels over the finished questions `counts` takes, and its line's label.
+   */
+  readonly errataCeilings?: Readonly<
+    Record<string, { readonly label: string; counts(sample: { question_type: string }): boolean }>
+  >;
   /** Retrieval figures of its own for one question (LoCoMo: the official recall_acc). */
   retrievalMetrics?(options: BenchmarkRetrievalOptions): Record<string, number>;
   /** Answer figures computed from the hypothesis alone, no judge (LoCoMo: the official token F1). */

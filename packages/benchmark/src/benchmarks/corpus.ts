@@ -1,5 +1,5 @@
 import type { MemoryDocument } from '@lme/search-core';
-import type { KeyedGold } from './benchmark.js';
+import type { KeyedGold } from './convention-gold.js';
 
 export type Granularity = 'session' | 'turn';
 export type IndexRoles = 'user' | 'all';

@@ -14,8 +14,11 @@ import {
 } from './run-option-flags.js';
 import { serveCommand } from './serve-command.js';
 
-/** Keys only one command sets, with its own flag (not shared run options). */
-const COMMAND_ONLY_KEYS = new Set<string>();
+/**
+ * Keys only one command sets, with its own flag (not shared run options), and keys lme sets itself
+ * for provenance (`benchmarkDefaults`: which keys the dataset's benchmark decided), with no flag.
+ */
+const COMMAND_ONLY_KEYS = new Set<string>(['benchmarkDefaults']);
 
 describe('run option declarations', () => {
   it('declare every run config key once, and only keys the schema has', () => {

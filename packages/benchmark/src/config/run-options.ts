@@ -93,7 +93,8 @@ export const RUN_OPTIONS = [
     flags: '--convention <name>',
     key: 'convention',
     group: 'data',
-    help: 'gold definition: official scripts or answer_session_ids/has_answer',
+    help: 'gold definition: official scripts or answer_session_ids/has_answer (a benchmark without official gold refuses official)',
+    defaultHelp: "the dataset's benchmark's",
   },
   {
     flags: '--exclusion <A|B>',
@@ -465,7 +466,8 @@ export const RUN_OPTIONS = [
     flags: '--reader-prompt <style>',
     key: 'readerPrompt',
     group: 'qa',
-    help: "reader prompt by name (the benchmarks' prompts: direct, cot step-by-step, ...); default: the dataset's benchmark's",
+    help: "reader prompt by name (the benchmarks' prompts: direct, cot step-by-step, ...)",
+    defaultHelp: "the dataset's benchmark's",
   },
   {
     flags: '--history-format <format>',
@@ -527,7 +529,8 @@ export const RUN_OPTIONS = [
     flags: '--judge <rubric>',
     key: 'judge',
     group: 'qa',
-    help: "judge rubric by name (the benchmarks' judges; an unknown name is refused, listing them); default: the dataset's benchmark's published judge",
+    help: "judge rubric by name (the benchmarks' judges; an unknown name is refused, with close names)",
+    defaultHelp: "the dataset's benchmark's published judge",
   },
   {
     flags: '--base-url <url>',

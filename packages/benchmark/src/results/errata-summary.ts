@@ -21,10 +21,11 @@ export type ErrataSummary = {
   by_kind: Partial<Record<string, number>>;
   /**
    * Under the published labels (only when not applied): the best `qa.accuracy` reachable over the
-   * run's finished questions, and for LoCoMo the best judge accuracy over categories 1-4, when
-   * some published answers are known to be wrong. A perfect reader is scored wrong on those.
+   * run's finished questions, and a benchmark's own ceilings (`Benchmark.errataCeilings`, LoCoMo's
+   * judge accuracy over categories 1-4), when some published answers are known to be wrong. A
+   * perfect reader is scored wrong on those.
    */
-  ceiling?: { qa_accuracy: Ceiling; locomo_judge_accuracy?: Ceiling };
+  ceiling?: { qa_accuracy: Ceiling; [benchmarkCeiling: string]: Ceiling | undefined };
 };
 
 /** A sample's errata mark (samples.jsonl `errata`). */

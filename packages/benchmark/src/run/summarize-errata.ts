@@ -1,4 +1,4 @@
-import { locomoCategory } from '../benchmarks/locomo/locomo-record.js';
+import { benchmarks } from '../benchmarks/benchmark-registry.js';
 import { errataLabel } from '../errata/apply-errata.js';
 import { type ErratumKind, excludes, wrongAnswerLabel } from '../errata/errata-schema.js';
 import type { LoadedErrata } from '../errata/load-errata.js';
@@ -47,15 +47,17 @@ export function summarizeErrata(
     wrong_labels: wrong(group),
     n: group.length,
   });
-  const answerable = finished.filter((sample) => {
-    const category = locomoCategory(sample);
-    return category !== undefined && category !== 5;
-  });
-  summary.ceiling = {
-    qa_accuracy: ceiling(finished),
-    ...(answerable.length > 0 ? { locomo_judge_accuracy: ceiling(answerable) } : {}),
-  };
+  summary.ceiling = { qa_accuracy: ceiling(finished) };
+  for (const [key, own] of benchmarkCeilings()) {
+    const counted = finished.filter((sample) => own.counts(sample));
+    if (counted.length > 0) summary.ceiling[key] = ceiling(counted);
+  }
   return summary;
+}
+
+/** Every benchmark's own errata ceilings, by summary.json key, in registry order. */
+function benchmarkCeilings() {
+  return Object.values(benchmarks()).flatMap((benchmark) => Object.entries(benchmark.errataCeilings ?? {}));
 }
 
 /** One line for tables: which errata, applied or not, and how many questions they touch. */
@@ -68,7 +70,6 @@ export function renderErrataLine(summary: ErrataSummary): string {
     return `Errata ${summary.errata} applied (--errata): ${touched}; ${summary.excluded} excluded from every mean, the others corrected.`;
   }
   const ceiling = summary.ceiling?.qa_accuracy;
-  const judge = summary.ceiling?.locomo_judge_accuracy;
   const parts = [
     `Errata ${summary.errata} known for this dataset, not applied (official labels): ${touched} here`,
     ...(ceiling && ceiling.wrong_labels > 0
@@ -76,11 +77,12 @@ export function renderErrataLine(summary: ErrataSummary): string {
           `QA accuracy ceiling under the published answers ${percent(ceiling.value)} (${ceiling.wrong_labels} of ${ceiling.n} labels known wrong)`,
         ]
       : []),
-    ...(judge && judge.wrong_labels > 0
-      ? [
-          `LoCoMo judge accuracy (categories 1-4) ceiling ${percent(judge.value)} (${judge.wrong_labels} of ${judge.n})`,
-        ]
-      : []),
+    ...benchmarkCeilings().flatMap(([key, own]) => {
+      const judge = summary.ceiling?.[key];
+      return judge && judge.wrong_labels > 0
+        ? [`${own.label} ceiling ${percent(judge.value)} (${judge.wrong_labels} of ${judge.n})`]
+        : [];
+    }),
   ];
   return `${parts.join('; ')}. Corrected figures: --errata ${summary.errata.split('@')[0]}.`;
 }

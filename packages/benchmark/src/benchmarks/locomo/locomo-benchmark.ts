@@ -2,7 +2,12 @@ import { type Benchmark, RECORD_EVIDENCE_GOLD } from '../benchmark.js';
 import { aggregateLocomo } from './aggregate-locomo.js';
 import { LOCOMO_PROBES } from './judge-probes.js';
 import { isLocomoShaped, loadLocomo } from './load-locomo.js';
-import { LOCOMO_CATEGORY_ORDER, locomoCategoryOf, locomoQuestionType } from './locomo-categories.js';
+import {
+  LOCOMO_ADVERSARIAL,
+  LOCOMO_CATEGORY_ORDER,
+  locomoCategoryOf,
+  locomoQuestionType,
+} from './locomo-categories.js';
 import { locomoLlmRubric, mem0JudgeGrades } from './locomo-judge.js';
 import { locomoReaderPromptDefinition } from './locomo-prompts.js';
 import { locomoQaMetrics } from './locomo-qa-metrics.js';
@@ -41,6 +46,15 @@ export const locomoBenchmark: Benchmark = {
   judges: { 'locomo-llm': { ...locomoLlmRubric, grades: mem0JudgeGrades, probes: LOCOMO_PROBES } },
   readerPrompts: { locomo: locomoReaderPromptDefinition },
   comparedMetrics: ['qa.locomo_f1'],
+  errataCeilings: {
+    locomo_judge_accuracy: {
+      label: 'LoCoMo judge accuracy (categories 1-4)',
+      counts: (sample) => {
+        const category = locomoCategoryOf(sample.question_type)?.id;
+        return category !== undefined && category !== LOCOMO_ADVERSARIAL;
+      },
+    },
+  },
   retrievalMetrics: (options) => locomoRetrievalMetrics(options),
   answerMetrics: (record, hypothesis) => locomoQaMetrics(record, hypothesis),
   aggregate: (samples, qa) => {
