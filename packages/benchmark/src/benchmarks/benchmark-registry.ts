@@ -1,3 +1,4 @@
+import { beamBenchmark } from './beam/beam-benchmark.js';
 import type { Benchmark } from './benchmark.js';
 import type { JudgeRubricDefinition } from './judge-rubric.js';
 import { locomoBenchmark } from './locomo/locomo-benchmark.js';
@@ -14,6 +15,7 @@ export const BENCHMARKS = registerBenchmarks({
   longmemeval: longMemEvalBenchmark,
   locomo: locomoBenchmark,
   'locomo-plus': locomoPlusBenchmark,
+  beam: beamBenchmark,
 });
 
 export type BenchmarkName = keyof typeof BENCHMARKS;

@@ -110,6 +110,15 @@ export type Benchmark = {
     readonly names: readonly string[];
     resolve(name: string, dataDir: string): string;
   };
+  /**
+   * `lme datasets download` names it fetches itself (BEAM: `beam-100k` from raw GitHub at a pinned
+   * commit), unique across benchmarks; `download` returns the line to print. LongMemEval's files go
+   * through configs/datasets.json instead.
+   */
+  readonly downloads?: {
+    readonly names: readonly string[];
+    download(name: string, options: { dataDir: string; baseUrl?: string }): Promise<string>;
+  };
   /** Its question types, in report order; a record is the benchmark's when its type is one of them. */
   readonly questionTypes: readonly string[];
   /**

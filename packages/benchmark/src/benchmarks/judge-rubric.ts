@@ -63,8 +63,10 @@ export type GradedJudgeRubricDefinition = {
   maxTokens?: number;
   /** As for a yes/no rubric: a question it does not grade gets no call and no score. */
   grades?(record: JudgeRecord): boolean;
-  /** As for a yes/no rubric: real questions with an answer of each probe kind, for `lme judge-probe`. */
+  /** As for a yes/no rubric: real questions `lme judge-probe` grades with it; none: no probe. */
   probes?: readonly ProbeQuestion[];
+  /** Whether abstention questions are judged with a template of their own (a plan notes it). */
+  gradesAbstention?: boolean;
 };
 
 /** One judge rubric: a yes/no verdict or a graded score with items. */

@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
-import { benchmarkNamed } from '../benchmarks/benchmark-registry.js';
+import type { Benchmark } from '../benchmarks/benchmark.js';
+import { BENCHMARKS, benchmarkNamed } from '../benchmarks/benchmark-registry.js';
+import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
 import { datasetStatistics } from '../benchmarks/dataset-statistics.js';
 import { loadAnyDataset } from '../benchmarks/load-dataset.js';
-import { COMMITTED_SAMPLE, resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';
+import { COMMITTED_SAMPLE } from '../benchmarks/longmemeval/load-longmemeval.js';
 import { verifyDatasets } from '../benchmarks/longmemeval/verify-datasets.js';
 import { runOptionOf } from '../config/run-options.js';
 import {
@@ -96,15 +98,35 @@ export function datasetsCommand(): Command {
 
   datasets
     .command('download')
-    .argument('<names...>', 'oracle, s and/or m')
+    .argument(
+      '<names...>',
+      'oracle, s and/or m, or a name another benchmark downloads itself (`lme datasets list`)',
+    )
     .option('--data-dir <dir>', DATA_DIR_HELP)
     .option('--hub-url <url>', 'Hugging Face hub address (env LME_HUB_URL; default: https://huggingface.co)')
+    .option(
+      '--github-raw-url <url>',
+      'raw GitHub address for files a benchmark fetches from GitHub (env LME_GITHUB_RAW_URL; default: https://raw.githubusercontent.com)',
+    )
     .option('--sources <file>', SOURCES_HELP)
-    .description('download official LongMemEval files at the pinned revision, resumably, checking SHA-256')
-    .action(async (names: string[], options: DataDirOptions & { hubUrl?: string }) => {
+    .description('download official dataset files at their pinned revision, resumably, checking SHA-256')
+    .action(async (names: string[], options: DataDirOptions & { hubUrl?: string; githubRawUrl?: string }) => {
+      // Names a benchmark downloads itself (its `downloads`); the rest are configs/datasets.json's.
+      const ownDownload = (name: string) =>
+        Object.values(BENCHMARKS as Record<string, Benchmark>).find((benchmark) =>
+          benchmark.downloads?.names.includes(name),
+        );
       const sources = sourcesOf(options);
-      for (const name of names) datasetSource(sources, name); // unknown names fail before any download
+      for (const name of names) if (!ownDownload(name)) datasetSource(sources, name); // unknown names fail before any download
       const dataDir = dataDirOf(options);
+      for (const name of names) {
+        const benchmark = ownDownload(name);
+        if (!benchmark) continue;
+        const baseUrl = options.githubRawUrl ?? process.env.LME_GITHUB_RAW_URL;
+        const line = await benchmark.downloads!.download(name, { dataDir, ...(baseUrl ? { baseUrl } : {}) });
+        process.stdout.write(`${line}\n`);
+      }
+      names = names.filter((name) => !ownDownload(name));
       const hubUrl = options.hubUrl ?? process.env.LME_HUB_URL ?? sources.hubUrl;
       const checksumSource = options.sources ?? 'configs/datasets.json';
       for (const name of names) {

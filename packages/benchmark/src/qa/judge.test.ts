@@ -288,7 +288,7 @@ describe('createJudge', () => {
 
   it('names the known rubrics when asked for an unknown one', () => {
     expect(() => createJudge({ client: fakeClient([]), rubric: 'nope' })).toThrow(
-      'Unknown judge rubric "nope"; known: longmemeval, locomo-llm, locomo-plus.',
+      'Unknown judge rubric "nope"; known: longmemeval, locomo-llm, locomo-plus, beam, beam-partial.',
     );
   });
 

@@ -22,12 +22,13 @@ async function hashFile(hash: Hash, path: string): Promise<void> {
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
 }
 
-/** Every file under a folder, as sorted relative paths with `/`. */
+/** Every file under a folder, as sorted relative paths with `/`; symbolic links are followed (a BEAM split of linked conversations). */
 function filesUnder(root: string, prefix = ''): string[] {
   return readdirSync(join(root, prefix), { withFileTypes: true })
     .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
     .flatMap((entry) => {
       const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
-      return entry.isDirectory() ? filesUnder(root, relative) : entry.isFile() ? [relative] : [];
+      const kind = entry.isSymbolicLink() ? statSync(join(root, relative), { throwIfNoEntry: false }) : entry;
+      return kind?.isDirectory() ? filesUnder(root, relative) : kind?.isFile() ? [relative] : [];
     });
 }

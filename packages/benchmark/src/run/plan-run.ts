@@ -217,19 +217,18 @@ function planJudge(config: RunConfig, records: readonly LongMemEvalRecord[], not
   // The configured rubric: its prompt, its max_tokens, and the questions it grades at all.
   const rubric = judgeRubricDefinition(judgeOf(config));
   const judged = records.filter((record) => rubric.grades?.(record) ?? true);
-  // A graded rubric asks once per item of the question; a yes/no one once per question.
+  // A graded rubric (BEAM's) makes one call per item: each item's prompt is counted.
   const prompts = (record: LongMemEvalRecord) =>
     rubric.kind === 'graded'
       ? rubric.items(record, '').map((item) => item.prompt)
       : [rubric.prompt(record, '')];
-  let judgeCalls = 0;
-  let judgePrompt = 0;
-  for (const record of judged) {
-    for (const prompt of prompts(record)) {
-      judgeCalls += 1;
-      judgePrompt += countTokens(prompt) + JUDGE_HYPOTHESIS_TOKENS;
-    }
-  }
+  const judgeCalls = judged.reduce((sum, record) => sum + prompts(record).length, 0);
+  const judgePrompt = judged.reduce(
+    (sum, record) =>
+      sum +
+      prompts(record).reduce((total, prompt) => total + countTokens(prompt) + JUDGE_HYPOTHESIS_TOKENS, 0),
+    0,
+  );
   const plan: UnpricedPlan = {
     role: 'judge',
     model: config.judgeModel,
