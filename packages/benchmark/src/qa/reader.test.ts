@@ -353,6 +353,6 @@ describe('Chain-of-Note (--reader-notes)', () => {
   it('names the known prompt styles for an unknown one', () => {
     expect(() =>
       createReader({ client: fakeClient('x'), model: 'gpt-4o', prompt: 'terse', historyFormat: 'json' }),
-    ).toThrow('Unknown reader prompt "terse"; known: direct, cot, locomo, locomo-plus.');
+    ).toThrow('Unknown reader prompt "terse"; known: direct, cot, locomo, locomo-plus, beam.');
   });
 });
