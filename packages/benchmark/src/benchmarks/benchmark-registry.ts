@@ -1,5 +1,5 @@
 import { beamBenchmark } from './beam/beam-benchmark.js';
-import type { Benchmark } from './benchmark.js';
+import type { Benchmark, BenchmarkQaSettings } from './benchmark.js';
 import type { JudgeRubricDefinition } from './judge-rubric.js';
 import { locomoBenchmark } from './locomo/locomo-benchmark.js';
 import { locomoPlusBenchmark } from './locomo/plus/locomo-plus-benchmark.js';
@@ -87,6 +87,14 @@ export async function withBenchmark<T>(benchmark: Benchmark, body: () => Promise
 /** The benchmark that takes a dataset no other recognises: the registry's first. */
 export function defaultBenchmark(): Benchmark {
   return Object.values(active)[0]!;
+}
+
+/** What the shared reader and judge take from the default benchmark's official scripts. */
+export function sharedQaSettings(): BenchmarkQaSettings {
+  const benchmark = defaultBenchmark();
+  if (benchmark.qaSettings === undefined)
+    throw new Error(`Benchmark "${benchmark.name}" is the default but brings no qaSettings.`);
+  return benchmark.qaSettings;
 }
 
 /** A benchmark by name; an unknown name fails listing the known ones. */

@@ -73,6 +73,39 @@ export type BenchmarkRetrievalOptions = {
 };
 
 /**
+ * What the shared reader and judge (qa/) take from a benchmark's official scripts: history
+ * rendering, the context budget, Chain-of-Note, the judge model and reply reading. The default
+ * benchmark's are used (`sharedQaSettings()` in the registry); LongMemEval's are its official
+ * run_generation.py and evaluate_qa.py values.
+ */
+export type BenchmarkQaSettings = {
+  /** One session in the history. Fields: 1-based index, date, content. */
+  readonly historySessionTemplate: string;
+  /** One turn in `nl` history format. Fields: role, content. */
+  readonly historyNlTurnTemplate: string;
+  /** What precedes a `json` history chunk. */
+  readonly historyJsonPrefix: string;
+  /** Context lengths in tokens of the models it names. */
+  readonly modelMaxLength: Readonly<Record<string, number>>;
+  /** The reader's `max_tokens` when neither the flag nor the prompt sets one. */
+  readonly readerMaxTokens: number;
+  /** Tokens kept off the history besides the answer's. */
+  readonly promptReserveTokens: number;
+  /** Chain-of-Note note prompt. Fields: session date, session content, question date, question. */
+  readonly noteTemplate: string;
+  /** Chain-of-Note note call's `max_tokens`. */
+  readonly noteMaxTokens: number;
+  /** Sessions kept by `full-history-session`. */
+  readonly fullHistoryTopK: number;
+  /** The judge model when none is given. */
+  readonly judgeModel: string;
+  /** The judge call's `max_tokens` when the rubric sets none. */
+  readonly judgeMaxTokens: number;
+  /** A judge reply read as yes (true), no (false) or neither (null), for rubrics without `parse`. */
+  parseJudgeReply(reply: string): boolean | null;
+};
+
+/**
  * A benchmark: how its datasets are recognised and read, which questions are its own, how each
  * convention decides gold, its published setting (reader prompt, judge, convention), its judges and
  * reader prompts, and what it measures beyond the shared retrieval metrics (recall and NDCG at
@@ -134,6 +167,8 @@ export type Benchmark = {
   readonly judges?: Readonly<Record<string, JudgeRubricDefinition>>;
   /** Reader prompts it brings, by `--reader-prompt` name (names unique across benchmarks). */
   readonly readerPrompts?: Readonly<Record<string, ReaderPromptDefinition>>;
+  /** The shared reader's and judge's settings from its official scripts; the default benchmark must have them. */
+  readonly qaSettings?: BenchmarkQaSettings;
   /** Names of its own per-question metrics (`qa.locomo_f1`) that compare may test, higher better. */
   readonly comparedMetrics?: readonly string[];
   /**

@@ -1,7 +1,8 @@
 import type { ChatClient, ChatCompleteOptions } from '@lme/search-core';
 import { describe, expect, it } from 'vitest';
+import { buildJudgePrompt, parseJudgeReply } from '../benchmarks/longmemeval/longmemeval-rubric.js';
 import { createScriptedChatClient } from '../testing/scripted-chat-client.js';
-import { buildJudgePrompt, createJudge, type JudgeRecord, parseJudgeReply } from './judge.js';
+import { createJudge, type JudgeRecord } from './judge.js';
 
 /** A client that records requests and answers with scripted choices (or throws). */
 const fakeClient = (replies: string[] | Error) =>

@@ -1,6 +1,5 @@
 import type { ChatClient, ChatUsage } from '@lme/search-core';
-import { parseJudgeReply } from '../benchmarks/longmemeval/longmemeval-rubric.js';
-import { JUDGE_MAX_TOKENS, OFFICIAL_JUDGE_MODEL } from '../benchmarks/longmemeval/official-prompts.js';
+import { sharedQaSettings } from '../benchmarks/benchmark-registry.js';
 import { defaultJudge, judgeRubricDefinition } from './judge-rubrics.js';
 
 export type {
@@ -11,7 +10,6 @@ export type {
   JudgeRubricDefinition,
   JudgeRubricItem,
 } from '../benchmarks/judge-rubric.js';
-export { buildJudgePrompt, parseJudgeReply } from '../benchmarks/longmemeval/longmemeval-rubric.js';
 
 import type {
   BinaryJudgeRubricDefinition,
@@ -119,7 +117,7 @@ export type Judge = {
  * retries such calls until they succeed; it never grades a failed call.)
  */
 export function createJudge(options: JudgeOptions): Judge {
-  const model = options.model ?? OFFICIAL_JUDGE_MODEL;
+  const model = options.model ?? sharedQaSettings().judgeModel;
   const samples = options.samples ?? 1;
   if (!Number.isInteger(samples) || samples < 1) {
     throw new Error(`Judge samples must be a positive integer; got ${samples}.`);
@@ -158,7 +156,7 @@ export function createJudge(options: JudgeOptions): Judge {
           model,
           messages: [{ role: 'user' as const, content: prompt }],
           temperature,
-          maxTokens: maxTokens ?? JUDGE_MAX_TOKENS,
+          maxTokens: maxTokens ?? sharedQaSettings().judgeMaxTokens,
           n: 1,
           ...(signal ? { signal } : {}),
         };
@@ -210,7 +208,7 @@ async function gradeBinary(
   const { usage, cached } = callRecord(results);
   const votes: JudgeVotes = { yes: 0, no: 0, unparsed: 0 };
   for (const reply of replies) {
-    const vote = (rubric.parse ?? parseJudgeReply)(reply);
+    const vote = (rubric.parse ?? sharedQaSettings().parseJudgeReply)(reply);
     if (vote === true) votes.yes += 1;
     else if (vote === false) votes.no += 1;
     else votes.unparsed += 1;

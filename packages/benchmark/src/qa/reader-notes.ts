@@ -1,5 +1,5 @@
 import type { ChatClient, ChatUsage } from '@lme/search-core';
-import { CON_NOTE_MAX_TOKENS, CON_NOTE_TEMPLATE } from '../benchmarks/longmemeval/official-prompts.js';
+import { sharedQaSettings } from '../benchmarks/benchmark-registry.js';
 import type { Turn } from '../benchmarks/longmemeval-record.js';
 import {
   type PythonJsonValue,
@@ -38,7 +38,7 @@ export type ExtractNotesResult = {
  */
 export function buildNotePrompt(chunk: ReaderChunk, questionDate: string, question: string): string {
   return pythonFormat(
-    CON_NOTE_TEMPLATE,
+    sharedQaSettings().noteTemplate,
     chunk.date,
     pythonJsonDumps(chunk.turns.map(turnAsDumped)),
     questionDate,
@@ -66,7 +66,7 @@ export async function extractNotes(options: ExtractNotesOptions): Promise<Extrac
           { role: 'user', content: buildNotePrompt(chunks[index]!, options.questionDate, options.question) },
         ],
         temperature: 0,
-        maxTokens: CON_NOTE_MAX_TOKENS,
+        maxTokens: sharedQaSettings().noteMaxTokens,
         n: 1,
         ...(signal ? { signal } : {}),
       });

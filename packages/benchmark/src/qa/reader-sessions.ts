@@ -1,4 +1,4 @@
-import { FULL_HISTORY_TOP_K } from '../benchmarks/longmemeval/official-prompts.js';
+import { sharedQaSettings } from '../benchmarks/benchmark-registry.js';
 import { evidenceSessions, type LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { ReaderSession } from './reader.js';
 
@@ -153,7 +153,7 @@ function officialToHaystackId(id: string): string {
 }
 
 function topKOf(options: SessionSelectionOptions): number {
-  const topK = options.topK ?? FULL_HISTORY_TOP_K;
+  const topK = options.topK ?? sharedQaSettings().fullHistoryTopK;
   if (!Number.isInteger(topK) || topK < 1) throw new Error(`topK must be a positive integer; got ${topK}.`);
   return topK;
 }

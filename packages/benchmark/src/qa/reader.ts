@@ -1,12 +1,5 @@
 import type { ChatClient, ChatUsage } from '@lme/search-core';
-import {
-  HISTORY_JSON_PREFIX,
-  HISTORY_NL_TURN_TEMPLATE,
-  HISTORY_SESSION_TEMPLATE,
-  OFFICIAL_MODEL_MAX_LENGTH,
-  OFFICIAL_READER_MAX_TOKENS,
-  READER_PROMPT_RESERVE_TOKENS,
-} from '../benchmarks/longmemeval/official-prompts.js';
+import { sharedQaSettings } from '../benchmarks/benchmark-registry.js';
 import type { LongMemEvalRecord, Turn } from '../benchmarks/longmemeval-record.js';
 import { pythonFormat, pythonJsonDumps, pythonStrip } from '../dataset/python-compat.js';
 import { truncateToTokens } from '../metrics/truncate-tokens.js';
@@ -133,7 +126,7 @@ export function buildReaderPrompt(options: BuildReaderPromptOptions): ReaderProm
     date: session.date,
     content:
       notes !== undefined
-        ? HISTORY_JSON_PREFIX + pythonJsonDumps({ session_summary: notes[index]! })
+        ? sharedQaSettings().historyJsonPrefix + pythonJsonDumps({ session_summary: notes[index]! })
         : renderTurns(readerTurns(session, options.userOnly ?? false), options.historyFormat),
   }));
   // Python's list.sort is stable; dates are ASCII, so code-unit order equals Python's code-point order.
@@ -144,7 +137,7 @@ export function buildReaderPrompt(options: BuildReaderPromptOptions): ReaderProm
 
   let history = '';
   sorted.forEach((chunk, index) => {
-    history += pythonFormat(HISTORY_SESSION_TEMPLATE, index + 1, chunk.date, chunk.content);
+    history += pythonFormat(sharedQaSettings().historySessionTemplate, index + 1, chunk.date, chunk.content);
   });
 
   const cut = truncateToTokens(history, options.maxHistoryTokens);
@@ -161,9 +154,11 @@ export function buildReaderPrompt(options: BuildReaderPromptOptions): ReaderProm
 
 function renderTurns(turns: readonly Turn[], historyFormat: HistoryFormat): string {
   return historyFormat === 'json'
-    ? HISTORY_JSON_PREFIX + pythonJsonDumps(turns.map(turnAsDumped))
+    ? sharedQaSettings().historyJsonPrefix + pythonJsonDumps(turns.map(turnAsDumped))
     : turns
-        .map((turn) => pythonFormat(HISTORY_NL_TURN_TEMPLATE, turn.role, pythonStrip(turn.content)))
+        .map((turn) =>
+          pythonFormat(sharedQaSettings().historyNlTurnTemplate, turn.role, pythonStrip(turn.content)),
+        )
         .join('');
 }
 
@@ -179,12 +174,13 @@ export function createReader(options: ReaderOptions): Reader {
   const { client, model, prompt, historyFormat } = options;
   const definition = readerPromptDefinition(prompt);
   if (options.notes && historyFormat !== 'json') throw new Error(NOTES_NEED_JSON);
-  const maxTokens = options.maxTokens ?? definition.maxTokens ?? OFFICIAL_READER_MAX_TOKENS;
+  const maxTokens = options.maxTokens ?? definition.maxTokens ?? sharedQaSettings().readerMaxTokens;
   const contextTokens = options.maxContextTokens ?? officialContextLength(model);
-  const maxHistoryTokens = contextTokens - maxTokens - READER_PROMPT_RESERVE_TOKENS;
+  const reserved = sharedQaSettings().promptReserveTokens;
+  const maxHistoryTokens = contextTokens - maxTokens - reserved;
   if (maxHistoryTokens <= 0) {
     throw new Error(
-      `Reader model "${model}": maxContextTokens ${contextTokens} leaves no room for the history after ${maxTokens} answer tokens and ${READER_PROMPT_RESERVE_TOKENS} reserved.`,
+      `Reader model "${model}": maxContextTokens ${contextTokens} leaves no room for the history after ${maxTokens} answer tokens and ${reserved} reserved.`,
     );
   }
   const userOnly = options.userOnly ?? false;
@@ -248,9 +244,8 @@ export function createReader(options: ReaderOptions): Reader {
 
 /** Official `model2maxlength` value, else 128000 (the official table has no other models). */
 export function officialContextLength(model: string): number {
-  return Object.hasOwn(OFFICIAL_MODEL_MAX_LENGTH, model)
-    ? (OFFICIAL_MODEL_MAX_LENGTH[model] ?? DEFAULT_CONTEXT_TOKENS)
-    : DEFAULT_CONTEXT_TOKENS;
+  const lengths = sharedQaSettings().modelMaxLength;
+  return Object.hasOwn(lengths, model) ? (lengths[model] ?? DEFAULT_CONTEXT_TOKENS) : DEFAULT_CONTEXT_TOKENS;
 }
 
 function compareStrings(a: string, b: string): number {

@@ -1,6 +1,6 @@
 import { type CachedEmbedder, estimateCost, loadPriceTable } from '@lme/search-core';
+import { sharedQaSettings } from '../benchmarks/benchmark-registry.js';
 import { buildCorpus } from '../benchmarks/build-corpus.js';
-import { CON_NOTE_MAX_TOKENS, CON_NOTE_TEMPLATE } from '../benchmarks/longmemeval/official-prompts.js';
 import { isAbstention, type LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { RunConfig } from '../config/run-config.js';
 import {
@@ -176,7 +176,8 @@ function planReader(
   let promptTokens = 0;
   let noteCalls = 0;
   let notePromptTokens = 0;
-  const noteTemplateTokens = countTokens(CON_NOTE_TEMPLATE);
+  const { noteTemplate, noteMaxTokens } = sharedQaSettings();
+  const noteTemplateTokens = countTokens(noteTemplate);
   for (const record of records) {
     const chunks = readerChunkChars(config, record);
     const chars = chunks.reduce((sum, value) => sum + value, 0);
@@ -196,10 +197,10 @@ function planReader(
       model: readerModel,
       calls: noteCalls,
       promptTokens: notePromptTokens,
-      completionTokens: noteCalls * CON_NOTE_MAX_TOKENS,
+      completionTokens: noteCalls * noteMaxTokens,
     });
     notes.push(
-      `Chain-of-Note (--reader-notes): one note call per history session before each answer, max_tokens ${CON_NOTE_MAX_TOKENS}.`,
+      `Chain-of-Note (--reader-notes): one note call per history session before each answer, max_tokens ${noteMaxTokens}.`,
     );
   }
   plans.push({

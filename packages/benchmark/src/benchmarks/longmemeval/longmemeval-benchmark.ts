@@ -5,7 +5,21 @@ import { LONGMEMEVAL_PROBES } from './judge-probes.js';
 import { DATASET_FILES, loadLongMemEval, resolveDatasetPath, streamLongMemEval } from './load-longmemeval.js';
 import { buildJudgePrompt, parseJudgeReply } from './longmemeval-rubric.js';
 import { LONGMEMEVAL_OFFICIAL_GOLD } from './official-gold.js';
-import { READER_TEMPLATE_COT, READER_TEMPLATE_DIRECT } from './official-prompts.js';
+import {
+  CON_NOTE_MAX_TOKENS,
+  CON_NOTE_TEMPLATE,
+  FULL_HISTORY_TOP_K,
+  HISTORY_JSON_PREFIX,
+  HISTORY_NL_TURN_TEMPLATE,
+  HISTORY_SESSION_TEMPLATE,
+  JUDGE_MAX_TOKENS,
+  OFFICIAL_JUDGE_MODEL,
+  OFFICIAL_MODEL_MAX_LENGTH,
+  OFFICIAL_READER_MAX_TOKENS,
+  READER_PROMPT_RESERVE_TOKENS,
+  READER_TEMPLATE_COT,
+  READER_TEMPLATE_DIRECT,
+} from './official-prompts.js';
 
 /**
  * LongMemEval (oracle, S, M): the common record is its own format, so it reads any file no other
@@ -49,5 +63,19 @@ export const longMemEvalBenchmark: Benchmark = {
       fill: ({ history, questionDate, question }) =>
         pythonFormat(READER_TEMPLATE_COT, history, questionDate, question),
     },
+  } /** run_generation.py's and evaluate_qa.py's machinery, which the shared reader and judge use (official-prompts.ts). */,
+  qaSettings: {
+    historySessionTemplate: HISTORY_SESSION_TEMPLATE,
+    historyNlTurnTemplate: HISTORY_NL_TURN_TEMPLATE,
+    historyJsonPrefix: HISTORY_JSON_PREFIX,
+    modelMaxLength: OFFICIAL_MODEL_MAX_LENGTH,
+    readerMaxTokens: OFFICIAL_READER_MAX_TOKENS,
+    promptReserveTokens: READER_PROMPT_RESERVE_TOKENS,
+    noteTemplate: CON_NOTE_TEMPLATE,
+    noteMaxTokens: CON_NOTE_MAX_TOKENS,
+    fullHistoryTopK: FULL_HISTORY_TOP_K,
+    judgeModel: OFFICIAL_JUDGE_MODEL,
+    judgeMaxTokens: JUDGE_MAX_TOKENS,
+    parseJudgeReply,
   },
 };
