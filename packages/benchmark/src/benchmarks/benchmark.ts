@@ -179,6 +179,16 @@ export type Benchmark = {
   readonly errataCeilings?: Readonly<
     Record<string, { readonly label: string; counts(sample: { question_type: string }): boolean }>
   >;
+  /**
+   * What errata read and correct of its records beyond the common fields (LoCoMo: `evidence`, its
+   * dialog ids, and `category`): the published values an entry is checked against, and the record
+   * with corrected evidence (errata/apply-errata.ts asks the record's benchmark).
+   */
+  readonly errata?: {
+    evidence(record: LongMemEvalRecord): unknown;
+    category(record: LongMemEvalRecord): number | undefined;
+    correctEvidence(record: LongMemEvalRecord, evidence: readonly string[]): LongMemEvalRecord;
+  };
   /** Retrieval figures of its own for one question (LoCoMo: the official recall_acc). */
   retrievalMetrics?(options: BenchmarkRetrievalOptions): Record<string, number>;
   /** Answer figures computed from the hypothesis alone, no judge (LoCoMo: the official token F1). */

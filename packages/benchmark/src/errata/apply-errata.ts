@@ -1,4 +1,4 @@
-import { locomoCategoryOf } from '../benchmarks/locomo/locomo-categories.js';
+import { benchmarkOfRecord } from '../benchmarks/benchmark-registry.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { SampleErrata } from '../results/errata-summary.js';
 import { type Erratum, excludes } from './errata-schema.js';
@@ -71,13 +71,13 @@ function publishedMismatch(record: LongMemEvalRecord, entry: Erratum): string | 
         ? undefined
         : `has answer_session_ids ${JSON.stringify(record.answer_session_ids)}, not ${JSON.stringify(entry.published)}`;
     case 'evidence': {
-      const evidence = (record as { locomo_evidence?: unknown }).locomo_evidence;
+      const evidence = benchmarkOfRecord(record)?.errata?.evidence(record);
       return same(evidence, entry.published)
         ? undefined
         : `has evidence ${JSON.stringify(evidence ?? null)}, not ${JSON.stringify(entry.published)}`;
     }
     case 'category': {
-      const category = locomoCategoryOf(record.question_type)?.id;
+      const category = benchmarkOfRecord(record)?.errata?.category(record);
       return category === entry.published
         ? undefined
         : `is of type ${record.question_type}, not category ${entry.published}`;
@@ -115,8 +115,14 @@ function corrected(record: LongMemEvalRecord, entry: Erratum): LongMemEvalRecord
       );
       return { ...record, answer_session_ids: [...entry.corrected], haystack_sessions: sessions };
     }
-    case 'evidence':
-      return entry.corrected === 'exclude' ? record : locomoEvidenceCorrected(record, entry.corrected);
+    case 'evidence': {
+      if (entry.corrected === 'exclude') return record;
+      const errata = benchmarkOfRecord(record)?.errata;
+      // Unreachable: an entry whose published evidence the record does not hold is never applied.
+      if (!errata)
+        throw new Error(`Errata evidence of question ${record.question_id}: its benchmark has no evidence.`);
+      return errata.correctEvidence(record, entry.corrected);
+    }
     case 'category':
       return record;
     case 'haystack_session_ids': {
@@ -130,40 +136,4 @@ function corrected(record: LongMemEvalRecord, entry: Erratum): LongMemEvalRecord
       };
     }
   }
-}
-
-/**
- * A LoCoMo record with new evidence dialog ids: has_answer moves to the named turns (`D3:7` is
- * turn 7 of the session whose id ends in `_s3`), answer_session_ids and locomo_evidence follow.
- */
-function locomoEvidenceCorrected(record: LongMemEvalRecord, evidence: readonly string[]): LongMemEvalRecord {
-  const marked = new Map<number, Set<number>>();
-  for (const id of evidence) {
-    const [, session, turn] = /^D(\d+):(\d+)$/.exec(id)!;
-    const sessionIndex = record.haystack_session_ids.findIndex((sessionId) =>
-      sessionId.endsWith(`_s${session}`),
-    );
-    const turnIndex = Number(turn) - 1;
-    if (sessionIndex === -1 || record.haystack_sessions[sessionIndex]![turnIndex] === undefined) {
-      throw new Error(
-        `Errata evidence ${id} of question ${record.question_id} names no turn of its conversation.`,
-      );
-    }
-    marked.set(sessionIndex, (marked.get(sessionIndex) ?? new Set()).add(turnIndex));
-  }
-  const sessions = record.haystack_sessions.map((turns, sessionIndex) => {
-    const turnsMarked = marked.get(sessionIndex);
-    if (!turnsMarked && !turns.some((turn) => turn.has_answer)) return turns;
-    return turns.map(({ has_answer: _previous, ...turn }, turnIndex) =>
-      turnsMarked?.has(turnIndex) ? { ...turn, has_answer: true } : turn,
-    );
-  });
-  return {
-    ...record,
-    haystack_sessions: sessions,
-    answer_session_ids: [...marked.keys()]
-      .sort((left, right) => left - right)
-      .map((index) => record.haystack_session_ids[index]!),
-    locomo_evidence: [...evidence],
-  } as LongMemEvalRecord;
 }

@@ -8,6 +8,7 @@ import {
   locomoCategoryOf,
   locomoQuestionType,
 } from './locomo-categories.js';
+import { locomoCategoryIdOf, locomoEvidenceCorrected, locomoEvidenceOf } from './locomo-errata.js';
 import { locomoLlmRubric, mem0JudgeGrades } from './locomo-judge.js';
 import { locomoReaderPromptDefinition } from './locomo-prompts.js';
 import { locomoQaMetrics } from './locomo-qa-metrics.js';
@@ -54,6 +55,11 @@ export const locomoBenchmark: Benchmark = {
         return category !== undefined && category !== LOCOMO_ADVERSARIAL;
       },
     },
+  },
+  errata: {
+    evidence: locomoEvidenceOf,
+    category: locomoCategoryIdOf,
+    correctEvidence: locomoEvidenceCorrected,
   },
   retrievalMetrics: (options) => locomoRetrievalMetrics(options),
   answerMetrics: (record, hypothesis) => locomoQaMetrics(record, hypothesis),
