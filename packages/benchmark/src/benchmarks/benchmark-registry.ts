@@ -97,6 +97,14 @@ export function sharedQaSettings(): BenchmarkQaSettings {
   return benchmark.qaSettings;
 }
 
+/** The published files of configs/datasets.json: those of the benchmark that has them (`Benchmark.publishedFiles`). */
+export function publishedDatasetFiles(): NonNullable<Benchmark['publishedFiles']> {
+  const owner = Object.values(active).find((benchmark) => benchmark.publishedFiles !== undefined);
+  if (!owner?.publishedFiles)
+    throw new Error('No benchmark brings the published files of configs/datasets.json.');
+  return owner.publishedFiles;
+}
+
 /** A benchmark by name; an unknown name fails listing the known ones. */
 export function benchmarkNamed(name: string): Benchmark {
   if (!Object.hasOwn(active, name))

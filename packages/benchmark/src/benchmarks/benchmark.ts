@@ -5,6 +5,7 @@ export {
   type RecordEvidenceGold,
 } from './convention-gold.js';
 
+import type { DatasetSources } from '../dataset/dataset-sources.js';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
 import type { BenchmarkConventions } from './convention-gold.js';
@@ -70,6 +71,25 @@ export type BenchmarkRetrievalOptions = {
   granularity: Granularity;
   /** Ids of the documents packed into the reader's context, when a context budget is set. */
   packed?: readonly string[];
+};
+
+/**
+ * How a file of configs/datasets.json checks out in the data directory:
+ * - `verified`: the SHA-256 is the published file's;
+ * - `known-copy`: it is a listed rebuilt copy (same records or a documented subset, other bytes);
+ * - `unverified`: the config knows no checksum for this file;
+ * - `mismatch`: neither (a changed, corrupt or unknown file);
+ * - `missing`: no file in the data directory.
+ */
+export type DatasetVerifyStatus = 'verified' | 'known-copy' | 'unverified' | 'mismatch' | 'missing';
+
+export type DatasetVerifyResult = {
+  dataset: string;
+  status: DatasetVerifyStatus;
+  path?: string;
+  sha256?: string;
+  /** One sentence for the user: what matched, or what was expected. */
+  detail: string;
 };
 
 /**
@@ -151,6 +171,20 @@ export type Benchmark = {
   readonly downloads?: {
     readonly names: readonly string[];
     download(name: string, options: { dataDir: string; baseUrl?: string }): Promise<string>;
+  };
+  /**
+   * The published files configs/datasets.json lists (LongMemEval: oracle, s, m) and its committed
+   * sample, for `lme datasets list|verify|info` (`publishedDatasetFiles()` in the registry).
+   */
+  readonly publishedFiles?: {
+    /** The committed sample's path (`--dataset sample`), described without a checksum. */
+    readonly committedSample: string;
+    /** Checks the named files in the data directory against their SHA-256 in `sources`. */
+    verify(
+      sources: DatasetSources,
+      names: readonly string[],
+      dataDir: string,
+    ): Promise<DatasetVerifyResult[]>;
   };
   /** Its question types, in report order; a record is the benchmark's when its type is one of them. */
   readonly questionTypes: readonly string[];

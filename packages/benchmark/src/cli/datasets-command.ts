@@ -1,12 +1,10 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
 import type { Benchmark } from '../benchmarks/benchmark.js';
-import { BENCHMARKS, benchmarkNamed } from '../benchmarks/benchmark-registry.js';
+import { BENCHMARKS, benchmarkNamed, publishedDatasetFiles } from '../benchmarks/benchmark-registry.js';
 import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
 import { datasetStatistics } from '../benchmarks/dataset-statistics.js';
 import { loadAnyDataset } from '../benchmarks/load-dataset.js';
-import { COMMITTED_SAMPLE } from '../benchmarks/longmemeval/load-longmemeval.js';
-import { verifyDatasets } from '../benchmarks/longmemeval/verify-datasets.js';
 import { runOptionOf } from '../config/run-options.js';
 import {
   DATASET_SOURCES_PATH,
@@ -70,7 +68,10 @@ export function datasetsCommand(): Command {
         String(row.userTurns),
         String(row.evidenceSessions),
       ]);
-      const origin = path === COMMITTED_SAMPLE ? SAMPLE_ORIGIN : provenance(sourcesOf(options), sha256, name);
+      const origin =
+        path === publishedDatasetFiles().committedSample
+          ? SAMPLE_ORIGIN
+          : provenance(sourcesOf(options), sha256, name);
       process.stdout.write(`${path}\nsha256 ${sha256}\n${origin}\n\n`);
       process.stdout.write(`${renderMarkdownTable(header, body)}\n`);
       process.stdout.write(
@@ -167,7 +168,11 @@ export function datasetsCommand(): Command {
       const sources = sourcesOf(options);
       const named = names.length > 0;
       const dataDir = dataDirOf(options);
-      const results = await verifyDatasets(sources, named ? names : Object.keys(sources.files), dataDir);
+      const results = await publishedDatasetFiles().verify(
+        sources,
+        named ? names : Object.keys(sources.files),
+        dataDir,
+      );
       for (const result of results) {
         const where = result.path ? ` ${result.path}` : '';
         process.stdout.write(`${result.dataset}: ${result.status.toUpperCase()}${where}: ${result.detail}\n`);

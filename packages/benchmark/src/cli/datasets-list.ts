@@ -1,5 +1,6 @@
-import { COMMITTED_SAMPLE, resolveDatasetPath } from '../benchmarks/longmemeval/load-longmemeval.js';
-import { type VerifyResult, verifyDatasets } from '../benchmarks/longmemeval/verify-datasets.js';
+import type { DatasetVerifyResult as VerifyResult } from '../benchmarks/benchmark.js';
+import { publishedDatasetFiles } from '../benchmarks/benchmark-registry.js';
+import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
 import type { DatasetSources } from '../dataset/dataset-sources.js';
 
 /** What `--dataset <name>` holds, one phrase per known name (configs/datasets.json names the files). */
@@ -32,9 +33,16 @@ export async function listDatasets(
   verify: boolean,
 ): Promise<DatasetListing[]> {
   const names = Object.keys(sources.files);
-  const verified = verify ? await verifyDatasets(sources, names, dataDir) : [];
+  const published = publishedDatasetFiles();
+  const verified = verify ? await published.verify(sources, names, dataDir) : [];
   const listings: DatasetListing[] = [
-    { name: 'sample', what: WHAT.sample!, questions: '22', status: 'always here', path: COMMITTED_SAMPLE },
+    {
+      name: 'sample',
+      what: WHAT.sample!,
+      questions: '22',
+      status: 'always here',
+      path: published.committedSample,
+    },
   ];
   for (const name of names) {
     const source = sources.files[name]!;

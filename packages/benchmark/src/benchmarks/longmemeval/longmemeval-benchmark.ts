@@ -2,7 +2,13 @@ import { pythonFormat } from '../../dataset/python-compat.js';
 import { type Benchmark, RECORD_EVIDENCE_GOLD } from '../benchmark.js';
 import { QUESTION_TYPES } from '../longmemeval-record.js';
 import { LONGMEMEVAL_PROBES } from './judge-probes.js';
-import { DATASET_FILES, loadLongMemEval, resolveDatasetPath, streamLongMemEval } from './load-longmemeval.js';
+import {
+  COMMITTED_SAMPLE,
+  DATASET_FILES,
+  loadLongMemEval,
+  resolveDatasetPath,
+  streamLongMemEval,
+} from './load-longmemeval.js';
 import { buildJudgePrompt, parseJudgeReply } from './longmemeval-rubric.js';
 import { LONGMEMEVAL_OFFICIAL_GOLD } from './official-gold.js';
 import {
@@ -20,6 +26,7 @@ import {
   READER_TEMPLATE_COT,
   READER_TEMPLATE_DIRECT,
 } from './official-prompts.js';
+import { verifyDatasets } from './verify-datasets.js';
 
 /**
  * LongMemEval (oracle, S, M): the common record is its own format, so it reads any file no other
@@ -37,6 +44,10 @@ export const longMemEvalBenchmark: Benchmark = {
   datasets: {
     names: Object.keys(DATASET_FILES),
     resolve: (name, dataDir) => resolveDatasetPath(name, dataDir),
+  },
+  publishedFiles: {
+    committedSample: COMMITTED_SAMPLE,
+    verify: (sources, names, dataDir) => verifyDatasets(sources, names, dataDir),
   },
   questionTypes: QUESTION_TYPES,
   conventions: { official: LONGMEMEVAL_OFFICIAL_GOLD, evidence: RECORD_EVIDENCE_GOLD },

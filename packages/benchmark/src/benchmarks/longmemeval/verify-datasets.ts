@@ -3,25 +3,12 @@ import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { checkDatasetFile } from '../../dataset/check-dataset-file.js';
 import { type DatasetSources, datasetSource, identifyDigest } from '../../dataset/dataset-sources.js';
+import type { DatasetVerifyResult, DatasetVerifyStatus } from '../benchmark.js';
 import { resolveDatasetPath } from './load-longmemeval.js';
 
-/**
- * - `verified`: the SHA-256 is the published file's;
- * - `known-copy`: it is a listed rebuilt copy (same records or a documented subset, other bytes);
- * - `unverified`: the config knows no checksum for this file;
- * - `mismatch`: neither (a changed, corrupt or unknown file);
- * - `missing`: no file in the data directory.
- */
-export type VerifyStatus = 'verified' | 'known-copy' | 'unverified' | 'mismatch' | 'missing';
-
-export type VerifyResult = {
-  dataset: string;
-  status: VerifyStatus;
-  path?: string;
-  sha256?: string;
-  /** One sentence for the user: what matched, or what was expected. */
-  detail: string;
-};
+/** What `verifyDatasets` says of one file (see DatasetVerifyStatus). */
+export type VerifyStatus = DatasetVerifyStatus;
+export type VerifyResult = DatasetVerifyResult;
 
 /** SHA-256 of a dataset file's JSON: of the decompressed bytes for `.gz`, of the file otherwise. */
 export async function sha256OfDatasetJson(path: string): Promise<string> {
