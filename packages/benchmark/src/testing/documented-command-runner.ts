@@ -1,5 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,8 +20,9 @@ import { join } from 'node:path';
  *   `pnpm install --frozen-lockfile`) is left out of a command chain.
  * - The working folder is a temporary one holding links to the checkout's packages, configs and
  *   scripts, so `results/` and `.lme-cache/` land there.
- * - `s`, `oracle` and `m` are the committed sample under those names (`LME_DATA_DIR`); the LoCoMo
- *   files the docs name (`datasets/locomo10*.json`) are the committed LoCoMo fixture.
+ * - The dataset files the docs name are committed stand-ins, copied where each benchmark's
+ *   `benchmarks/<name>/docs-stand-ins.json` says (LongMemEval's `s`, `oracle` and `m` in
+ *   `LME_DATA_DIR` are the committed sample; LoCoMo's files are its committed fixture).
  * - Every embedding model is an OpenAI-compatible loopback stand-in (hash vectors): `--embedder`
  *   of `run`, `ablate` and the warm-up script is set to it, so no model is fetched.
  * - Chat models (reader, judge) are the same loopback server (`OPENAI_BASE_URL`); the provider URL
@@ -43,14 +52,14 @@ export function prepareWorkspace(root: string): { cwd: string; dataDir: string }
   mkdirSync(join(cwd, 'results'));
   for (const name of ['sample', 'fixtures'])
     symlinkSync(join(root, 'datasets', name), join(cwd, 'datasets', name));
-  const locomo = join(root, 'datasets/fixtures/locomo-mini.json');
-  for (const name of ['locomo10.json', 'locomo10-conv26.json'])
-    copyFileSync(locomo, join(cwd, 'datasets', name));
   const dataDir = join(cwd, 'data');
   mkdirSync(dataDir);
-  const sample = join(root, 'datasets/sample/longmemeval_s_sample.json.gz');
-  for (const name of ['longmemeval_s_cleaned', 'longmemeval_oracle', 'longmemeval_m_cleaned']) {
-    copyFileSync(sample, join(dataDir, `${name}.json.gz`));
+  const benchmarksDir = join(root, 'packages/benchmark/src/benchmarks');
+  for (const entry of readdirSync(benchmarksDir, { withFileTypes: true })) {
+    const standIns = join(benchmarksDir, entry.name, 'docs-stand-ins.json');
+    if (!entry.isDirectory() || !existsSync(standIns)) continue;
+    const { files } = JSON.parse(readFileSync(standIns, 'utf8')) as { files: Record<string, string> };
+    for (const [target, source] of Object.entries(files)) copyFileSync(join(root, source), join(cwd, target));
   }
   return { cwd, dataDir };
 }

@@ -1,6 +1,9 @@
+import { lstatSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { portsOf, rewriteCommand, STAND_IN_EMBEDDER } from './documented-command-runner.js';
+import { portsOf, prepareWorkspace, rewriteCommand, STAND_IN_EMBEDDER } from './documented-command-runner.js';
 import { documentedBlocks, withoutComment } from './documented-commands.js';
+import { REPO_ROOT } from './run-cli.js';
 
 const page = [
   'Text.',
@@ -92,5 +95,24 @@ describe('rewriteCommand', () => {
       named: new Set(['8787']),
       served: new Set(['8787']),
     });
+  });
+});
+
+describe('prepareWorkspace', () => {
+  it('copies the dataset files the docs name from the committed stand-ins each benchmark lists', () => {
+    const { cwd, dataDir } = prepareWorkspace(REPO_ROOT);
+    try {
+      expect(dataDir).toBe(join(cwd, 'data'));
+      const fixture = readFileSync(join(REPO_ROOT, 'datasets/fixtures/locomo-mini.json'));
+      for (const name of ['locomo10.json', 'locomo10-conv26.json'])
+        expect(readFileSync(join(cwd, 'datasets', name)).equals(fixture)).toBe(true);
+      const sample = readFileSync(join(REPO_ROOT, 'datasets/sample/longmemeval_s_sample.json.gz'));
+      for (const name of ['longmemeval_s_cleaned', 'longmemeval_oracle', 'longmemeval_m_cleaned'])
+        expect(readFileSync(join(dataDir, `${name}.json.gz`)).equals(sample)).toBe(true);
+      for (const name of ['sample', 'fixtures'])
+        expect(lstatSync(join(cwd, 'datasets', name)).isSymbolicLink()).toBe(true);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   });
 });
