@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { formatRecordDate, MONTH_NAMES } from '../../dataset/record-date.js';
 import type { LongMemEvalRecord, Turn } from '../longmemeval-record.js';
 import { BEAM_ABILITIES, type BeamAbility, isBeamAbility } from './beam-abilities.js';
 
@@ -112,35 +113,18 @@ async function readJson(file: string, digest: ReturnType<typeof createHash>, nam
 type BeamMessage = { id: number; role: 'user' | 'assistant'; content: string; timeAnchor?: string };
 type BeamSession = { id: string; date: string; messages: BeamMessage[] };
 
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-
 /** BEAM's `time_anchor` (`March-15-2024`) as lme's date (`2024/03/15 (Fri) 00:00`); undefined when it is not one. */
 export function beamDate(anchor: unknown): string | undefined {
   if (typeof anchor !== 'string') return undefined;
   const match = /^([A-Za-z]+)-(\d{1,2})-(\d{4})$/.exec(anchor.trim());
   if (!match) return undefined;
-  const month = MONTHS.indexOf(match[1]!.toLowerCase());
+  const month = MONTH_NAMES.indexOf(match[1]!.toLowerCase());
   const day = Number(match[2]);
   const year = Number(match[3]);
   if (month < 0 || day < 1 || day > 31) return undefined;
   const date = new Date(Date.UTC(year, month, day));
   if (date.getUTCDate() !== day) return undefined;
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${year}/${pad(month + 1)}/${pad(day)} (${WEEKDAYS[date.getUTCDay()]}) 00:00`;
+  return formatRecordDate(date);
 }
 
 /**

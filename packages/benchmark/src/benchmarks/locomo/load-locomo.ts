@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { checkDatasetFile } from '../../dataset/check-dataset-file.js';
 import { readWholeDatasetFile } from '../../dataset/input-limits.js';
+import { formatRecordDate, MONTH_NAMES } from '../../dataset/record-date.js';
 import type { LongMemEvalRecord, Turn } from '../longmemeval-record.js';
 import { LOCOMO_ADVERSARIAL, LOCOMO_CATEGORIES, type LocomoCategoryId } from './locomo-categories.js';
 
@@ -22,22 +23,6 @@ export type LoadedLocomo = {
   warnings: string[];
 };
 
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-
 /**
  * `1:56 pm on 8 May, 2023` (LoCoMo's `session_<n>_date_time`) → `2023/05/08 (Mon) 13:56` (the
  * LongMemEval date format), or undefined when the text is not such a date.
@@ -52,15 +37,14 @@ export function convertLocomoDate(text: string): string | undefined {
   const minute = Number(minuteText);
   const day = Number(dayText);
   const year = Number(yearText);
-  const month = MONTHS.findIndex(
+  const month = MONTH_NAMES.findIndex(
     (name) => name === monthText!.toLowerCase() || name.slice(0, 3) === monthText!.toLowerCase(),
   );
   if (month === -1 || hour12 < 1 || hour12 > 12 || minute > 59) return undefined;
   const date = new Date(Date.UTC(year, month, day));
   if (date.getUTCMonth() !== month || date.getUTCDate() !== day) return undefined;
   const hour = (hour12 % 12) + (half!.toLowerCase() === 'p' ? 12 : 0);
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${year}/${pad(month + 1)}/${pad(day)} (${WEEKDAYS[date.getUTCDay()]}) ${pad(hour)}:${pad(minute)}`;
+  return formatRecordDate(new Date(Date.UTC(year, month, day, hour, minute)));
 }
 
 /**

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { createGzip } from 'node:zlib';
 import { parseLongMemEvalDate } from '@lme/search-core';
+import { formatRecordDate } from '../../dataset/record-date.js';
 import { seededRandom } from '../../dataset/seeded-random.js';
 import type { LongMemEvalRecord } from '../longmemeval-record.js';
 import { streamLongMemEval } from './load-longmemeval.js';
@@ -55,8 +56,6 @@ export function poolSession(id: string, session: unknown): PoolSession {
   return { id, json, digest: createHash('sha1').update(json).digest('hex') };
 }
 
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-
 /** Minutes since 1970 of a LongMemEval date (`2023/05/30 (Tue) 23:40`), read as UTC like every lme date. */
 export function dateToMinutes(date: string): number {
   const parsed = parseLongMemEvalDate(date);
@@ -66,12 +65,7 @@ export function dateToMinutes(date: string): number {
 
 /** The LongMemEval date at minutes since 1970, weekday included. */
 export function minutesToDate(minutes: number): string {
-  const date = new Date(minutes * 60_000);
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return (
-    `${date.getUTCFullYear()}/${pad(date.getUTCMonth() + 1)}/${pad(date.getUTCDate())}` +
-    ` (${WEEKDAYS[date.getUTCDay()]}) ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}`
-  );
+  return formatRecordDate(new Date(minutes * 60_000));
 }
 
 /** Whether a session may serve as another question's distractor: never anyone's evidence. */

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import { checkDatasetFile } from '../../../dataset/check-dataset-file.js';
 import { readWholeDatasetFile } from '../../../dataset/input-limits.js';
 import { pythonStrip } from '../../../dataset/python-compat.js';
+import { formatRecordDate } from '../../../dataset/record-date.js';
 import type { LongMemEvalRecord, Turn } from '../../longmemeval-record.js';
 import { convertLocomoDate, locomoRecords } from '../load-locomo.js';
 import { type LocomoCategoryId, locomoCategoryOf } from '../locomo-categories.js';
@@ -236,13 +237,9 @@ function locomoTurnContent(turn: Record<string, unknown>): string {
   return `${String(turn.speaker)}: ${String(turn.text)}${caption}`;
 }
 
-const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-
 /** UTC milliseconds → `2023/05/08 (Mon) 13:56`. */
 function lmeDate(time: number): string {
-  const date = new Date(time);
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${date.getUTCFullYear()}/${pad(date.getUTCMonth() + 1)}/${pad(date.getUTCDate())} (${WEEKDAYS[date.getUTCDay()]}) ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}`;
+  return formatRecordDate(new Date(time));
 }
 
 function parseJson(path: string, bytes: Buffer): unknown {

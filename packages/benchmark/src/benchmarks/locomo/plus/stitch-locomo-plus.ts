@@ -1,4 +1,5 @@
 import { pythonStrip } from '../../../dataset/python-compat.js';
+import { MONTH_NAMES } from '../../../dataset/record-date.js';
 
 /*
  * How LoCoMo-Plus stitches a cognitive item into a LoCoMo conversation, reproduced from its
@@ -86,28 +87,13 @@ export function mapSpeakers(
   return turns.map((turn) => ({ speaker: turn.speaker === 'A' ? speakerA : speakerB, text: turn.text }));
 }
 
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
-
 /**
  * `datetime.strptime(s, "%I:%M %p on %d %B, %Y")` as UTC milliseconds; throws naming the text
  * when it is not such a date.
  */
 export function parseLocomoSessionTime(text: string): number {
   const match = /^(\d{1,2}):(\d{1,2}) (am|pm) on (\d{1,2}) ([a-z]+), (\d{4})$/i.exec(text);
-  const month = match ? MONTHS.indexOf(match[5]!.toLowerCase()) : -1;
+  const month = match ? MONTH_NAMES.indexOf(match[5]!.toLowerCase()) : -1;
   const hour = match ? Number(match[1]) : 0;
   if (!match || month === -1 || hour < 1 || hour > 12 || Number(match[2]) > 59) {
     throw new Error(`session date ${JSON.stringify(text)} is not like "1:56 pm on 8 May, 2023"`);
