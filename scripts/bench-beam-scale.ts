@@ -6,7 +6,7 @@
  * the run's process tree, sampled from /proc every 50 ms (scripts/process-tree-rss.ts).
  *
  *   pnpm tsx scripts/bench-beam-scale.ts --tier <folder> [--label 500K] [--presets bm25,hybrid]
- *     [--model-dir /root/.cache/lme-ci/models] [--cache-dir .lme-cache] [-- extra lme run flags]
+ *     [--model-dir <models folder>] [--cache-dir .lme-cache] [-- extra lme run flags]
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

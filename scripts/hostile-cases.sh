@@ -183,7 +183,7 @@ http.createServer((q, s) => { const m = /^\/(.+)\/resolve\/([^/]+)\/(.+)$/.exec(
   const bytes = fs.readFileSync(file); s.writeHead(200, {"content-length": bytes.length}); let at = 0;
   const next = () => { if (at >= bytes.length) return s.end(); s.write(bytes.subarray(at, at += 1 << 17), () => setTimeout(next, 20)); }; next(); })
   .listen(0, "127.0.0.1", function () { console.log(this.address().port); });
-' "${LME_MODELS:-/root/.cache/lme-ci/models}" >"$work/port-hub" &
+' "${LME_MODELS:-$HOME/.cache/lme-ci/models}" >"$work/port-hub" &
 hub=$!
 for _ in $(seq 50); do [ -s "$work/port-hub" ] && break; sleep 0.1; done
 fetch_model() { lme models fetch Xenova/all-MiniLM-L6-v2 --from hub --hub-url "http://127.0.0.1:$(cat "$work/port-hub")" --cache-dir "$work/cache-fetch" >"$work/fetch-$1" 2>&1; echo $? >"$work/fetch-$1.code"; }
@@ -265,8 +265,8 @@ case36 "36 weak: a wrong type in --config" lme run --dataset sample --data-dir "
 node -e 'require("fs").writeFileSync(process.argv[1], "label: " + "[".repeat(100000) + "]".repeat(100000) + "\n")' "$work/deep.yaml"
 case36 "36 weak: 100k-deep nesting" lme run --dataset sample --data-dir "$data" --config "$work/deep.yaml" \
   --out "$work" --run-id deep --limit 1
-if [ -d "${LME_MODELS:-/root/.cache/lme-ci/models}/Xenova/bge-small-en-v1.5" ]; then
-  mkdir -p "$work/models" && cp -r "${LME_MODELS:-/root/.cache/lme-ci/models}/Xenova" "$work/models/"
+if [ -d "${LME_MODELS:-$HOME/.cache/lme-ci/models}/Xenova/bge-small-en-v1.5" ]; then
+  mkdir -p "$work/models" && cp -r "${LME_MODELS:-$HOME/.cache/lme-ci/models}/Xenova" "$work/models/"
   onnx=$(ls "$work"/models/Xenova/bge-small-en-v1.5/*/onnx/model_quantized.onnx)
   printf '\xff\xff\xff\xff' | dd of="$onnx" bs=1 seek=1000 conv=notrunc 2>/dev/null
   case36 "36 weak: corrupted --model-dir ONNX" lme run --dataset sample --data-dir "$data" --preset hybrid \
