@@ -1,4 +1,4 @@
-import { createMulberry32 } from '../dataset/seeded-random.js';
+import { bootstrapMeans, quantile } from '../dataset/bootstrap-means.js';
 
 export type PairedBootstrapOptions = {
   /** Resamples drawn (default 10 000). */
@@ -26,14 +26,6 @@ export type PairedBootstrapResult = {
 export const DEFAULT_RESAMPLES = 10_000;
 export const DEFAULT_SEED = 42;
 
-/** Quantile of sorted values with linear interpolation between order statistics (numpy's default). */
-function quantile(sorted: Float64Array, q: number): number {
-  const position = (sorted.length - 1) * q;
-  const below = Math.floor(position);
-  const above = Math.min(below + 1, sorted.length - 1);
-  return sorted[below]! + (sorted[above]! - sorted[below]!) * (position - below);
-}
-
 /**
  * Paired bootstrap of the mean difference: resamples question indices with replacement (both runs'
  * values of a question move together) and recomputes the mean of other − base each time.
@@ -58,14 +50,7 @@ export function pairedBootstrap(
   for (const difference of differences) total += difference;
   const meanDiff = total / n;
 
-  const random = createMulberry32(seed);
-  const means = new Float64Array(resamples);
-  for (let resample = 0; resample < resamples; resample++) {
-    let sum = 0;
-    for (let draw = 0; draw < n; draw++) sum += differences[Math.floor(random() * n)]!;
-    means[resample] = sum / n;
-  }
-  means.sort();
+  const means = bootstrapMeans(differences, resamples, seed);
 
   let otherSide = 0;
   if (meanDiff > 0) for (const mean of means) otherSide += mean <= 0 ? 1 : 0;

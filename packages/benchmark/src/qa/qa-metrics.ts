@@ -1,4 +1,4 @@
-import { createMulberry32 } from '../dataset/seeded-random.js';
+import { bootstrapMeans, quantile } from '../dataset/bootstrap-means.js';
 
 /**
  * The QA figures, defined once. Per question, `qaSampleMetrics` turns a yes/no judge's label into
@@ -160,23 +160,9 @@ export const MEAN_BOOTSTRAP_SEED = 42;
  * Wilson interval assumes they are). Undefined for no value.
  */
 export function bootstrapMeanInterval(values: readonly number[]): AccuracyInterval | undefined {
-  const n = values.length;
-  if (n === 0) return undefined;
-  const random = createMulberry32(MEAN_BOOTSTRAP_SEED);
-  const means = new Float64Array(MEAN_BOOTSTRAP_RESAMPLES);
-  for (let draw = 0; draw < MEAN_BOOTSTRAP_RESAMPLES; draw++) {
-    let total = 0;
-    for (let index = 0; index < n; index++) total += values[Math.floor(random() * n)]!;
-    means[draw] = total / n;
-  }
-  means.sort();
-  const at = (q: number) => {
-    const position = (means.length - 1) * q;
-    const below = Math.floor(position);
-    const above = Math.min(below + 1, means.length - 1);
-    return means[below]! + (means[above]! - means[below]!) * (position - below);
-  };
-  return { low: at(0.025), high: at(0.975) };
+  if (values.length === 0) return undefined;
+  const means = bootstrapMeans(values, MEAN_BOOTSTRAP_RESAMPLES, MEAN_BOOTSTRAP_SEED);
+  return { low: quantile(means, 0.025), high: quantile(means, 0.975) };
 }
 
 /**
