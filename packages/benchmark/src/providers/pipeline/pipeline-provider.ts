@@ -63,15 +63,6 @@ export function createPipelineProvider(
     async retrieve({ record, signal }) {
       const corpus = buildCorpus(record, config);
       const retriever = pipeline.createRetriever(record.question_id);
-      const measured = await indexAndSearch(retriever, corpus.documents, record, signal).catch(
-        async (error: unknown) => {
-          // A failed question's vectors go at once (a shared Qdrant collection would otherwise
-          // keep them until the run ends, or for ever after a crash); the question's error stands.
-          await retriever.close?.().catch(() => undefined);
-          throw error;
-        },
-      );
-      await retriever.close?.();
       const {
         started,
         contextual,
@@ -82,7 +73,13 @@ export function createPipelineProvider(
         result,
         searched,
         embedQuery,
-      } = measured;
+      } = await indexAndSearch(retriever, corpus.documents, record, signal).catch(async (error: unknown) => {
+        // A failed question's vectors go at once (a shared Qdrant collection would otherwise
+        // keep them until the run ends, or for ever after a crash); the question's error stands.
+        await retriever.close?.().catch(() => undefined);
+        throw error;
+      });
+      await retriever.close?.();
       const { hits } = result;
       const usage = result.rerank ? await rerank.add(result.rerank) : undefined;
       // Retrieval latency excludes embedding calls (cache lookups or the model).
