@@ -1,0 +1,305 @@
+/**
+ * The dev suite (issue 37): runs candidate settings on every benchmark's dev set (or, once the
+ * choice is made, its test set) and prints one row per candidate and benchmark, then the choice
+ * table of docs/defaults.md's rule: a candidate is admissible when none of its benchmark's guarded
+ * metrics is lower than the base's beyond noise (paired test, p < 0.05), and of the admissible ones
+ * the best mean of the benchmarks' primary metrics wins.
+ *
+ *   pnpm -s dev-suite --flags "--preset hybrid --dense-gap 0.2"     (one candidate against --preset hybrid)
+ *   pnpm tsx --conditions=source scripts/dev-suite.ts --candidates configs/candidates/hybrid.json \
+ *     [--split dev|test] [--only name,name] [--out /tmp/lme-dev-suite] [--model-dir dir] \
+ *     [--s-data-dir ../shared/datasets/longmemeval] [--locomo ../shared/datasets/locomo/locomo10-conv26.json] \
+ *     [--locomo10 <locomo10.json>] [--beam-dir <BEAM clone or download, holding chats/100K>] [--json]
+ *
+ * The benchmarks and their splits are in configs/suites/dev.json: LongMemEval S (--split dev/test,
+ * official convention), LoCoMo (dev: the shared conversation conv-26; test: the other nine of
+ * locomo10.json, given with --locomo10), BEAM 100K (dev: conversations 1-10; test: 11-20). A
+ * benchmark whose files are absent is skipped and named. A run folder that already has a
+ * summary.json is reused (delete it, or give another --out, to run it again), so the table of
+ * earlier runs prints again in seconds.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    suite: { type: 'string', default: 'configs/suites/dev.json' },
+    candidates: { type: 'string' },
+    flags: { type: 'string' },
+    base: { type: 'string' },
+    split: { type: 'string', default: 'dev' },
+    only: { type: 'string' },
+    benchmarks: { type: 'string' },
+    out: { type: 'string', default: '/tmp/lme-dev-suite' },
+    'cache-dir': { type: 'string', default: '.lme-cache' },
+    'model-dir': { type: 'string' },
+    's-data-dir': { type: 'string', default: process.env.LME_DATA_DIR ?? '../shared/datasets/longmemeval' },
+    locomo: { type: 'string', default: '../shared/datasets/locomo/locomo10-conv26.json' },
+    locomo10: { type: 'string', default: process.env.LME_LOCOMO10 ?? '' },
+    'beam-dir': { type: 'string', default: process.env.LME_BEAM_DIR ?? '' },
+    json: { type: 'boolean', default: false },
+  },
+});
+
+const root = resolve(import.meta.dirname, '..');
+const fromRoot = (path: string) => (isAbsolute(path) ? path : resolve(root, path));
+if (values.split !== 'dev' && values.split !== 'test') {
+  throw new Error(`--split must be dev or test, not "${values.split}"`);
+}
+const split = values.split as 'dev' | 'test';
+const out = resolve(values.out, split);
+mkdirSync(out, { recursive: true });
+
+type SuiteBenchmark = {
+  id: string;
+  name: string;
+  args: { dev: string[]; test: string[] };
+  needs: string[];
+  primary: string;
+  guards: string[];
+  show: string[];
+};
+type CandidateFile = { description?: string; base: string; candidates: Record<string, string[]> };
+type Summary = {
+  metrics: {
+    overall: { n: number; metrics: Record<string, number> };
+    by_type: Record<string, { n: number; metrics: Record<string, number> }>;
+  };
+};
+type ComparisonRow = { question_type: string; metric: string; delta: number | null; p_value: number | null };
+
+const suite = JSON.parse(readFileSync(fromRoot(values.suite), 'utf8')) as { benchmarks: SuiteBenchmark[] };
+const splitWords = (text: string) => text.split(/\s+/).filter(Boolean);
+
+/** The candidates: a file of named flag lists, or one --flags candidate against --base. */
+function readCandidates(): CandidateFile {
+  if (values.candidates) {
+    return JSON.parse(readFileSync(fromRoot(values.candidates), 'utf8')) as CandidateFile;
+  }
+  if (!values.flags) throw new Error('give --candidates <file> or --flags "<lme run flags>"');
+  const candidateFlags = splitWords(values.flags);
+  const baseFlags = splitWords(values.base ?? candidateFlags.slice(0, 2).join(' '));
+  return { base: 'base', candidates: { base: baseFlags, candidate: candidateFlags } };
+}
+
+/** The files the placeholders name; the BEAM halves and LoCoMo's other nine are made in --out. */
+function placeholders(): Record<string, string | undefined> {
+  const beamTier = values['beam-dir'] ? join(fromRoot(values['beam-dir']), 'chats', '100K') : undefined;
+  const beamHalf = (name: string, from: number) => {
+    if (!beamTier || !existsSync(beamTier)) return undefined;
+    const folder = join(resolve(values.out), name);
+    mkdirSync(folder, { recursive: true });
+    for (let index = from; index < from + 10; index++) {
+      const link = join(folder, String(index));
+      if (!existsSync(link)) symlinkSync(join(beamTier, String(index)), link);
+    }
+    return folder;
+  };
+  let locomoRest: string | undefined;
+  if (values.locomo10 && existsSync(fromRoot(values.locomo10))) {
+    locomoRest = join(resolve(values.out), 'locomo10-without-conv-26.json');
+    if (!existsSync(locomoRest)) {
+      const all = JSON.parse(readFileSync(fromRoot(values.locomo10), 'utf8')) as { sample_id: string }[];
+      writeFileSync(
+        locomoRest,
+        JSON.stringify(all.filter((conversation) => conversation.sample_id !== 'conv-26')),
+      );
+    }
+  }
+  return {
+    's-data-dir': fromRoot(values['s-data-dir']),
+    locomo: fromRoot(values.locomo),
+    'locomo-rest': locomoRest,
+    'beam-dir': values['beam-dir'] ? fromRoot(values['beam-dir']) : undefined,
+    'beam-dev': beamHalf('beam-dev', 1),
+    'beam-test': beamHalf('beam-test', 11),
+  };
+}
+
+/** Fills `{name}`; undefined when a placeholder has no value (its benchmark is skipped). */
+function fill(text: string, names: Record<string, string | undefined>): string | undefined {
+  let missing = false;
+  const filled = text.replace(/\{([a-z0-9-]+)\}/g, (_, name: string) => {
+    const value = names[name];
+    if (value === undefined) missing = true;
+    return value ?? '';
+  });
+  return missing ? undefined : filled;
+}
+
+function lme(args: string[], stdio: 'inherit' | 'pipe'): string {
+  return execFileSync(
+    'node',
+    ['--import', 'tsx', '--conditions=source', join(root, 'packages/benchmark/src/cli/main.ts'), ...args],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+      stdio: ['ignore', stdio === 'pipe' ? 'pipe' : 'ignore', 'inherit'],
+    },
+  );
+}
+
+/** A metric of the suite's list: `name` overall or `type:name` for one question type. */
+function metricOf(summary: Summary, key: string): number | undefined {
+  const [type, metric] = key.includes(':') ? (key.split(':') as [string, string]) : ['overall', key];
+  const group = type === 'overall' ? summary.metrics.overall : summary.metrics.by_type[type];
+  return group?.metrics[metric];
+}
+
+const candidateFile = readCandidates();
+const names = Object.keys(candidateFile.candidates);
+if (!names.includes(candidateFile.base))
+  throw new Error(`the base "${candidateFile.base}" is not a candidate`);
+const wanted = values.only ? new Set([candidateFile.base, ...values.only.split(',')]) : undefined;
+const chosenNames = names.filter((name) => !wanted || wanted.has(name));
+const benchmarkFilter = values.benchmarks ? new Set(values.benchmarks.split(',')) : undefined;
+const filled = placeholders();
+
+type Cell = { summary: Summary; folder: string };
+const cells = new Map<string, Cell>();
+const skipped: string[] = [];
+for (const benchmark of suite.benchmarks) {
+  if (benchmarkFilter && !benchmarkFilter.has(benchmark.id)) continue;
+  const args = benchmark.args[split].map((arg) => fill(arg, filled));
+  const missingFile = benchmark.needs
+    .map((need) => fill(need, filled))
+    .find((need) => !need || !existsSync(need));
+  if (args.includes(undefined) || missingFile !== undefined) {
+    skipped.push(
+      `${benchmark.name} ${split}: skipped (${missingFile ?? 'its files were not given'}: see the options)`,
+    );
+    continue;
+  }
+  for (const name of chosenNames) {
+    const runId = `${benchmark.id}-${name}`;
+    const folder = join(out, runId);
+    const summaryPath = join(folder, 'summary.json');
+    if (!existsSync(summaryPath)) {
+      process.stderr.write(`dev-suite: ${split} ${benchmark.name}: ${name}\n`);
+      const extra = values['model-dir'] ? ['--model-dir', fromRoot(values['model-dir'])] : [];
+      lme(
+        [
+          'run',
+          ...(args as string[]),
+          ...candidateFile.candidates[name]!,
+          ...extra,
+          '--cache-dir',
+          fromRoot(values['cache-dir']),
+          '--out',
+          out,
+          '--run-id',
+          runId,
+          '--label',
+          name,
+          '--quiet',
+        ],
+        'inherit',
+      );
+    }
+    cells.set(`${benchmark.id}\u0000${name}`, {
+      summary: JSON.parse(readFileSync(summaryPath, 'utf8')),
+      folder,
+    });
+  }
+}
+
+/** Guarded metrics on which the candidate is lower than the base beyond noise (p < 0.05). */
+function worseBeyondNoise(benchmark: SuiteBenchmark, name: string): string[] {
+  const base = cells.get(`${benchmark.id}\u0000${candidateFile.base}`);
+  const candidate = cells.get(`${benchmark.id}\u0000${name}`);
+  if (!base || !candidate || name === candidateFile.base) return [];
+  const shared = benchmark.guards.filter(
+    (key) => metricOf(base.summary, key) !== undefined && metricOf(candidate.summary, key) !== undefined,
+  );
+  if (shared.length === 0) return [];
+  const metrics = [...new Set(shared.map((key) => key.split(':').at(-1)!))];
+  const rows = JSON.parse(
+    lme(
+      [
+        'compare',
+        base.folder,
+        candidate.folder,
+        '--metrics',
+        metrics.join(','),
+        '--format',
+        'json',
+        '--quiet',
+      ],
+      'pipe',
+    ),
+  ) as ComparisonRow[];
+  return shared.filter((key) => {
+    const [type, metric] = key.includes(':') ? key.split(':') : ['overall', key];
+    const row = rows.find((entry) => entry.question_type === type && entry.metric === metric);
+    return row !== undefined && (row.delta ?? 0) < 0 && row.p_value !== null && row.p_value < 0.05;
+  });
+}
+
+const format = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(4));
+const lines: string[] = [];
+const report: Record<string, unknown>[] = [];
+const choice: { name: string; means: (number | undefined)[]; worse: string[] }[] = [];
+for (const name of chosenNames) choice.push({ name, means: [], worse: [] });
+const ranBenchmarks = suite.benchmarks.filter((benchmark) =>
+  chosenNames.some((name) => cells.has(`${benchmark.id}\u0000${name}`)),
+);
+for (const benchmark of ranBenchmarks) {
+  lines.push('', `${benchmark.name} (${split}), base ${candidateFile.base}`, '');
+  lines.push(`| candidate | n | ${benchmark.show.join(' | ')} | worse than the base beyond noise |`);
+  lines.push(`| --- | ---: |${' ---: |'.repeat(benchmark.show.length)} --- |`);
+  for (const entry of choice) {
+    const cell = cells.get(`${benchmark.id}\u0000${entry.name}`);
+    if (!cell) continue;
+    const worse = worseBeyondNoise(benchmark, entry.name);
+    entry.worse.push(...worse.map((key) => `${benchmark.id} ${key}`));
+    entry.means.push(metricOf(cell.summary, benchmark.primary));
+    const shown = benchmark.show.map((key) => metricOf(cell.summary, key));
+    lines.push(
+      `| ${entry.name} | ${cell.summary.metrics.overall.n} | ${shown.map(format).join(' | ')} | ${worse.join(', ') || 'no'} |`,
+    );
+    report.push({
+      benchmark: benchmark.id,
+      split,
+      candidate: entry.name,
+      n: cell.summary.metrics.overall.n,
+      ...Object.fromEntries(benchmark.show.map((key, index) => [key, shown[index] ?? null])),
+      worse_beyond_noise: worse,
+    });
+  }
+}
+
+const primaries = ranBenchmarks.map((benchmark) => `${benchmark.id} ${benchmark.primary}`);
+lines.push(
+  '',
+  `The choice (${split}): admissible = no guarded metric lower than ${candidateFile.base}'s beyond noise; then the best mean`,
+  '',
+);
+lines.push(`| candidate | ${primaries.join(' | ')} | mean | admissible |`);
+lines.push(`| --- |${' ---: |'.repeat(primaries.length + 1)} --- |`);
+const complete = choice.filter(
+  (entry) => entry.means.length === ranBenchmarks.length && entry.means.every((v) => v !== undefined),
+);
+const mean = (entry: (typeof choice)[number]) =>
+  entry.means.reduce<number>((sum, v) => sum + (v ?? 0), 0) / entry.means.length;
+for (const entry of choice) {
+  const admissible = entry.worse.length === 0 ? 'yes' : `no (${entry.worse.join(', ')})`;
+  lines.push(
+    `| ${entry.name} | ${entry.means.map(format).join(' | ')} | ${format(complete.includes(entry) ? mean(entry) : undefined)} | ${admissible} |`,
+  );
+}
+const best = complete.filter((entry) => entry.worse.length === 0).sort((a, b) => mean(b) - mean(a))[0];
+if (best) lines.push('', `chosen by the rule: ${best.name} (mean ${format(mean(best))})`);
+for (const line of skipped) lines.push(line);
+
+if (values.json)
+  console.log(
+    JSON.stringify(
+      { split, base: candidateFile.base, rows: report, chosen: best?.name ?? null, skipped },
+      null,
+      2,
+    ),
+  );
+else console.log(lines.join('\n'));
