@@ -8,6 +8,12 @@ import { z } from 'zod';
  * An endpoint URL. Config is written to config.json, so a URL carrying credentials
  * (`https://user:secret@host`) is refused: keys belong in the environment.
  */
+/**
+ * The embedder when neither a preset nor --embedder names one: the presets' own (issue 37), so a
+ * run without a preset embeds as `--preset hybrid` does. presets.test.ts keeps the two in step.
+ */
+export const DEFAULT_EMBEDDER = 'hf:Xenova/bge-small-en-v1.5';
+
 const endpointUrl = z
   .string()
   .url()
@@ -61,7 +67,7 @@ export const runConfigSchema = z
     errata: z.string().min(1).optional(),
     /** Apply `errata` to a dataset file whose checksum is not the errata's (the entries that fit). */
     errataAnyChecksum: z.boolean().optional(),
-    embedder: z.string().min(1).default('local:use-lite'),
+    embedder: z.string().min(1).default(DEFAULT_EMBEDDER),
     /** `hf:` embedders: a folder of model files the user put there (air-gapped machines). */
     modelDir: z.string().min(1).optional(),
     /** Threads of an in-process embedder (hf: model calls at once, one text and one thread each; local:use-lite: worker threads); unset: the cores, at most 4. */

@@ -1,4 +1,4 @@
-import type { RunConfigInput } from './run-config.js';
+import { DEFAULT_EMBEDDER, type RunConfigInput } from './run-config.js';
 
 /**
  * Every run option, declared once: its flag, the config key it sets, its help text, and (when the
@@ -126,6 +126,7 @@ export const RUN_OPTIONS = [
     key: 'embedder',
     group: 'retrieval',
     help: 'hf:<owner>/<model>[@q8] (an ONNX model of configs/models.json, see `lme models list`), local:use-lite or openai:<model>',
+    defaultHelp: DEFAULT_EMBEDDER,
   },
   {
     flags: '--embed-threads <n>',
