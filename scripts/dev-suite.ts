@@ -16,11 +16,11 @@
  * locomo10.json, given with --locomo10), BEAM 100K (dev: conversations 1-10; test: 11-20). A
  * benchmark whose files are absent is skipped and named. A run folder that already has a
  * summary.json is reused (delete it, or give another --out, to run it again), so the table of
- * earlier runs prints again in seconds.
+ * earlier runs prints again in seconds; each candidates file has its own folder of runs under --out.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
@@ -49,8 +49,6 @@ if (values.split !== 'dev' && values.split !== 'test') {
   throw new Error(`--split must be dev or test, not "${values.split}"`);
 }
 const split = values.split as 'dev' | 'test';
-const out = resolve(values.out, split);
-mkdirSync(out, { recursive: true });
 
 type SuiteBenchmark = {
   id: string;
@@ -150,6 +148,10 @@ function metricOf(summary: Summary, key: string): number | undefined {
 }
 
 const candidateFile = readCandidates();
+// Each candidates file (or --flags) has its own folder of runs: two files may both name a `base`.
+const group = values.candidates ? basename(values.candidates).replace(/\.json$/, '') : 'flags';
+const out = resolve(values.out, group, split);
+mkdirSync(out, { recursive: true });
 const names = Object.keys(candidateFile.candidates);
 if (!names.includes(candidateFile.base))
   throw new Error(`the base "${candidateFile.base}" is not a candidate`);
@@ -241,8 +243,8 @@ function worseBeyondNoise(benchmark: SuiteBenchmark, name: string): string[] {
 const format = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(4));
 const lines: string[] = [];
 const report: Record<string, unknown>[] = [];
-const choice: { name: string; means: (number | undefined)[]; worse: string[] }[] = [];
-for (const name of chosenNames) choice.push({ name, means: [], worse: [] });
+const choice: { name: string; means: (number | undefined)[]; guarded: number[]; worse: string[] }[] = [];
+for (const name of chosenNames) choice.push({ name, means: [], guarded: [], worse: [] });
 const ranBenchmarks = suite.benchmarks.filter((benchmark) =>
   chosenNames.some((name) => cells.has(`${benchmark.id}\u0000${name}`)),
 );
@@ -256,6 +258,10 @@ for (const benchmark of ranBenchmarks) {
     const worse = worseBeyondNoise(benchmark, entry.name);
     entry.worse.push(...worse.map((key) => `${benchmark.id} ${key}`));
     entry.means.push(metricOf(cell.summary, benchmark.primary));
+    for (const key of benchmark.guards) {
+      const value = metricOf(cell.summary, key);
+      if (value !== undefined) entry.guarded.push(value);
+    }
     const shown = benchmark.show.map((key) => metricOf(cell.summary, key));
     lines.push(
       `| ${entry.name} | ${cell.summary.metrics.overall.n} | ${shown.map(format).join(' | ')} | ${worse.join(', ') || 'no'} |`,
@@ -277,20 +283,32 @@ lines.push(
   `The choice (${split}): admissible = no guarded metric lower than ${candidateFile.base}'s beyond noise; then the best mean`,
   '',
 );
-lines.push(`| candidate | ${primaries.join(' | ')} | mean | admissible |`);
-lines.push(`| --- |${' ---: |'.repeat(primaries.length + 1)} --- |`);
+lines.push(`| candidate | ${primaries.join(' | ')} | mean | guarded mean | admissible |`);
+lines.push(`| --- |${' ---: |'.repeat(primaries.length + 2)} --- |`);
 const complete = choice.filter(
   (entry) => entry.means.length === ranBenchmarks.length && entry.means.every((v) => v !== undefined),
 );
 const mean = (entry: (typeof choice)[number]) =>
   entry.means.reduce<number>((sum, v) => sum + (v ?? 0), 0) / entry.means.length;
+const guardedMean = (entry: (typeof choice)[number]) =>
+  entry.guarded.reduce((sum, v) => sum + v, 0) / Math.max(1, entry.guarded.length);
 for (const entry of choice) {
   const admissible = entry.worse.length === 0 ? 'yes' : `no (${entry.worse.join(', ')})`;
   lines.push(
-    `| ${entry.name} | ${entry.means.map(format).join(' | ')} | ${format(complete.includes(entry) ? mean(entry) : undefined)} | ${admissible} |`,
+    `| ${entry.name} | ${entry.means.map(format).join(' | ')} | ${format(complete.includes(entry) ? mean(entry) : undefined)} | ${format(guardedMean(entry))} | ${admissible} |`,
   );
 }
-const best = complete.filter((entry) => entry.worse.length === 0).sort((a, b) => mean(b) - mean(a))[0];
+// The best mean of the primaries; a tie keeps the base (listed first), and between two other
+// candidates goes to the better mean of all their guarded metrics (docs/defaults.md).
+const best = complete
+  .filter((entry) => entry.worse.length === 0)
+  .sort((a, b) => {
+    const byMean = mean(b) - mean(a);
+    if (Math.abs(byMean) > 1e-12) return byMean;
+    if (a.name === candidateFile.base || b.name === candidateFile.base)
+      return a.name === candidateFile.base ? -1 : 1;
+    return guardedMean(b) - guardedMean(a);
+  })[0];
 if (best) lines.push('', `chosen by the rule: ${best.name} (mean ${format(mean(best))})`);
 for (const line of skipped) lines.push(line);
 
