@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import Tinypool from 'tinypool';
 import type { EmbedDocumentsOptions, Embedder, EmbedQueryOptions } from '../embedder.js';
-import type { ModelCall, ModelCallResult } from './onnx-session-worker.js';
+import type { ModelCall, ModelCallResult, WorkerConfig } from './onnx-session-worker.js';
 import { createTokenEncoder, type TokenEncoder } from './token-encoder.js';
 
 /** How token vectors become one text vector. */
@@ -62,7 +62,6 @@ export const ONE_TEXT_PER_CALL = '#calls:one-text';
 
 type Loaded = {
   encoder: TokenEncoder;
-  model: string;
   workers: Tinypool;
   /** Shared with the workers: their ONNX Runtime calls under way, and whether the process exits. */
   gate: Int32Array;
@@ -114,11 +113,12 @@ const WORKER_FILE = new URL('./onnx-session-worker.js', import.meta.url);
  * run's figures depended on what the disk cache held (issue 35).
  *
  * Speed comes from `threads` worker threads (a tinypool pool, started on first use), each with its
- * own one-thread session (onnx-session-worker.js). Sessions on this thread would not help:
- * onnxruntime-node 1.30 runs `InferenceSession.run` synchronously on the calling JS thread, so two
- * sessions here take turns on one core. This thread tokenizes (about 0.1 ms a text, against
- * milliseconds of model time) and pools; `threads` loops each hand the next text to the pool, so a
- * query waits behind at most one text per busy worker, never behind a whole call.
+ * own one-thread session (onnx-session-worker.js), which runs a text and pools its vector. Sessions
+ * on this thread would not help: onnxruntime-node 1.30 runs `InferenceSession.run` synchronously on
+ * the calling JS thread, so two sessions here took turns on one core. This thread tokenizes (about
+ * 0.1 ms a text, against milliseconds of model time, and the truncation count stays here); `threads`
+ * loops each hand the next text to the pool, so a query waits behind at most one text per busy
+ * worker, never behind a whole call.
  */
 export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
   const parallel = Math.max(
@@ -140,15 +140,16 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
       const tokenizerJson = await readFile(files.tokenizer, 'utf8');
       const encoder = createTokenEncoder(JSON.parse(tokenizerJson) as object, options.maxTokens);
       const gate = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+      const workerData: WorkerConfig = { model: files.model, pooling: options.pooling, gate };
       const workers = new Tinypool({
         filename: WORKER_FILE.href,
         minThreads: parallel,
         maxThreads: parallel,
-        workerData: { gate },
+        workerData,
       });
       if (openGates.size === 0) process.on('exit', waitForModelCalls);
       openGates.add(gate);
-      return { encoder, model: files.model, workers, gate };
+      return { encoder, workers, gate };
     })();
     loading.catch(() => {
       loading = undefined;
@@ -156,10 +157,10 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
     return loading;
   }
 
-  /** Runs one text's token ids through the model on a free worker; pools here. */
+  /** Runs one text's token ids through the model on a free worker. */
   async function infer(loaded: Loaded, ids: readonly number[]): Promise<Float32Array> {
     if (closed) throw new Error(`${options.id} embedder is closed`);
-    const call: ModelCall = { model: loaded.model, ids };
+    const call: ModelCall = { ids };
     const task = loaded.workers.run(call) as Promise<ModelCallResult>;
     inFlight.add(task);
     let result: ModelCallResult;
@@ -169,7 +170,7 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
       inFlight.delete(task);
     }
     calls.set(result.threadId, (calls.get(result.threadId) ?? 0) + 1);
-    return pool(result, [ids], options.pooling)[0]!;
+    return result.vector;
   }
 
   async function embed(
@@ -230,32 +231,4 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
       await loaded.workers.destroy();
     },
   };
-}
-
-/** A model's `[batch, tokens, hidden]` output, as a worker sends it back. */
-export type HiddenState = { readonly dims: readonly number[]; readonly data: Float32Array };
-
-/** Pools `[batch, tokens, hidden]` to one L2-normalised row per text (mean over real tokens, or the first token). */
-export function pool(
-  hidden: HiddenState,
-  batch: readonly (readonly number[])[],
-  pooling: Pooling,
-): Float32Array[] {
-  const [rows, width, size] = hidden.dims as [number, number, number];
-  if (rows !== batch.length) throw new Error(`model returned ${rows} rows for ${batch.length} texts`);
-  const data = hidden.data;
-  return batch.map((ids, r) => {
-    const vector = new Float32Array(size);
-    const tokens = pooling === 'cls' ? 1 : ids.length;
-    for (let t = 0; t < tokens; t++) {
-      const offset = (r * width + t) * size;
-      for (let d = 0; d < size; d++) vector[d]! += data[offset + d]!;
-    }
-    let norm = 0;
-    for (let d = 0; d < size; d++) norm += vector[d]! * vector[d]!;
-    // Mean then normalise equals normalising the sum: the division by the token count cancels.
-    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-    for (let d = 0; d < size; d++) vector[d]! *= scale;
-    return vector;
-  });
 }
