@@ -31,7 +31,8 @@ function newestInput(root) {
     for (const entry of entries) {
       const child = join(path, entry.name);
       if (entry.isDirectory()) visit(child);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
+      // JavaScript sources too: tsc copies them (search-core's ONNX worker) into dist.
+      else if (/\.[jt]s$/.test(entry.name) && !entry.name.endsWith('.test.ts')) {
         const time = statSync(child).mtimeMs;
         newest = Math.max(newest, time);
         if (time > newestSource.time && !entry.name.endsWith('.d.ts')) newestSource = { path: child, time };

@@ -1,7 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createEmbedder, type Embedder, withDiskCache } from '@lme/search-core';
+import { pathToFileURL } from 'node:url';
+import { threadId } from 'node:worker_threads';
+import { createEmbedder, type Embedder, type OnnxEmbedder, withDiskCache } from '@lme/search-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chooseModel, loadModelCatalog } from './model-catalog.js';
 import { onnxModelResolver, openModelStore } from './onnx-model-resolver.js';
@@ -83,8 +86,62 @@ for (const repository of ['Xenova/bge-small-en-v1.5', 'Xenova/all-MiniLM-L6-v2']
       }
     });
 
+    it('runs its model calls on as many worker threads as it is given, none on the thread that made it', async () => {
+      const two = embedder(choice.name, 2) as OnnxEmbedder;
+      await two.embedDocuments({ texts });
+      await two.embedQuery({ text: texts[0]! });
+      const calls = two.callsByThread();
+      expect(calls.has(threadId)).toBe(false);
+      expect(calls.size).toBe(2);
+      expect([...calls.values()].reduce((sum, count) => sum + count, 0)).toBe(texts.length + 1);
+    });
+
+    it('stops handing texts to its workers at the next text once its signal aborts, and stays usable', async () => {
+      const two = embedder(choice.name, 2) as OnnxEmbedder;
+      const controller = new AbortController();
+      const many = Array.from({ length: 40 }, (_, index) => `text number ${index}`);
+      await expect(
+        two.embedDocuments({ texts: many, signal: controller.signal, onProgress: () => controller.abort() }),
+      ).rejects.toThrow(/abort/i);
+      // The first text done aborts; each of the 2 workers finishes at most the text it holds.
+      expect([...two.callsByThread().values()].reduce((sum, count) => sum + count, 0)).toBeLessThanOrEqual(2);
+      const [vector] = await two.embedDocuments({ texts: [texts[0]!] });
+      const [alone] = await embedder(choice.name, 1).embedDocuments({ texts: [texts[0]!] });
+      expect(bytes(vector!).equals(bytes(alone!))).toBe(true);
+    });
+
     it('keys its cache apart from the batching embedder that came before', () => {
       expect(embedder(choice.name, 1).cacheIdentity).toMatch(/#calls:one-text$/);
+    });
+  });
+}
+
+{
+  const choice = chooseModel(catalog, 'Xenova/bge-small-en-v1.5');
+  const present = await store.locate(choice);
+  const why = present ? '' : ` (skipped: its files are not in ${cacheDir}/models)`;
+  describe.skipIf(!present)(`${choice.name} on worker threads, when the process exits${why}`, () => {
+    it('exits with the code it is given while its workers run the model, never aborting', () => {
+      // Node stops worker threads at exit; one stopped inside an ONNX Runtime call used to abort the
+      // process (exit code 134). Exit after the third long text, while the other worker runs one.
+      const module = (path: string) => JSON.stringify(pathToFileURL(resolve(import.meta.dirname, path)).href);
+      const script = `(async () => {
+        const { createEmbedder } = await import(${module('../../../search-core/src/index.ts')});
+        const { onnxModelResolver } = await import(${module('./onnx-model-resolver.ts')});
+        const embedder = createEmbedder(${JSON.stringify(choice.name)}, {
+          threads: 2,
+          resolveOnnxModel: onnxModelResolver({ cacheDir: ${JSON.stringify(cacheDir)} }),
+        });
+        const texts = Array.from({ length: 40 }, (_, index) => index + ' a trip to Lisbon in March.'.repeat(40));
+        await embedder.embedDocuments({ texts, onProgress: (done) => done === 3 && process.exit(130) });
+      })();`;
+      const child = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', '--conditions=source', '--eval', script],
+        { encoding: 'utf8' },
+      );
+      expect(child.stderr).not.toContain('terminate called');
+      expect(child.status).toBe(130);
     });
   });
 }

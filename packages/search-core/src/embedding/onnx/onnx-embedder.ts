@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import type { InferenceSession, Tensor } from 'onnxruntime-node';
+import Tinypool from 'tinypool';
 import type { EmbedDocumentsOptions, Embedder, EmbedQueryOptions } from '../embedder.js';
+import type { ModelCall, ModelCallResult, WorkerConfig } from './onnx-session-worker.js';
 import { createTokenEncoder, type TokenEncoder } from './token-encoder.js';
 
 /** How token vectors become one text vector. */
@@ -33,15 +34,22 @@ export type OnnxEmbedderOptions = {
   /** Finds (or fetches) the files on first use, so creating the embedder costs nothing. */
   files: () => Promise<OnnxModelFiles>;
   /**
-   * Model calls run at once, each in its own ONNX Runtime session of one thread. Default: available
-   * cores, at most 4. Every text runs alone in a one-thread call, so the count changes the speed,
-   * never a vector.
+   * Worker threads that run model calls at once, each with its own ONNX Runtime session of one
+   * thread. Default: available cores, at most 4. Every text runs alone in a one-thread call, so the
+   * count changes the speed, never a vector.
    */
   threads?: number;
 };
 
-/** An ONNX embedder always tells how many texts it had to cut at the model's token limit. */
-export type OnnxEmbedder = Embedder & { truncated(): number };
+/**
+ * An ONNX embedder always tells how many texts it had to cut at the model's token limit, and how
+ * many model calls each thread ran (by `threadId` of node:worker_threads; none run on the thread
+ * that made the embedder).
+ */
+export type OnnxEmbedder = Embedder & {
+  truncated(): number;
+  callsByThread(): ReadonlyMap<number, number>;
+};
 
 const MAX_DEFAULT_THREADS = 4;
 
@@ -53,10 +61,43 @@ const MAX_DEFAULT_THREADS = 4;
 export const ONE_TEXT_PER_CALL = '#calls:one-text';
 
 type Loaded = {
-  sessions: InferenceSession[];
   encoder: TokenEncoder;
-  ort: typeof import('onnxruntime-node');
+  workers: Tinypool;
+  /** Shared with the workers: their ONNX Runtime calls under way, and whether the process exits. */
+  gate: Int32Array;
 };
+
+/** The slots of `gate` (onnx-session-worker.js reads the same). */
+const ONNX_CALLS = 0;
+const EXITING = 1;
+/** How long an exiting process waits for the model calls under way (one text takes milliseconds). */
+const EXIT_WAIT_MS = 10_000;
+
+/** The gates of the pools not closed yet; one 'exit' listener serves them all. */
+const openGates = new Set<Int32Array>();
+
+/**
+ * Node stops worker threads when the process exits (process.exit, e.g. on a second Ctrl-C), and a
+ * worker stopped inside an ONNX Runtime call aborts the process when the call returns ("terminate
+ * called after throwing an instance of 'Napi::Error'", exit code 134 instead of the one given). So
+ * the exit first tells every worker to start no new call, then waits for the calls under way.
+ */
+function waitForModelCalls(): void {
+  const deadline = Date.now() + EXIT_WAIT_MS;
+  for (const gate of openGates) Atomics.store(gate, EXITING, 1);
+  for (const gate of openGates) {
+    let running = Atomics.load(gate, ONNX_CALLS);
+    while (running > 0) {
+      const left = deadline - Date.now();
+      if (left <= 0) return;
+      Atomics.wait(gate, ONNX_CALLS, running, left);
+      running = Atomics.load(gate, ONNX_CALLS);
+    }
+  }
+}
+
+/** The worker's task handler: plain JavaScript beside this file, in `src/` and in `dist/` alike. */
+const WORKER_FILE = new URL('./onnx-session-worker.js', import.meta.url);
 
 /**
  * A sentence embedder run by ONNX Runtime (onnxruntime-node) with the model's own tokenizer
@@ -69,8 +110,15 @@ type Loaded = {
  * batch-mates: an int8 model quantizes its activations per call (DynamicQuantizeLinear takes one
  * scale over the whole input tensor, padding included), which moved a text's vector (cosine
  * 0.97-0.999 against the text alone) and a question's rankings with whatever shared its call, so a
- * run's figures depended on what the disk cache held (issue 35). Speed comes from `threads`
- * sessions running calls at once instead (no padding waste either).
+ * run's figures depended on what the disk cache held (issue 35).
+ *
+ * Speed comes from `threads` worker threads (a tinypool pool, started on first use), each with its
+ * own one-thread session (onnx-session-worker.js), which runs a text and pools its vector. Sessions
+ * on this thread would not help: onnxruntime-node 1.30 runs `InferenceSession.run` synchronously on
+ * the calling JS thread, so two sessions here took turns on one core. This thread tokenizes (about
+ * 0.1 ms a text, against milliseconds of model time, and the truncation count stays here); `threads`
+ * loops each hand the next text to the pool, so a query waits behind at most one text per busy
+ * worker, never behind a whole call.
  */
 export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
   const parallel = Math.max(
@@ -78,35 +126,30 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
     Math.floor(options.threads ?? Math.min(availableParallelism(), MAX_DEFAULT_THREADS)),
   );
   let loading: Promise<Loaded> | undefined;
-  const running = new Set<Promise<unknown>>();
+  // Tasks the workers hold. A worker stopped inside an ONNX Runtime call aborts the process (see
+  // waitForModelCalls), so no task gets an abort signal (which would stop its worker: abort stops
+  // the loops instead), and close() waits for these before it stops the workers.
+  const inFlight = new Set<Promise<unknown>>();
   let truncated = 0;
+  const calls = new Map<number, number>();
   let closed = false;
 
   function load(): Promise<Loaded> {
     loading ??= (async () => {
       const files = await options.files();
-      const [ort, tokenizerJson] = await Promise.all([
-        import('onnxruntime-node'),
-        readFile(files.tokenizer, 'utf8'),
-      ]);
+      const tokenizerJson = await readFile(files.tokenizer, 'utf8');
       const encoder = createTokenEncoder(JSON.parse(tokenizerJson) as object, options.maxTokens);
-      const sessions: InferenceSession[] = [];
-      try {
-        for (let index = 0; index < parallel; index++) {
-          sessions.push(
-            await ort.InferenceSession.create(files.model, {
-              // One thread per call: a text's arithmetic never depends on how work is split.
-              intraOpNumThreads: 1,
-              interOpNumThreads: 1,
-              graphOptimizationLevel: 'all',
-            }),
-          );
-        }
-      } catch (error) {
-        await Promise.all(sessions.map((session) => session.release()));
-        throw error;
-      }
-      return { sessions, encoder, ort };
+      const gate = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+      const workerData: WorkerConfig = { model: files.model, pooling: options.pooling, gate };
+      const workers = new Tinypool({
+        filename: WORKER_FILE.href,
+        minThreads: parallel,
+        maxThreads: parallel,
+        workerData,
+      });
+      if (openGates.size === 0) process.on('exit', waitForModelCalls);
+      openGates.add(gate);
+      return { encoder, workers, gate };
     })();
     loading.catch(() => {
       loading = undefined;
@@ -114,12 +157,20 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
     return loading;
   }
 
-  /** Runs one text's token ids through the model in `session`. */
-  async function infer(loaded: Loaded, session: InferenceSession, ids: readonly number[]) {
+  /** Runs one text's token ids through the model on a free worker. */
+  async function infer(loaded: Loaded, ids: readonly number[]): Promise<Float32Array> {
     if (closed) throw new Error(`${options.id} embedder is closed`);
-    const outputs = await session.run(toFeeds(loaded, session, [ids]));
-    const hidden = outputs['last_hidden_state'] ?? outputs[session.outputNames[0]!]!;
-    return pool(hidden, [ids], options.pooling)[0]!;
+    const call: ModelCall = { ids };
+    const task = loaded.workers.run(call) as Promise<ModelCallResult>;
+    inFlight.add(task);
+    let result: ModelCallResult;
+    try {
+      result = await task;
+    } finally {
+      inFlight.delete(task);
+    }
+    calls.set(result.threadId, (calls.get(result.threadId) ?? 0) + 1);
+    return result.vector;
   }
 
   async function embed(
@@ -131,22 +182,20 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
     if (closed) throw new Error(`${options.id} embedder is closed`);
     signal?.throwIfAborted();
     const loaded = await load();
-    const encoded = texts.map((text) => {
-      const result = loaded.encoder.encode(prefix + text);
-      if (result.truncated) truncated += 1;
-      return result.ids;
-    });
     const vectors = new Array<Float32Array>(texts.length);
     let next = 0;
     let done = 0;
-    // Each session takes the next text until none is left; a failure stops the others' loops.
+    // `parallel` loops each tokenize and hand over the next text until none is left (so no more
+    // than one text per worker waits in the pool's queue); a failure stops the others' loops.
     let failed = false;
-    const work = loaded.sessions.map(async (session) => {
-      while (!failed && next < encoded.length) {
+    const work = Array.from({ length: Math.min(parallel, texts.length) }, async () => {
+      while (!failed && next < texts.length) {
         signal?.throwIfAborted();
         const index = next++;
         try {
-          vectors[index] = await infer(loaded, session, encoded[index]!);
+          const encoded = loaded.encoder.encode(prefix + texts[index]!);
+          if (encoded.truncated) truncated += 1;
+          vectors[index] = await infer(loaded, encoded.ids);
         } catch (error) {
           failed = true;
           throw error;
@@ -155,13 +204,7 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
         onProgress?.(done);
       }
     });
-    const all = Promise.all(work);
-    running.add(all);
-    try {
-      await all;
-    } finally {
-      running.delete(all);
-    }
+    await Promise.all(work);
     return vectors;
   }
 
@@ -170,6 +213,7 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
     cacheIdentity: options.cacheIdentity + ONE_TEXT_PER_CALL,
     dimensions: options.dimensions,
     truncated: () => truncated,
+    callsByThread: () => calls,
     embedDocuments: ({ texts, signal, onProgress }: EmbedDocumentsOptions) =>
       embed(texts, options.documentPrefix ?? '', signal, onProgress),
     async embedQuery({ text, signal }: EmbedQueryOptions) {
@@ -180,60 +224,11 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
       if (closed) return;
       closed = true;
       const loaded = await loading?.catch(() => undefined);
-      await Promise.allSettled([...running]);
-      await Promise.all(loaded?.sessions.map((session) => session.release()) ?? []);
+      await Promise.allSettled([...inFlight]);
+      if (!loaded) return;
+      openGates.delete(loaded.gate);
+      if (openGates.size === 0) process.off('exit', waitForModelCalls);
+      await loaded.workers.destroy();
     },
   };
-}
-
-/** int64 input ids, attention mask and (when the model takes them) token type ids, padded with 0. */
-function toFeeds(
-  loaded: Loaded,
-  session: InferenceSession,
-  batch: readonly (readonly number[])[],
-): Record<string, Tensor> {
-  const width = Math.max(...batch.map((ids) => ids.length));
-  const size = batch.length * width;
-  const ids = new BigInt64Array(size);
-  const mask = new BigInt64Array(size);
-  batch.forEach((row, r) => {
-    for (let c = 0; c < row.length; c++) {
-      ids[r * width + c] = BigInt(row[c]!);
-      mask[r * width + c] = 1n;
-    }
-  });
-  const dims = [batch.length, width];
-  const feeds: Record<string, Tensor> = {
-    input_ids: new loaded.ort.Tensor('int64', ids, dims),
-    attention_mask: new loaded.ort.Tensor('int64', mask, dims),
-  };
-  if (session.inputNames.includes('token_type_ids')) {
-    feeds['token_type_ids'] = new loaded.ort.Tensor('int64', new BigInt64Array(size), dims);
-  }
-  return feeds;
-}
-
-/** Pools `[batch, tokens, hidden]` to one L2-normalised row per text (mean over real tokens, or the first token). */
-export function pool(
-  hidden: Tensor,
-  batch: readonly (readonly number[])[],
-  pooling: Pooling,
-): Float32Array[] {
-  const [rows, width, size] = hidden.dims as [number, number, number];
-  if (rows !== batch.length) throw new Error(`model returned ${rows} rows for ${batch.length} texts`);
-  const data = hidden.data as Float32Array;
-  return batch.map((ids, r) => {
-    const vector = new Float32Array(size);
-    const tokens = pooling === 'cls' ? 1 : ids.length;
-    for (let t = 0; t < tokens; t++) {
-      const offset = (r * width + t) * size;
-      for (let d = 0; d < size; d++) vector[d]! += data[offset + d]!;
-    }
-    let norm = 0;
-    for (let d = 0; d < size; d++) norm += vector[d]! * vector[d]!;
-    // Mean then normalise equals normalising the sum: the division by the token count cancels.
-    const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
-    for (let d = 0; d < size; d++) vector[d]! *= scale;
-    return vector;
-  });
 }
