@@ -123,9 +123,15 @@ describe('warnings for flags with no effect', () => {
   });
 
   it('cover --model-dir, which only hf: embedders read', () => {
-    expect(resolveRunConfig(parseRun(['--retriever', 'hybrid', '--model-dir', '/models'])).warnings).toEqual([
-      '--model-dir has no effect without --embedder hf:<model> in a pipeline that embeds.',
-    ]);
+    expect(
+      resolveRunConfig(
+        parseRun(['--retriever', 'hybrid', '--embedder', 'local:use-lite', '--model-dir', '/models']),
+      ).warnings,
+    ).toEqual(['--model-dir has no effect without --embedder hf:<model> in a pipeline that embeds.']);
+    // The default embedder is an hf: model (the hybrid preset's), so --model-dir alone counts.
+    expect(resolveRunConfig(parseRun(['--retriever', 'hybrid', '--model-dir', '/models'])).warnings).toEqual(
+      [],
+    );
     expect(
       resolveRunConfig(
         parseRun(['--retriever', 'hybrid', '--embedder', 'hf:Xenova/e5-small-v2', '--model-dir', '/models']),
