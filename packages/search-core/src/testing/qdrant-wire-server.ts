@@ -28,6 +28,8 @@ export type FakeQdrant = {
   collections: Map<string, FakeCollection>;
   /** `METHOD /path` of every request, in order. */
   requests: string[];
+  /** `METHOD /path?query` of every request, in order (`wait=true` or not). */
+  urls: string[];
   close(): Promise<void>;
 };
 
@@ -40,6 +42,7 @@ export type FakeQdrant = {
 export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<FakeQdrant> {
   const collections = new Map<string, FakeCollection>();
   const requests: string[] = [];
+  const urls: string[] = [];
   let queries = 0;
   const server: Server = createServer((request, response) => {
     void handle(request, response);
@@ -96,6 +99,7 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
     }
     const url = new URL(request.url ?? '/', 'http://localhost');
     requests.push(`${request.method} ${url.pathname}`);
+    urls.push(`${request.method} ${url.pathname}${url.search}`);
     const failure = options.fail?.(`${request.method} ${url.pathname}`);
     if (failure) return reply(response, failure.status, failure.body);
     if (request.method === 'GET' && url.pathname === '/')
@@ -183,6 +187,7 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
     url: `http://127.0.0.1:${port}`,
     collections,
     requests,
+    urls,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -132,19 +132,22 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
       });
     },
 
-    async delete({ ids, filter, signal }) {
+    async delete({ ids, filter, wait = true, signal }) {
       if (ids === undefined && filter === undefined) {
         throw new Error(`${id}: delete needs ids or a filter (drop() removes everything).`);
       }
       const qdrantFilter = toQdrantFilter(filter);
       if (qdrantFilter === false || ids?.length === 0) return;
       await ensureCollection();
+      // wait=false: Qdrant answers once the delete is in its write-ahead log; its update queue
+      // applies operations in order, so a later upsert or delete of this collection comes after it.
+      const path = `/points/delete?wait=${wait}`;
       if (ids === undefined) {
         // A filter with no conditions selects everything, as in the memory index.
         const selector = qdrantFilter ?? {};
         await call('delete', {
           method: 'POST',
-          path: '/points/delete?wait=true',
+          path,
           body: { filter: selector },
           signal,
         });
@@ -155,7 +158,7 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
         const selector = qdrantFilter
           ? { filter: { must: [{ has_id: points }, ...asArray(qdrantFilter.must)] } }
           : { points };
-        await call('delete', { method: 'POST', path: '/points/delete?wait=true', body: selector, signal });
+        await call('delete', { method: 'POST', path, body: selector, signal });
       }
     },
 

@@ -59,7 +59,9 @@ function createQdrantStore(_config: RunConfig, environment: NodeJS.ProcessEnv): 
         upsert: (options) => index.upsert(options),
         search: (options) => index.search(options),
         delete: (options) => index.delete(options),
-        drop: () => index.delete({ filter: { namespace } }),
+        // Nothing reads a finished question's points again: Qdrant answers once the delete is
+        // logged and applies it while the next question loads (its upsert is queued after it).
+        drop: () => index.delete({ filter: { namespace }, wait: false }),
       };
     },
     close: async () => {
