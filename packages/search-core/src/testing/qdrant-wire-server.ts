@@ -30,6 +30,8 @@ export type FakeQdrant = {
   requests: string[];
   /** `METHOD /path?query` of every request, in order (`wait=true` or not). */
   urls: string[];
+  /** The body of every request as sent, in order ('' when none). */
+  bodies: string[];
   close(): Promise<void>;
 };
 
@@ -43,6 +45,7 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
   const collections = new Map<string, FakeCollection>();
   const requests: string[] = [];
   const urls: string[] = [];
+  const bodies: string[] = [];
   let queries = 0;
   const server: Server = createServer((request, response) => {
     void handle(request, response);
@@ -92,7 +95,8 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+    const text = Buffer.concat(chunks).toString('utf8');
+    const body = chunks.length ? JSON.parse(text) : undefined;
     if (options.requireKey && request.headers['api-key'] !== options.requireKey) {
       // Echo the wrong key back, as a careless proxy might, to prove errors redact it.
       return reply(response, 401, { status: { error: `Invalid api-key ${request.headers['api-key']}` } });
@@ -100,6 +104,7 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
     const url = new URL(request.url ?? '/', 'http://localhost');
     requests.push(`${request.method} ${url.pathname}`);
     urls.push(`${request.method} ${url.pathname}${url.search}`);
+    bodies.push(text);
     const failure = options.fail?.(`${request.method} ${url.pathname}`);
     if (failure) return reply(response, failure.status, failure.body);
     if (request.method === 'GET' && url.pathname === '/')
@@ -188,6 +193,7 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
     collections,
     requests,
     urls,
+    bodies,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
