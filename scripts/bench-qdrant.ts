@@ -305,7 +305,7 @@ async function serverMetrics(): Promise<Record<string, { count: number; seconds:
   const text = await response.text();
   const endpoints: Record<string, { count: number; seconds: number }> = {};
   for (const line of text.split('\n')) {
-    const match = /^rest_responses_duration_seconds_(sum|count)\{([^}]*)\} ([\d.e+-]+)$/.exec(line);
+    const match = /^rest_responses_duration_seconds_(sum|count)\{(.*)\} (\S+)$/.exec(line);
     if (!match) continue;
     const labels = Object.fromEntries(
       [...match[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((pair) => [pair[1], pair[2]]),
