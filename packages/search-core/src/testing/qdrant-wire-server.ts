@@ -32,6 +32,8 @@ export type FakeQdrant = {
   urls: string[];
   /** The body of every request as sent, in order ('' when none). */
   bodies: string[];
+  /** The `accept-encoding` header of every request, in order (undefined when absent). */
+  acceptEncodings: (string | undefined)[];
   close(): Promise<void>;
 };
 
@@ -46,6 +48,7 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
   const requests: string[] = [];
   const urls: string[] = [];
   const bodies: string[] = [];
+  const acceptEncodings: (string | undefined)[] = [];
   let queries = 0;
   const server: Server = createServer((request, response) => {
     void handle(request, response);
@@ -105,6 +108,7 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
     requests.push(`${request.method} ${url.pathname}`);
     urls.push(`${request.method} ${url.pathname}${url.search}`);
     bodies.push(text);
+    acceptEncodings.push(request.headers['accept-encoding']);
     const failure = options.fail?.(`${request.method} ${url.pathname}`);
     if (failure) return reply(response, failure.status, failure.body);
     if (request.method === 'GET' && url.pathname === '/')
@@ -194,6 +198,7 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
     requests,
     urls,
     bodies,
+    acceptEncodings,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -120,6 +120,29 @@ describe('createQdrantVectorIndex against a loopback Qdrant stand-in', () => {
     await index.drop();
   });
 
+  it('asks for uncompressed replies on every request', async () => {
+    const collection = `lme_test_${randomUUID()}`;
+    const index = createQdrantVectorIndex({
+      url: fake.url,
+      apiKey: 'qdrant-secret-key-123',
+      collection,
+      dimensions: 2,
+      filterKeys: ['session'],
+    });
+    const first = fake.requests.length;
+    await index.upsert({
+      records: [{ id: 'a', vector: Float32Array.from([1, 0]), payload: { session: 's' } }],
+    });
+    await index.search({ vector: Float32Array.from([1, 0]), limit: 1, filter: { session: 's' } });
+    await index.delete({ filter: { session: 's' } });
+    await index.drop();
+    // A gzip reply (what fetch asks for) comes after its headers in a second segment, which
+    // Qdrant's Nagle holds until the client's delayed ACK: ~40 ms a call.
+    const encodings = fake.acceptEncodings.slice(first);
+    expect(encodings.length).toBeGreaterThan(5);
+    expect(new Set(encodings)).toEqual(new Set(['identity']));
+  });
+
   it('refuses a vector with a NaN or infinite component before sending it', async () => {
     const collection = `lme_test_${randomUUID()}`;
     const index = createQdrantVectorIndex({

@@ -91,6 +91,24 @@ describe('the qdrant vector store (against a loopback Qdrant)', () => {
     await provider.close?.();
   });
 
+  it('indexes the payload keys searches filter on, and no other', async () => {
+    fake = await startFakeQdrant();
+    const provider = createPipelineProvider(
+      qdrantConfig({ retriever: 'session-aware' }),
+      { embedder: createHashingEmbedder({ dimensions: 32 }) },
+      { QDRANT_URL: fake.url },
+    );
+    await provider.retrieve({ record: records()[0]! });
+    const [collection] = [...fake.collections.values()];
+    expect(collection!.indexes).toEqual({
+      namespace: { data_type: 'keyword' },
+      session_id: { data_type: 'keyword' },
+    });
+    // Session-aware's second stage filters on session_id.
+    expect(fake.bodies.some((body) => body.includes('"key":"session_id"'))).toBe(true);
+    await provider.close?.();
+  });
+
   it('keeps the outcome of a run whose collection cannot be dropped, with a warning naming it', async () => {
     fake = await startFakeQdrant({
       fail: (route) =>
