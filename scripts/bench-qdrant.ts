@@ -132,8 +132,8 @@ if (values.run) {
   const wall: Record<string, number[]> = { memory: [], qdrant: [] };
   const cpu: Record<string, number[]> = {};
   const runIds: Record<string, string[]> = {};
-  /** Requests and server seconds per endpoint over every qdrant run (a real server's /metrics). */
-  const server: Record<string, { count: number; seconds: number }> = {};
+  /** Per checkout, requests and server seconds per endpoint over its qdrant runs (a real server's /metrics). */
+  const server: Record<string, Record<string, { count: number; seconds: number }>> = {};
   const checkouts: [string, string][] = [
     ['memory', root],
     ['qdrant', root],
@@ -188,10 +188,12 @@ if (values.run) {
       if (before) {
         for (const [endpoint, after] of Object.entries(await serverMetrics())) {
           const earlier = before[endpoint] ?? { count: 0, seconds: 0 };
-          const total = server[endpoint] ?? { count: 0, seconds: 0 };
+          const ofLabel = server[label] ?? {};
+          const total = ofLabel[endpoint] ?? { count: 0, seconds: 0 };
           total.count += after.count - earlier.count;
           total.seconds += after.seconds - earlier.seconds;
-          server[endpoint] = total;
+          ofLabel[endpoint] = total;
+          server[label] = ofLabel;
         }
       }
     }
@@ -241,18 +243,15 @@ if (values.run) {
       );
     }
   }
-  if (Object.keys(server).length > 0) {
-    const runsOfQdrant = Object.values(runIds).reduce(
-      (sum, ids, index) => sum + (index === 0 ? 0 : ids.length),
-      0,
-    );
-    console.log(`server side, per qdrant run (${url}/metrics, rest_responses over ${runsOfQdrant} runs):`);
-    for (const [endpoint, { count, seconds }] of Object.entries(server).sort(
+  for (const [label, endpoints] of Object.entries(server)) {
+    const runs = runIds[label]!.length;
+    console.log(`server side, ${label}, per run (${url}/metrics, rest_responses, mean of ${runs} runs):`);
+    for (const [endpoint, { count, seconds }] of Object.entries(endpoints).sort(
       (a, b) => b[1].seconds - a[1].seconds,
     )) {
       if (count === 0) continue;
       console.log(
-        `  ${endpoint.padEnd(52)} ${(count / runsOfQdrant).toFixed(0).padStart(5)} requests  ${((seconds / runsOfQdrant) * 1000).toFixed(0).padStart(6)} ms  (${((seconds / count) * 1000).toFixed(2)} ms each)`,
+        `  ${endpoint.padEnd(52)} ${(count / runs).toFixed(0).padStart(5)} requests  ${((seconds / runs) * 1000).toFixed(0).padStart(6)} ms  (${((seconds / count) * 1000).toFixed(2)} ms each)`,
       );
     }
   }
