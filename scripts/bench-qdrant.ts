@@ -8,10 +8,14 @@
  *
  *   pnpm tsx --conditions=source scripts/bench-qdrant.ts [--searches 200] [--points 500] [--run] [--runs 2] [--preset hybrid]
  *
+ * With --run it also checks that every Qdrant run ranks exactly as the first memory run (same hits
+ * in the same order), prints the mean index and retrieve time per question, and, against a real
+ * server, that server's own requests and seconds per endpoint (its /metrics).
+ *
  * What a stand-in can show: the client-side cost of each call (transport, JSON, connection reuse)
  * and a run's time with a server that answers in well under a millisecond. It cannot show a real
- * Qdrant's search time or its TCP behaviour (actix's writes and ACKs); docs/qdrant.md says which
- * figure comes from where.
+ * Qdrant's upsert and search time or its TCP behaviour (actix's gzip replies, written after their
+ * headers and held by Nagle, cost `fetch` ~44 ms); docs/qdrant.md says which figure comes from where.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
