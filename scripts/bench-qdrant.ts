@@ -8,13 +8,17 @@
  *
  *   pnpm tsx --conditions=source scripts/bench-qdrant.ts [--searches 200] [--points 500] [--run] [--runs 2] [--preset hybrid]
  *
+ * With --run it also checks that every Qdrant run ranks exactly as the first memory run (same hits
+ * in the same order), prints the mean index and retrieve time per question, and, against a real
+ * server, that server's own requests and seconds per endpoint (its /metrics).
+ *
  * What a stand-in can show: the client-side cost of each call (transport, JSON, connection reuse)
  * and a run's time with a server that answers in well under a millisecond. It cannot show a real
- * Qdrant's search time or its TCP behaviour (actix's writes and ACKs); docs/qdrant.md says which
- * figure comes from where.
+ * Qdrant's upsert and search time or its TCP behaviour (actix's gzip replies, written after their
+ * headers and held by Nagle, cost `fetch` ~44 ms); docs/qdrant.md says which figure comes from where.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -131,6 +135,9 @@ if (values.run) {
   const out = mkdtempSync(join(tmpdir(), 'lme-bench-qdrant-'));
   const wall: Record<string, number[]> = { memory: [], qdrant: [] };
   const cpu: Record<string, number[]> = {};
+  const runIds: Record<string, string[]> = {};
+  /** Per checkout, requests and server seconds per endpoint over its qdrant runs (a real server's /metrics). */
+  const server: Record<string, Record<string, { count: number; seconds: number }>> = {};
   const checkouts: [string, string][] = [
     ['memory', root],
     ['qdrant', root],
@@ -141,6 +148,9 @@ if (values.run) {
   for (let run = 0; run < Number(values.runs); run++) {
     for (const [label, cwd] of checkouts) {
       const store = label === 'memory' ? 'memory' : 'qdrant';
+      const runId = `${store}-${run}-${checkouts.findIndex(([name]) => name === label)}`;
+      runIds[label] = [...(runIds[label] ?? []), runId];
+      const before = store === 'qdrant' && !fake ? await serverMetrics() : undefined;
       const started = performance.now();
       // A child process, awaited: the stand-in keeps answering in this one. GNU time reports the
       // CPU seconds lme itself spent (the stand-in's own work is in this process, not counted).
@@ -164,7 +174,7 @@ if (values.run) {
           '--out',
           out,
           '--run-id',
-          `${store}-${run}-${checkouts.findIndex(([name]) => name === label)}`,
+          runId,
           '-q',
         ],
         // One embedding cache for every checkout (the default .lme-cache is per folder).
@@ -179,8 +189,22 @@ if (values.run) {
       wall[label] = [...(wall[label] ?? []), seconds];
       const cpuTimes = /lme-cpu ([\d.]+) ([\d.]+)/.exec(stderr);
       if (cpuTimes) cpu[label] = [...(cpu[label] ?? []), Number(cpuTimes[1]) + Number(cpuTimes[2])];
+      if (before) {
+        for (const [endpoint, after] of Object.entries(await serverMetrics())) {
+          const earlier = before[endpoint] ?? { count: 0, seconds: 0 };
+          const ofLabel = server[label] ?? {};
+          const total = ofLabel[endpoint] ?? { count: 0, seconds: 0 };
+          total.count += after.count - earlier.count;
+          total.seconds += after.seconds - earlier.seconds;
+          ofLabel[endpoint] = total;
+          server[label] = ofLabel;
+        }
+      }
     }
   }
+  const samples = Object.fromEntries(
+    Object.entries(runIds).map(([label, ids]) => [label, ids.map((runId) => readSamples(join(out, runId)))]),
+  );
   rmSync(out, { recursive: true, force: true });
   const median = (list: number[]) => {
     const sorted = [...list].sort((a, b) => a - b);
@@ -196,12 +220,104 @@ if (values.run) {
         (label === 'memory' ? '' : `, ${(median(list) / median(wall.memory!)).toFixed(2)}x memory`),
     );
   }
-  console.log('CPU seconds of the lme process (user + sys; the stand-in not counted):');
+  console.log('CPU seconds of the lme process (user + sys; the server not counted):');
   for (const [label, list] of Object.entries(cpu)) {
     console.log(
       `  ${label.padEnd(24)} ${list.map((s) => s.toFixed(1)).join(', ')}  median ${median(list).toFixed(1)} s` +
         (label === 'memory' ? '' : `, ${(median(list) / median(cpu.memory!)).toFixed(2)}x memory`),
     );
   }
+  console.log('per question, mean ms (first run of each; samples.jsonl latency_ms):');
+  for (const [label, runs] of Object.entries(samples)) {
+    const first = runs[0]!;
+    const mean = (key: 'index' | 'retrieve') =>
+      first.reduce((sum, sample) => sum + (sample.latency_ms?.[key] ?? 0), 0) / first.length;
+    console.log(
+      `  ${label.padEnd(24)} index ${mean('index').toFixed(1)}  retrieve ${mean('retrieve').toFixed(1)}  (${first.length} questions)`,
+    );
+  }
+  // A Qdrant run must rank exactly as the memory store does: same hits in the same order.
+  const reference = samples.memory![0]!;
+  for (const [label, runs] of Object.entries(samples)) {
+    if (label === 'memory') continue;
+    for (const [number, run] of runs.entries()) {
+      const differ = compareHits(reference, run);
+      console.log(
+        `rankings, ${label} run ${number + 1} vs memory run 1: ${differ.questions === 0 ? 'equal' : `${differ.questions} questions differ`} (${run.length} questions, ${differ.hits} hits, scores within ${differ.maxScoreDifference.toExponential(1)})`,
+      );
+    }
+  }
+  for (const [label, endpoints] of Object.entries(server)) {
+    const runs = runIds[label]!.length;
+    console.log(`server side, ${label}, per run (${url}/metrics, rest_responses, mean of ${runs} runs):`);
+    for (const [endpoint, { count, seconds }] of Object.entries(endpoints).sort(
+      (a, b) => b[1].seconds - a[1].seconds,
+    )) {
+      if (count === 0) continue;
+      console.log(
+        `  ${endpoint.padEnd(52)} ${(count / runs).toFixed(0).padStart(5)} requests  ${((seconds / runs) * 1000).toFixed(0).padStart(6)} ms  (${((seconds / count) * 1000).toFixed(2)} ms each)`,
+      );
+    }
+  }
 }
 await fake?.close();
+
+type BenchSample = {
+  question_id: string;
+  hits?: { id: string; rank: number; score: number }[];
+  latency_ms?: { index?: number; retrieve?: number };
+};
+
+function readSamples(folder: string): BenchSample[] {
+  return readFileSync(join(folder, 'samples.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as BenchSample);
+}
+
+/** Questions whose hits (ids in rank order) differ, and the largest score difference of the rest. */
+function compareHits(reference: BenchSample[], run: BenchSample[]) {
+  const byId = new Map(reference.map((sample) => [sample.question_id, sample]));
+  let questions = 0;
+  let hits = 0;
+  let maxScoreDifference = 0;
+  for (const sample of run) {
+    const expected = byId.get(sample.question_id)?.hits ?? [];
+    const actual = sample.hits ?? [];
+    hits += actual.length;
+    if (
+      expected.length !== actual.length ||
+      expected.some((hit, index) => hit.id !== actual[index]!.id || hit.rank !== actual[index]!.rank)
+    ) {
+      questions += 1;
+      continue;
+    }
+    for (const [index, hit] of expected.entries())
+      maxScoreDifference = Math.max(maxScoreDifference, Math.abs(hit.score - actual[index]!.score));
+  }
+  if (run.length !== reference.length) questions += Math.abs(run.length - reference.length);
+  return { questions, hits, maxScoreDifference };
+}
+
+/**
+ * Qdrant's own count and summed duration of REST responses per endpoint (`GET /metrics`,
+ * `rest_responses_duration_seconds` histogram): what the server spent, apart from the client.
+ */
+async function serverMetrics(): Promise<Record<string, { count: number; seconds: number }>> {
+  const response = await fetch(`${url}/metrics`, { headers: apiKey ? { 'api-key': apiKey } : {} });
+  const text = await response.text();
+  const endpoints: Record<string, { count: number; seconds: number }> = {};
+  for (const line of text.split('\n')) {
+    const match = /^rest_responses_duration_seconds_(sum|count)\{(.*)\} (\S+)$/.exec(line);
+    if (!match) continue;
+    const labels = Object.fromEntries(
+      [...match[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((pair) => [pair[1], pair[2]]),
+    );
+    const key = `${labels['method']} ${labels['endpoint']} ${labels['status']}`;
+    const entry = endpoints[key] ?? { count: 0, seconds: 0 };
+    if (match[1] === 'sum') entry.seconds += Number(match[3]);
+    else entry.count += Number(match[3]);
+    endpoints[key] = entry;
+  }
+  return endpoints;
+}

@@ -28,6 +28,12 @@ export type FakeQdrant = {
   collections: Map<string, FakeCollection>;
   /** `METHOD /path` of every request, in order. */
   requests: string[];
+  /** `METHOD /path?query` of every request, in order (`wait=true` or not). */
+  urls: string[];
+  /** The body of every request as sent, in order ('' when none). */
+  bodies: string[];
+  /** The `accept-encoding` header of every request, in order (undefined when absent). */
+  acceptEncodings: (string | undefined)[];
   close(): Promise<void>;
 };
 
@@ -40,6 +46,9 @@ export type FakeQdrant = {
 export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<FakeQdrant> {
   const collections = new Map<string, FakeCollection>();
   const requests: string[] = [];
+  const urls: string[] = [];
+  const bodies: string[] = [];
+  const acceptEncodings: (string | undefined)[] = [];
   let queries = 0;
   const server: Server = createServer((request, response) => {
     void handle(request, response);
@@ -89,13 +98,17 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+    const text = Buffer.concat(chunks).toString('utf8');
+    const body = chunks.length ? JSON.parse(text) : undefined;
     if (options.requireKey && request.headers['api-key'] !== options.requireKey) {
       // Echo the wrong key back, as a careless proxy might, to prove errors redact it.
       return reply(response, 401, { status: { error: `Invalid api-key ${request.headers['api-key']}` } });
     }
     const url = new URL(request.url ?? '/', 'http://localhost');
     requests.push(`${request.method} ${url.pathname}`);
+    urls.push(`${request.method} ${url.pathname}${url.search}`);
+    bodies.push(text);
+    acceptEncodings.push(request.headers['accept-encoding']);
     const failure = options.fail?.(`${request.method} ${url.pathname}`);
     if (failure) return reply(response, failure.status, failure.body);
     if (request.method === 'GET' && url.pathname === '/')
@@ -183,6 +196,9 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
     url: `http://127.0.0.1:${port}`,
     collections,
     requests,
+    urls,
+    bodies,
+    acceptEncodings,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

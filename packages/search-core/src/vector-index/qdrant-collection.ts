@@ -61,7 +61,9 @@ export function createQdrantHttp(options: QdrantServerOptions): QdrantHttp {
   };
   const client = createJsonClient({
     baseUrl,
-    headers: apiKey ? { 'api-key': apiKey } : {},
+    // Uncompressed replies: Qdrant (actix) streams a compressed one after its headers, in a second
+    // segment that its Nagle holds until our delayed ACK, ~40 ms later (docs/qdrant.md, "Latency").
+    headers: { 'accept-encoding': 'identity', ...(apiKey ? { 'api-key': apiKey } : {}) },
     timeoutMs: options.timeoutMs ?? 60_000,
     maxRetries: options.maxRetries ?? 2,
     retryBaseDelayMs: options.retryBaseDelayMs ?? 200,

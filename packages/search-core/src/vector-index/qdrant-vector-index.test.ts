@@ -82,6 +82,82 @@ describe('createQdrantVectorIndex against a loopback Qdrant stand-in', () => {
     expect(fake.collections.has(collection)).toBe(false);
   });
 
+  it('sends each vector component in at most 9 significant digits, read back as the same float32', async () => {
+    const collection = `lme_test_${randomUUID()}`;
+    const index = createQdrantVectorIndex({
+      url: fake.url,
+      apiKey: 'qdrant-secret-key-123',
+      collection,
+      dimensions: 8,
+      filterKeys: [],
+    });
+    const edges = [1e-45, -3.4028234663852886e38, 1 / 3, -0.1, 0, -0, 1.17549435e-38, 0.999999940395];
+    const vectors = [
+      Float32Array.from(edges),
+      ...Array.from({ length: 50 }, () => Float32Array.from({ length: 8 }, () => Math.random() - 0.5)),
+    ];
+    await index.upsert({
+      records: vectors.map((vector, n) => ({ id: `v${n}`, vector, payload: { n } })),
+    });
+    const upserts = fake.bodies.filter((_, n) =>
+      fake.urls[n]!.startsWith(`PUT /collections/${collection}/points`),
+    );
+    expect(upserts).toHaveLength(1);
+    const numbers = [...upserts[0]!.matchAll(/"vector":\[([^\]]*)\]/g)].flatMap((match) =>
+      match[1]!.split(','),
+    );
+    expect(numbers).toHaveLength(vectors.length * 8);
+    // Significant digits: those of the mantissa, leading zeros not counted.
+    const digits = (text: string) => text.replace(/e.*$/i, '').replace(/[-.]/g, '').replace(/^0+/, '').length;
+    expect(Math.max(...numbers.map(digits))).toBeLessThanOrEqual(9);
+    const sent = (JSON.parse(upserts[0]!) as { points: { vector: number[]; payload: { n: number } }[] })
+      .points;
+    // -0 is sent as 0, as JSON.stringify does.
+    for (const point of sent)
+      expect(Array.from(Float32Array.from(point.vector))).toEqual(
+        Array.from(vectors[point.payload.n]!, (value) => value + 0),
+      );
+    await index.drop();
+  });
+
+  it('asks for uncompressed replies on every request', async () => {
+    const collection = `lme_test_${randomUUID()}`;
+    const index = createQdrantVectorIndex({
+      url: fake.url,
+      apiKey: 'qdrant-secret-key-123',
+      collection,
+      dimensions: 2,
+      filterKeys: ['session'],
+    });
+    const first = fake.requests.length;
+    await index.upsert({
+      records: [{ id: 'a', vector: Float32Array.from([1, 0]), payload: { session: 's' } }],
+    });
+    await index.search({ vector: Float32Array.from([1, 0]), limit: 1, filter: { session: 's' } });
+    await index.delete({ filter: { session: 's' } });
+    await index.drop();
+    // A gzip reply (what fetch asks for) comes after its headers in a second segment, which
+    // Qdrant's Nagle holds until the client's delayed ACK: ~40 ms a call.
+    const encodings = fake.acceptEncodings.slice(first);
+    expect(encodings.length).toBeGreaterThan(5);
+    expect(new Set(encodings)).toEqual(new Set(['identity']));
+  });
+
+  it('refuses a vector with a NaN or infinite component before sending it', async () => {
+    const collection = `lme_test_${randomUUID()}`;
+    const index = createQdrantVectorIndex({
+      url: fake.url,
+      apiKey: 'qdrant-secret-key-123',
+      collection,
+      dimensions: 2,
+      filterKeys: [],
+    });
+    await expect(
+      index.upsert({ records: [{ id: 'bad', vector: Float32Array.from([Number.NaN, 1]), payload: {} }] }),
+    ).rejects.toThrow(`qdrant:${collection}: vector "bad" has a component that is NaN or infinite.`);
+    expect(fake.requests.some((route) => route.includes(collection))).toBe(false);
+  });
+
   it('refuses an existing collection of another vector size', async () => {
     const collection = `lme_test_${randomUUID()}`;
     const options = { url: fake.url, apiKey: 'qdrant-secret-key-123', collection, filterKeys: [] };

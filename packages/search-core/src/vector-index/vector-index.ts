@@ -27,7 +27,18 @@ export type VectorIndex = {
     filter?: PayloadFilter;
     signal?: AbortSignal;
   }): Promise<VectorSearchHit[]>;
-  delete(options: { ids?: readonly string[]; filter?: PayloadFilter; signal?: AbortSignal }): Promise<void>;
+  /**
+   * Removes the points with these ids and/or matching the filter. `wait: false` resolves once the
+   * store has accepted the delete, before it is applied: a search may still see the points for a
+   * moment, while the store's later writes come after it (a namespace's cleanup, which nothing
+   * reads again). Default true: the points are gone when it resolves.
+   */
+  delete(options: {
+    ids?: readonly string[];
+    filter?: PayloadFilter;
+    wait?: boolean;
+    signal?: AbortSignal;
+  }): Promise<void>;
   /** Drops everything this index created (a Qdrant collection, in-memory arrays). */
   drop(): Promise<void>;
 };

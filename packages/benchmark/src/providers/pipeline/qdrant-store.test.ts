@@ -68,6 +68,47 @@ describe('the qdrant vector store (against a loopback Qdrant)', () => {
     expect(fake.collections.size).toBe(0);
   });
 
+  it("logs a finished question's delete without waiting for Qdrant to apply it", async () => {
+    fake = await startFakeQdrant();
+    const provider = createPipelineProvider(
+      qdrantConfig(),
+      { embedder: createHashingEmbedder({ dimensions: 32 }) },
+      { QDRANT_URL: fake.url },
+    );
+    await provider.retrieve({ record: records()[0]! });
+    const collection = [...fake.collections.keys()][0]!;
+    const writes = fake.urls.filter((url) => /\/points(\/delete)?\?/.test(url));
+    // Its points were written and searched with every write applied first (wait=true); nothing
+    // reads them after the question, so the delete is only logged (Qdrant applies it in order,
+    // before the next question's upsert).
+    expect(writes.filter((url) => url.startsWith('PUT')).every((url) => url.endsWith('?wait=true'))).toBe(
+      true,
+    );
+    expect(writes.filter((url) => url.includes('/points/delete'))).toEqual([
+      `POST /collections/${collection}/points/delete?wait=false`,
+    ]);
+    expect(fake.collections.get(collection)!.points.size).toBe(0);
+    await provider.close?.();
+  });
+
+  it('indexes the payload keys searches filter on, and no other', async () => {
+    fake = await startFakeQdrant();
+    const provider = createPipelineProvider(
+      qdrantConfig({ retriever: 'session-aware' }),
+      { embedder: createHashingEmbedder({ dimensions: 32 }) },
+      { QDRANT_URL: fake.url },
+    );
+    await provider.retrieve({ record: records()[0]! });
+    const [collection] = [...fake.collections.values()];
+    expect(collection!.indexes).toEqual({
+      namespace: { data_type: 'keyword' },
+      session_id: { data_type: 'keyword' },
+    });
+    // Session-aware's second stage filters on session_id.
+    expect(fake.bodies.some((body) => body.includes('"key":"session_id"'))).toBe(true);
+    await provider.close?.();
+  });
+
   it('keeps the outcome of a run whose collection cannot be dropped, with a warning naming it', async () => {
     fake = await startFakeQdrant({
       fail: (route) =>
