@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeQdrant } from '../testing/qdrant-wire-server.js';
-import { createQdrantVectorIndex, qdrantPointId, toQdrantFilter } from './qdrant-vector-index.js';
+import {
+  createQdrantVectorIndex,
+  type QdrantVectorIndexOptions,
+  qdrantPointId,
+  toQdrantFilter,
+} from './qdrant-vector-index.js';
 import { describeVectorIndexContract } from './vector-index.contract.js';
 
 describe('qdrantPointId', () => {
@@ -48,6 +53,13 @@ describe('createQdrantVectorIndex against a loopback Qdrant stand-in', () => {
   });
   afterAll(() => fake.close());
 
+  /** An index on a fresh collection of the stand-in, with the key it requires. */
+  function standInIndex(dimensions: number, filterKeys: QdrantVectorIndexOptions['filterKeys']) {
+    const collection = `lme_test_${randomUUID()}`;
+    const options = { url: fake.url, apiKey: 'qdrant-secret-key-123', collection, dimensions, filterKeys };
+    return { collection, index: createQdrantVectorIndex(options) };
+  }
+
   describeVectorIndexContract('qdrant (stand-in)', ({ dimensions }) =>
     createQdrantVectorIndex({
       url: fake.url,
@@ -60,14 +72,7 @@ describe('createQdrantVectorIndex against a loopback Qdrant stand-in', () => {
   );
 
   it('creates a cosine collection with payload indexes and keeps the string id in the payload', async () => {
-    const collection = `lme_test_${randomUUID()}`;
-    const index = createQdrantVectorIndex({
-      url: fake.url,
-      apiKey: 'qdrant-secret-key-123',
-      collection,
-      dimensions: 2,
-      filterKeys: ['session'],
-    });
+    const { collection, index } = standInIndex(2, ['session']);
     await index.upsert({
       records: [{ id: 'q1/turn 1', vector: Float32Array.from([1, 0]), payload: { session: 's' } }],
     });
@@ -83,14 +88,7 @@ describe('createQdrantVectorIndex against a loopback Qdrant stand-in', () => {
   });
 
   it('sends each vector component in at most 9 significant digits, read back as the same float32', async () => {
-    const collection = `lme_test_${randomUUID()}`;
-    const index = createQdrantVectorIndex({
-      url: fake.url,
-      apiKey: 'qdrant-secret-key-123',
-      collection,
-      dimensions: 8,
-      filterKeys: [],
-    });
+    const { collection, index } = standInIndex(8, []);
     const edges = [1e-45, -3.4028234663852886e38, 1 / 3, -0.1, 0, -0, 1.17549435e-38, 0.999999940395];
     const vectors = [
       Float32Array.from(edges),
@@ -121,14 +119,7 @@ describe('createQdrantVectorIndex against a loopback Qdrant stand-in', () => {
   });
 
   it('asks for uncompressed replies on every request', async () => {
-    const collection = `lme_test_${randomUUID()}`;
-    const index = createQdrantVectorIndex({
-      url: fake.url,
-      apiKey: 'qdrant-secret-key-123',
-      collection,
-      dimensions: 2,
-      filterKeys: ['session'],
-    });
+    const { index } = standInIndex(2, ['session']);
     const first = fake.requests.length;
     await index.upsert({
       records: [{ id: 'a', vector: Float32Array.from([1, 0]), payload: { session: 's' } }],
@@ -144,14 +135,7 @@ describe('createQdrantVectorIndex against a loopback Qdrant stand-in', () => {
   });
 
   it('refuses a vector with a NaN or infinite component before sending it', async () => {
-    const collection = `lme_test_${randomUUID()}`;
-    const index = createQdrantVectorIndex({
-      url: fake.url,
-      apiKey: 'qdrant-secret-key-123',
-      collection,
-      dimensions: 2,
-      filterKeys: [],
-    });
+    const { collection, index } = standInIndex(2, []);
     await expect(
       index.upsert({ records: [{ id: 'bad', vector: Float32Array.from([Number.NaN, 1]), payload: {} }] }),
     ).rejects.toThrow(`qdrant:${collection}: vector "bad" has a component that is NaN or infinite.`);
