@@ -18,13 +18,15 @@
  * headers and held by Nagle, cost `fetch` ~44 ms); docs/qdrant.md says which figure comes from where.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import type { QdrantClient } from '@qdrant/js-client-rest';
+import { readSamples } from '../packages/benchmark/src/analysis/read-run.js';
+import type { Sample } from '../packages/benchmark/src/results/sample.js';
 import { startFakeQdrant } from '../packages/search-core/src/testing/qdrant-wire-server.js';
 import { createQdrantVectorIndex } from '../packages/search-core/src/vector-index/qdrant-vector-index.js';
 
@@ -203,7 +205,10 @@ if (values.run) {
     }
   }
   const samples = Object.fromEntries(
-    Object.entries(runIds).map(([label, ids]) => [label, ids.map((runId) => readSamples(join(out, runId)))]),
+    Object.entries(runIds).map(([label, ids]) => [
+      label,
+      ids.map((runId) => readSamples(join(out, runId, 'samples.jsonl')).samples),
+    ]),
   );
   rmSync(out, { recursive: true, force: true });
   const median = (list: number[]) => {
@@ -231,7 +236,7 @@ if (values.run) {
   for (const [label, runs] of Object.entries(samples)) {
     const first = runs[0]!;
     const mean = (key: 'index' | 'retrieve') =>
-      first.reduce((sum, sample) => sum + (sample.latency_ms?.[key] ?? 0), 0) / first.length;
+      first.reduce((sum, sample) => sum + sample.latency_ms[key], 0) / first.length;
     console.log(
       `  ${label.padEnd(24)} index ${mean('index').toFixed(1)}  retrieve ${mean('retrieve').toFixed(1)}  (${first.length} questions)`,
     );
@@ -262,28 +267,15 @@ if (values.run) {
 }
 await fake?.close();
 
-type BenchSample = {
-  question_id: string;
-  hits?: { id: string; rank: number; score: number }[];
-  latency_ms?: { index?: number; retrieve?: number };
-};
-
-function readSamples(folder: string): BenchSample[] {
-  return readFileSync(join(folder, 'samples.jsonl'), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as BenchSample);
-}
-
 /** Questions whose hits (ids in rank order) differ, and the largest score difference of the rest. */
-function compareHits(reference: BenchSample[], run: BenchSample[]) {
+function compareHits(reference: readonly Sample[], run: readonly Sample[]) {
   const byId = new Map(reference.map((sample) => [sample.question_id, sample]));
   let questions = 0;
   let hits = 0;
   let maxScoreDifference = 0;
   for (const sample of run) {
     const expected = byId.get(sample.question_id)?.hits ?? [];
-    const actual = sample.hits ?? [];
+    const actual = sample.hits;
     hits += actual.length;
     if (
       expected.length !== actual.length ||
