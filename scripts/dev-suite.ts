@@ -140,9 +140,16 @@ function lme(args: string[], stdio: 'inherit' | 'pipe'): string {
   );
 }
 
-/** A metric of the suite's list: `name` overall or `type:name` for one question type. */
+/** A key of the suite's lists: `name` (overall) or `type:name` (one question type). */
+function splitKey(key: string): { type: string; metric: string } {
+  const colon = key.indexOf(':');
+  return colon === -1
+    ? { type: 'overall', metric: key }
+    : { type: key.slice(0, colon), metric: key.slice(colon + 1) };
+}
+
 function metricOf(summary: Summary, key: string): number | undefined {
-  const [type, metric] = key.includes(':') ? (key.split(':') as [string, string]) : ['overall', key];
+  const { type, metric } = splitKey(key);
   const group = type === 'overall' ? summary.metrics.overall : summary.metrics.by_type[type];
   return group?.metrics[metric];
 }
@@ -217,7 +224,7 @@ function worseBeyondNoise(benchmark: SuiteBenchmark, name: string): string[] {
     (key) => metricOf(base.summary, key) !== undefined && metricOf(candidate.summary, key) !== undefined,
   );
   if (shared.length === 0) return [];
-  const metrics = [...new Set(shared.map((key) => key.split(':').at(-1)!))];
+  const metrics = [...new Set(shared.map((key) => splitKey(key).metric))];
   const rows = JSON.parse(
     lme(
       [
@@ -234,7 +241,7 @@ function worseBeyondNoise(benchmark: SuiteBenchmark, name: string): string[] {
     ),
   ) as ComparisonRow[];
   return shared.filter((key) => {
-    const [type, metric] = key.includes(':') ? key.split(':') : ['overall', key];
+    const { type, metric } = splitKey(key);
     const row = rows.find((entry) => entry.question_type === type && entry.metric === metric);
     return row !== undefined && (row.delta ?? 0) < 0 && row.p_value !== null && row.p_value < 0.05;
   });
