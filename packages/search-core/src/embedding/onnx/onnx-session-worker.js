@@ -121,7 +121,7 @@ export default async function embedTokens({ ids }) {
  * @param {number} size
  * @param {'mean' | 'cls'} pooling
  */
-export function pool(data, tokens, size, pooling) {
+function pool(data, tokens, size, pooling) {
   const vector = new Float32Array(size);
   const pooled = pooling === 'cls' ? 1 : tokens;
   for (let t = 0; t < pooled; t++) {
