@@ -44,9 +44,16 @@ const { values } = parseArgs({
 });
 
 const root = resolve(import.meta.dirname, '..');
+
+/** Bad input or a failed lme command: one line on stderr, exit 1 (lme has said why itself). */
+function fail(message: string): never {
+  process.stderr.write(`dev-suite: ${message}\n`);
+  process.exit(1);
+}
+
 const fromRoot = (path: string) => (isAbsolute(path) ? path : resolve(root, path));
 if (values.split !== 'dev' && values.split !== 'test') {
-  throw new Error(`--split must be dev or test, not "${values.split}"`);
+  fail(`--split must be dev or test, not "${values.split}".`);
 }
 const split = values.split as 'dev' | 'test';
 
@@ -76,7 +83,7 @@ function readCandidates(): CandidateFile {
   if (values.candidates) {
     return JSON.parse(readFileSync(fromRoot(values.candidates), 'utf8')) as CandidateFile;
   }
-  if (!values.flags) throw new Error('give --candidates <file> or --flags "<lme run flags>"');
+  if (!values.flags) fail('give --candidates <file> or --flags "<lme run flags>".');
   const candidateFlags = splitWords(values.flags);
   const baseFlags = splitWords(values.base ?? candidateFlags.slice(0, 2).join(' '));
   return { base: 'base', candidates: { base: baseFlags, candidate: candidateFlags } };
@@ -100,10 +107,18 @@ function placeholders(): Record<string, string | undefined> {
     locomoRest = join(resolve(values.out), 'locomo10-without-conv-26.json');
     if (!existsSync(locomoRest)) {
       const all = JSON.parse(readFileSync(fromRoot(values.locomo10), 'utf8')) as { sample_id: string }[];
-      writeFileSync(
-        locomoRest,
-        JSON.stringify(all.filter((conversation) => conversation.sample_id !== 'conv-26')),
-      );
+      // wx: never through a link someone left at that name, never over an existing file.
+      try {
+        writeFileSync(
+          locomoRest,
+          JSON.stringify(all.filter((conversation) => conversation.sample_id !== 'conv-26')),
+          { flag: 'wx' },
+        );
+      } catch (error) {
+        fail(
+          `${locomoRest} cannot be written (${(error as NodeJS.ErrnoException).code}): remove what is there.`,
+        );
+      }
     }
   }
   return {
@@ -128,16 +143,23 @@ function fill(text: string, names: Record<string, string | undefined>): string |
 }
 
 function lme(args: string[], stdio: 'inherit' | 'pipe'): string {
-  return execFileSync(
-    'node',
-    ['--import', 'tsx', '--conditions=source', join(root, 'packages/benchmark/src/cli/main.ts'), ...args],
-    {
-      cwd: root,
-      encoding: 'utf8',
-      maxBuffer: 256 * 1024 * 1024,
-      stdio: ['ignore', stdio === 'pipe' ? 'pipe' : 'ignore', 'inherit'],
-    },
-  );
+  try {
+    return execFileSync(
+      'node',
+      ['--import', 'tsx', '--conditions=source', join(root, 'packages/benchmark/src/cli/main.ts'), ...args],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        maxBuffer: 256 * 1024 * 1024,
+        stdio: ['ignore', stdio === 'pipe' ? 'pipe' : 'ignore', 'inherit'],
+      },
+    );
+  } catch (error) {
+    const status = (error as { status?: number | null }).status;
+    const runId = args.indexOf('--run-id');
+    const command = runId === -1 ? `lme ${args[0]}` : `lme ${args[0]} ${args[runId + 1]}`;
+    return fail(`${command} exited ${status ?? 'on a signal'}.`);
+  }
 }
 
 /** A key of the suite's lists: `name` (overall) or `type:name` (one question type). */
@@ -161,7 +183,7 @@ const out = resolve(values.out, group, split);
 mkdirSync(out, { recursive: true });
 const names = Object.keys(candidateFile.candidates);
 if (!names.includes(candidateFile.base))
-  throw new Error(`the base "${candidateFile.base}" is not a candidate`);
+  fail(`${values.candidates}: the base "${candidateFile.base}" is not one of its candidates.`);
 const wanted = values.only ? new Set([candidateFile.base, ...values.only.split(',')]) : undefined;
 const chosenNames = names.filter((name) => !wanted || wanted.has(name));
 const benchmarkFilter = values.benchmarks ? new Set(values.benchmarks.split(',')) : undefined;
