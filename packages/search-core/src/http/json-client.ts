@@ -41,8 +41,8 @@ export type JsonRequest = {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   body?: unknown;
-  /** The body as JSON text the caller wrote itself (Qdrant's vectors, shorter than JSON.stringify's); instead of `body`. */
-  bodyText?: string;
+  /** The body as JSON the caller wrote itself, as text or UTF-8 bytes (Qdrant's upserts); instead of `body`. */
+  rawBody?: string | Uint8Array;
   /** Prefix of error messages, e.g. `question q1: `. */
   context?: string;
   signal?: AbortSignal;
@@ -85,7 +85,7 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
   const redact = options.redact ?? ((text: string) => text);
   const sleep = options.sleep ?? ((ms, signal) => wait(ms, undefined, { signal }));
 
-  async function attempt(request: JsonRequest, payload: string | undefined, number: number) {
+  async function attempt(request: JsonRequest, payload: string | Uint8Array | undefined, number: number) {
     const { method, signal } = request;
     const url = `${options.baseUrl}${request.path}`;
     const where = `${request.context ?? ''}${method} ${url}`;
@@ -168,7 +168,7 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
         );
       }
       const payload =
-        request.bodyText ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
+        request.rawBody ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
       let budgetSpent = false;
       try {
         const body = await pRetry((number) => attempt(request, payload, number), {

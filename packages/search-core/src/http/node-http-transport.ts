@@ -6,7 +6,7 @@ export type TransportRequest = {
   url: string;
   method: string;
   headers: Readonly<Record<string, string>>;
-  body?: string;
+  body?: string | Uint8Array;
   signal?: AbortSignal;
 };
 

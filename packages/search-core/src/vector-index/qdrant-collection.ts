@@ -11,6 +11,17 @@ export type QdrantPayloadType = 'keyword' | 'integer' | 'float' | 'bool';
  */
 export const MIN_QDRANT_VERSION = '1.18.0';
 
+/**
+ * How lme's collections are optimised, for the way lme writes them: every search is filtered to
+ * one haystack (a few hundred to a few thousand points, scored exactly from the payload index),
+ * so no HNSW graph is ever built (`indexing_threshold` 0); each haystack's points are deleted
+ * wholesale when its question ends, so a segment is rebuilt without its deleted points only once
+ * it holds 20,000 points and nine in ten of them are deleted, not after every few questions
+ * (Qdrant's defaults, 1000 and 0.2, spent as much server CPU rebuilding segments as on the
+ * upserts: `scripts/bench-qdrant.ts`, docs/qdrant.md).
+ */
+const OPTIMIZERS = { indexing_threshold: 0, deleted_threshold: 0.9, vacuum_min_vector_number: 20_000 };
+
 /** Prefix of every collection lme creates; `lme qdrant collections` lists and removes these only. */
 export const QDRANT_COLLECTION_PREFIX = 'lme-';
 
@@ -163,7 +174,7 @@ export function createQdrantCollection(options: QdrantCollectionOptions): Qdrant
         await call('create collection', {
           method: 'PUT',
           path: '',
-          body: { vectors: { size: dimensions, distance: 'Cosine' } },
+          body: { vectors: { size: dimensions, distance: 'Cosine' }, optimizers_config: OPTIMIZERS },
         });
       } catch (error) {
         // Another process may have created it first.
@@ -180,10 +191,12 @@ export function createQdrantCollection(options: QdrantCollectionOptions): Qdrant
         `Qdrant collection "${collection}" holds ${vectors.size}-dimensional vectors, this index needs ${dimensions}; drop it or use another collection.`,
       );
     }
-    for (const [field_name, field_schema] of Object.entries(filterKeys)) {
+    // Qdrant applies a collection's operations in order: only the last index is waited for.
+    const indexes = Object.entries(filterKeys);
+    for (const [number, [field_name, field_schema]] of indexes.entries()) {
       await call(`create payload index "${field_name}"`, {
         method: 'PUT',
-        path: '/index?wait=true',
+        path: `/index?wait=${number === indexes.length - 1}`,
         body: { field_name, field_schema },
       });
     }

@@ -87,6 +87,37 @@ describe('createQdrantVectorIndex against a loopback Qdrant stand-in', () => {
     expect(fake.collections.has(collection)).toBe(false);
   });
 
+  it('creates its collection without an HNSW graph, vacuumed only when large and mostly deleted, and waits for its last payload index only', async () => {
+    const { collection, index } = standInIndex(2, { session: 'keyword', turn: 'integer' });
+    const first = fake.urls.length;
+    await index.upsert({
+      records: [{ id: 'a', vector: Float32Array.from([1, 0]), payload: { session: 's', turn: 1 } }],
+    });
+    const created = fake.bodies[fake.urls.indexOf(`PUT /collections/${collection}`, first)]!;
+    // Every search is filtered to one haystack: a graph is never used; a question's points are
+    // deleted wholesale, so rebuilding small segments after each question is wasted server CPU.
+    expect(JSON.parse(created).optimizers_config).toEqual({
+      indexing_threshold: 0,
+      deleted_threshold: 0.9,
+      vacuum_min_vector_number: 20_000,
+    });
+    expect(fake.urls.slice(first).filter((url) => url.includes('/index'))).toEqual([
+      `PUT /collections/${collection}/index?wait=false`,
+      `PUT /collections/${collection}/index?wait=true`,
+    ]);
+    await index.drop();
+  });
+
+  it('sends payload text outside ASCII as UTF-8, intact', async () => {
+    const { collection, index } = standInIndex(2, ['session']);
+    const session = 'café ✓ 日本 \u{1F600} "quoted" \\ back';
+    await index.upsert({ records: [{ id: 'ü', vector: Float32Array.from([1, 0]), payload: { session } }] });
+    const [hit] = await index.search({ vector: Float32Array.from([1, 0]), limit: 1, filter: { session } });
+    expect(hit).toMatchObject({ id: 'ü', payload: { session } });
+    expect(fake.collections.get(collection)!.points.get(qdrantPointId('ü'))!.payload.session).toBe(session);
+    await index.drop();
+  });
+
   it('sends each vector component in at most 9 significant digits, read back as the same float32', async () => {
     const { collection, index } = standInIndex(8, []);
     const edges = [1e-45, -3.4028234663852886e38, 1 / 3, -0.1, 0, -0, 1.17549435e-38, 0.999999940395];

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Schemas } from '@qdrant/js-client-rest';
-import { float32Json } from './float32-json.js';
+import { float32JsonMaxBytes, writeFloat32Json } from './float32-json.js';
 import { createQdrantCollection, type QdrantPayloadType } from './qdrant-collection.js';
-import type { PayloadFilter, PayloadValue, VectorIndex } from './vector-index.js';
+import type { PayloadFilter, PayloadValue, VectorIndex, VectorRecord } from './vector-index.js';
 
 export type { QdrantPayloadType };
 
@@ -83,13 +83,8 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
       const inFlight = new Set<Promise<unknown>>();
       for (let start = 0; start < records.length; start += batchSize) {
         if (inFlight.size >= UPSERT_IN_FLIGHT) await Promise.race(inFlight);
-        // Written by hand: the vectors with 9 significant digits (float32-json.ts).
-        const points = records.slice(start, start + batchSize).map((record) => {
-          const payload = JSON.stringify({ ...record.payload, [QDRANT_ID_KEY]: record.id });
-          return `{"id":"${qdrantPointId(record.id)}","vector":${float32Json(record.vector)},"payload":${payload}}`;
-        });
-        const bodyText = `{"points":[${points.join(',')}]}`;
-        const sent = call('upsert', { method: 'PUT', path: '/points?wait=true', bodyText, signal });
+        const body = upsertBody(records.slice(start, start + batchSize));
+        const sent = call('upsert', { method: 'PUT', path: '/points?wait=true', rawBody: body, signal });
         const settled: Promise<unknown> = sent.then(
           (): void => void inFlight.delete(settled),
           (): void => void inFlight.delete(settled),
@@ -175,11 +170,32 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
 
 /** The Qdrant point id for a string id: a UUID (version 5 layout) from its SHA-256. */
 export function qdrantPointId(recordId: string): string {
-  const bytes = createHash('sha256').update(recordId, 'utf8').digest().subarray(0, 16);
+  const bytes = hash('sha256', recordId, 'buffer').subarray(0, 16);
   bytes[6] = (bytes[6]! & 0x0f) | 0x50;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * The body of an upsert, written by hand into one buffer: `{"points":[{"id","vector","payload"}…]}`
+ * with the vectors in 9 significant digits (float32-json.ts), a third of the time and bytes of
+ * `JSON.stringify` and nothing for the socket to encode again.
+ */
+function upsertBody(records: readonly VectorRecord[]): Buffer {
+  const payloads = records.map((record) => JSON.stringify({ ...record.payload, [QDRANT_ID_KEY]: record.id }));
+  let size = 16;
+  for (const [index, record] of records.entries())
+    size += 64 + float32JsonMaxBytes(record.vector.length) + Buffer.byteLength(payloads[index]!);
+  const out = Buffer.allocUnsafe(size);
+  let at = out.write('{"points":[', 0, 'latin1');
+  for (const [index, record] of records.entries()) {
+    at += out.write(`${index === 0 ? '' : ','}{"id":"${qdrantPointId(record.id)}","vector":`, at, 'latin1');
+    at = writeFloat32Json(out, at, record.vector);
+    at += out.write(`,"payload":${payloads[index]!}}`, at, 'utf8');
+  }
+  at += out.write(']}', at, 'latin1');
+  return out.subarray(0, at);
 }
 
 /**
