@@ -226,4 +226,19 @@ describe('checkServers: the Qdrant vector store', () => {
       await locked.close();
     }
   });
+
+  it('asks Qdrant for uncompressed replies, as every later call does', async () => {
+    const qdrant = await startFakeQdrant();
+    try {
+      await checkServers({
+        config: qdrantRun('plain'),
+        provider: noProvider,
+        environment: { QDRANT_URL: qdrant.url },
+      });
+      // A gzip reply leaves in two segments and the second waits ~40 ms on Qdrant's Nagle.
+      expect(qdrant.acceptEncodings).toEqual(['identity', 'identity']);
+    } finally {
+      await qdrant.close();
+    }
+  });
 });

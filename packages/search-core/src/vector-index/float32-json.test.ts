@@ -23,6 +23,11 @@ describe('float32Json', () => {
     const wrong = read.filter((number, index) => Math.fround(number) !== vector[index]);
     expect(wrong).toEqual([]);
     const numbers = text.slice(1, -1).split(',');
+    // One at a time too: a buffer sized for the vector has no other component's slack to spare.
+    const alone = numbers.filter(
+      (number, index) => float32Json(vector.subarray(index, index + 1)) !== `[${number}]`,
+    );
+    expect(alone).toEqual([]);
     const longer = numbers.filter(
       (number, index) => vector[index] !== 0 && number.length > vector[index]!.toPrecision(9).length,
     );

@@ -18,8 +18,8 @@ export function float32Json(vector: Float32Array): string {
 
 /** The most bytes `writeFloat32Json` writes for a vector of `length` components. */
 export function float32JsonMaxBytes(length: number): number {
-  // At most 15 bytes a number (`-0.000123456789`, `-1.23456789e-45`), a comma each, two brackets.
-  return length * 16 + 2;
+  // At most 17 bytes a number (toPrecision's `-0.00000123456789`), a comma each, two brackets.
+  return length * 18 + 2;
 }
 
 /** Writes `float32Json(vector)` into `out` at `at` (room for `float32JsonMaxBytes`); returns the end. */
@@ -78,14 +78,16 @@ const POWERS_OF_TEN = Array.from({ length: 80 }, (_, index) => 10 ** (index - PO
 /** Writes `count` decimal digits of `mantissa` at `at`, with a point after `point` of them (-1: none). */
 function writeDigits(out: Buffer, at: number, mantissa: number, count: number, point: number): number {
   const end = at + count + (point >= 0 ? 1 : 0);
-  let rest = mantissa;
+  // Below 10^9 < 2^31: small-integer arithmetic.
+  let rest = mantissa | 0;
   for (let position = end - 1; position >= at; position--) {
     if (position === at + point) {
       out[position] = 0x2e;
       continue;
     }
-    out[position] = 0x30 + (rest % 10);
-    rest = Math.floor(rest / 10);
+    const tenth = (rest / 10) | 0;
+    out[position] = 0x30 + rest - tenth * 10;
+    rest = tenth;
   }
   return end;
 }

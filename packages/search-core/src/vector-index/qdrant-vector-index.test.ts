@@ -108,6 +108,19 @@ describe('createQdrantVectorIndex against a loopback Qdrant stand-in', () => {
     await index.drop();
   });
 
+  it('sends vectors whose every component takes the widest form, intact', async () => {
+    const { index } = standInIndex(16, []);
+    // 17 characters each as toPrecision(9) writes them: -0.00000123456789.
+    const widest = (n: number) =>
+      Float32Array.from({ length: 16 }, (_, k) => -(1.23456789 + n + k / 100) * 1e-6);
+    await index.upsert({
+      records: Array.from({ length: 20 }, (_, n) => ({ id: `w${n}`, vector: widest(n), payload: {} })),
+    });
+    const hits = await index.search({ vector: widest(0), limit: 20 });
+    expect(hits).toHaveLength(20);
+    await index.drop();
+  });
+
   it('sends payload text outside ASCII as UTF-8, intact', async () => {
     const { collection, index } = standInIndex(2, ['session']);
     const session = 'café ✓ 日本 \u{1F600} "quoted" \\ back';
