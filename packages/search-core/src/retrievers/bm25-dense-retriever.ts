@@ -57,8 +57,9 @@ export function createBm25DenseRetriever(options: Bm25DenseRetrieverOptions): Re
     async index({ documents: indexed, signal }) {
       documents = indexed;
       dates = options.timeBoost ? parseDates(documents.map((document) => document.date)) : [];
-      if (routes.includes('bm25')) await bm25.index({ documents });
+      // Dense first: a remote vector store stores the vectors while BM25 indexes.
       if (routes.includes('dense')) await options.dense!.index({ documents, namespace, signal });
+      if (routes.includes('bm25')) await bm25.index({ documents });
     },
     async search({ query, limit, queryDate, signal }) {
       const scored = await routeScores(query, signal);

@@ -5,7 +5,12 @@ import { createHashingEmbedder } from '../testing/hashing-embedder.js';
 import { startFakeQdrant } from '../testing/qdrant-wire-server.js';
 import { createMemoryVectorIndex } from '../vector-index/memory-vector-index.js';
 import { createQdrantVectorIndex } from '../vector-index/qdrant-vector-index.js';
-import { createDenseScorer, type DenseFeedback, expandQuery } from './dense-scorer.js';
+import {
+  createDenseScorer,
+  type DenseFeedback,
+  expandQuery,
+  type VectorIndexFactory,
+} from './dense-scorer.js';
 
 const session = (id: string, parts: string[]): MemoryDocument => ({
   id,
@@ -117,5 +122,83 @@ describe('a vector store that answers a search with only part of the points aske
     } finally {
       await fake.close();
     }
+  });
+});
+
+describe('a vector store that takes its time to store', () => {
+  /** A memory index whose upserts wait for `release()` (or fail on `fail()`), logging each call. */
+  function slowIndex() {
+    const calls: string[] = [];
+    let release!: () => void;
+    let fail!: (error: Error) => void;
+    const gate = new Promise<void>((resolve, reject) => {
+      release = resolve;
+      fail = reject;
+    });
+    const createIndex: VectorIndexFactory = (options) => {
+      const inner = createMemoryVectorIndex(options);
+      return {
+        ...inner,
+        upsert: async (upsert) => {
+          calls.push('upsert sent');
+          await gate;
+          await inner.upsert(upsert);
+          calls.push('upsert stored');
+        },
+        search: (search) => {
+          calls.push('search');
+          return inner.search(search);
+        },
+        drop: () => {
+          calls.push('drop');
+          return inner.drop();
+        },
+      };
+    };
+    return { calls, createIndex, release: () => release(), fail: (error: Error) => fail(error) };
+  }
+
+  it('hands the vectors over and returns; the first search waits until they are stored', async () => {
+    const store = slowIndex();
+    const scorer = createDenseScorer({
+      embedder: createHashingEmbedder({ dimensions: 64 }),
+      createIndex: store.createIndex,
+    });
+    await scorer.index({ documents, namespace: 'q1' });
+    // The caller builds its lexical indexes now, while a remote store applies the upsert.
+    expect(store.calls).toEqual(['upsert sent']);
+    const scoring = scorer.scoreAll({ query: 'a new baby' });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(store.calls).toEqual(['upsert sent']);
+    store.release();
+    const scores = await scoring;
+    expect(store.calls).toEqual(['upsert sent', 'upsert stored', 'search']);
+    expect(scores[0]).toBeGreaterThan(0);
+    await scorer.drop();
+  });
+
+  it('reports a failed upsert at the first search, and drops only after it settled', async () => {
+    const store = slowIndex();
+    const scorer = createDenseScorer({
+      embedder: createHashingEmbedder({ dimensions: 64 }),
+      createIndex: store.createIndex,
+    });
+    await scorer.index({ documents, namespace: 'q1' });
+    const dropping = scorer.drop();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(store.calls).toEqual(['upsert sent']);
+    store.fail(new Error('Qdrant upsert failed: ECONNRESET.'));
+    await dropping;
+    expect(store.calls).toEqual(['upsert sent', 'drop']);
+
+    const again = slowIndex();
+    const second = createDenseScorer({
+      embedder: createHashingEmbedder({ dimensions: 64 }),
+      createIndex: again.createIndex,
+    });
+    await second.index({ documents, namespace: 'q2' });
+    again.fail(new Error('Qdrant upsert failed: ECONNRESET.'));
+    await expect(second.scoreAll({ query: 'baby' })).rejects.toThrow('Qdrant upsert failed: ECONNRESET.');
+    expect(again.calls).toEqual(['upsert sent']);
   });
 });

@@ -16,7 +16,12 @@ const INCOMPLETE_SEARCH_DELAYS_MS = [100, 400, 1600] as const;
 export type VectorIndexFactory = (options: { dimensions: number; namespace: string }) => VectorIndex;
 
 export type DenseScorer = {
-  /** Embeds and stores the documents; `namespace` keeps haystacks apart in a shared store. */
+  /**
+   * Embeds the documents and hands them to the vector index; `namespace` keeps haystacks apart in
+   * a shared store. It resolves once they are sent, not stored: a remote store (Qdrant) applies
+   * them while the caller builds its other indexes, and the first search waits for them (a failed
+   * upsert fails that search). Call it before the caller's own CPU work to overlap the two.
+   */
   index(options: {
     documents: readonly MemoryDocument[];
     namespace: string;
@@ -62,6 +67,8 @@ export function createDenseScorer(options: {
   let records = 0;
   /** The session id of every stored vector, to know how many points a filtered search must return. */
   let recordSessions: string[] = [];
+  /** The upsert under way or done; searches wait for it. */
+  let stored: Promise<void> = Promise.resolve();
   const queries = new Map<string, Float32Array>();
 
   const queryVector = async (query: string, signal?: AbortSignal) => {
@@ -95,7 +102,7 @@ export function createDenseScorer(options: {
         parts.length === 1 ? parts[0]! : centroid(parts, embedder.dimensions),
       );
       index = createIndex({ dimensions: embedder.dimensions, namespace });
-      await index.upsert({
+      stored = index.upsert({
         records: vectors.map((vector, record) => ({
           id: `${namespace}:${record}`,
           vector,
@@ -107,9 +114,12 @@ export function createDenseScorer(options: {
         })),
         signal,
       });
+      // Its failure is the first search's (or drop's) to report, not an unhandled rejection.
+      stored.catch(() => {});
     },
     async scoreAll({ query, sessionIds, signal }) {
       if (!index) throw new Error('dense scorer: search before index');
+      await stored;
       const filter: PayloadFilter = sessionIds ? { namespace, session_id: sessionIds } : { namespace };
       const wanted = new Set(sessionIds);
       const expected = sessionIds
@@ -157,6 +167,8 @@ export function createDenseScorer(options: {
     vectors: () => documentVectors,
     queryVector,
     async drop() {
+      // After the upsert has settled: a delete sent first would leave its points behind.
+      await stored.catch(() => {});
       await index?.drop();
       index = undefined;
     },

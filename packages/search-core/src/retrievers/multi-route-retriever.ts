@@ -96,6 +96,8 @@ export function createMultiRouteRetriever(options: MultiRouteRetrieverOptions): 
   return {
     id: `multi-route${options.sessionFirst ? ':session-first' : ''}`,
     async index({ documents, signal }) {
+      // Dense first: a remote vector store stores the vectors while BM25 indexes.
+      if (dense) await dense.index({ documents, namespace, signal });
       turns = documents;
       const sessions = new Map<string, MemoryDocument[]>();
       for (const document of documents) {
@@ -114,7 +116,6 @@ export function createMultiRouteRetriever(options: MultiRouteRetrieverOptions): 
       corpus = [...documents, ...sessionDocuments];
       turnIndex = createBm25Index(documents.map((document) => tokenizer.tokenize(document.text)));
       sessionIndex = createBm25Index(sessionDocuments.map((document) => tokenizer.tokenize(document.text)));
-      if (dense) await dense.index({ documents, namespace, signal });
     },
     async search(search) {
       return (await searchSessions(search)).hits.slice(0, search.limit);

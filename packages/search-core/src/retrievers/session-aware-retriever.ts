@@ -157,6 +157,8 @@ async function indexSessions(
   signal: AbortSignal | undefined,
 ): Promise<SessionIndex> {
   const { tokenizer, dense } = options;
+  // Dense first: a remote vector store stores the vectors while the lexical indexes are built.
+  if (dense) await dense.index({ documents, namespace: options.namespace, signal });
   const position = new Map<string, number>();
   const sessionIds: string[] = [];
   const turnsOf: number[][] = [];
@@ -199,7 +201,6 @@ async function indexSessions(
   }
   let centroids: Float32Array[] = [];
   if (dense) {
-    await dense.index({ documents, namespace: options.namespace, signal });
     const vectors = dense.vectors();
     centroids = turnsOf.map((turns) =>
       centroid(
