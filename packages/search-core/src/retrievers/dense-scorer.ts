@@ -129,7 +129,13 @@ export function createDenseScorer(options: {
       // change the ranking silently. A short reply is asked again, then fails the question.
       const search = async (vector: Float32Array) => {
         for (let attempt = 0; ; attempt++) {
-          const hits = await index!.search({ vector, limit: records, filter, signal });
+          const hits = await index!.search({
+            vector,
+            limit: records,
+            filter,
+            payloadKeys: ['position'],
+            signal,
+          });
           if (hits.length >= expected) return hits;
           if (attempt === retryDelays.length) {
             throw new Error(

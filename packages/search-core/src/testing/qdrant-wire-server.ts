@@ -172,7 +172,15 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
           id,
           version: 0,
           score: point.vector.reduce((sum, value, d) => sum + value * query[d]!, 0),
-          payload: body.with_payload ? point.payload : undefined,
+          payload: Array.isArray(body.with_payload)
+            ? Object.fromEntries(
+                Object.entries(point.payload).filter(([key]) =>
+                  (body.with_payload as string[]).includes(key),
+                ),
+              )
+            : body.with_payload
+              ? point.payload
+              : undefined,
         }))
         .sort((a, b) => b.score - a.score)
         .slice(0, body.limit);

@@ -121,6 +121,36 @@ describe('createQdrantVectorIndex against a loopback Qdrant stand-in', () => {
     await index.drop();
   });
 
+  it('asks for only the payload keys a search names, and sends its query as the same float32 values', async () => {
+    const { collection, index } = standInIndex(3, ['session']);
+    await index.upsert({
+      records: [
+        {
+          id: 'a',
+          vector: Float32Array.from([1, 0, 0]),
+          payload: { session: 's', position: 4, text: 'long' },
+        },
+      ],
+    });
+    const query = Float32Array.from([0.1, 1 / 3, -0.2]);
+    const [hit] = await index.search({
+      vector: query,
+      limit: 1,
+      filter: { session: 's' },
+      payloadKeys: ['position'],
+    });
+    expect(hit).toMatchObject({ id: 'a', payload: { position: 4 } });
+    expect(hit!.payload).toEqual({ position: 4 });
+    const body = JSON.parse(
+      fake.bodies[fake.urls.lastIndexOf(`POST /collections/${collection}/points/query`)]!,
+    );
+    expect(body.with_payload).toEqual(['position', 'lme_id']);
+    expect(Float32Array.from(body.query)).toEqual(query);
+    const [whole] = await index.search({ vector: query, limit: 1 });
+    expect(whole!.payload).toEqual({ session: 's', position: 4, text: 'long' });
+    await index.drop();
+  });
+
   it('sends payload text outside ASCII as UTF-8, intact', async () => {
     const { collection, index } = standInIndex(2, ['session']);
     const session = 'café ✓ 日本 \u{1F600} "quoted" \\ back';

@@ -25,6 +25,8 @@ export type VectorIndex = {
     vector: Float32Array;
     limit: number;
     filter?: PayloadFilter;
+    /** The payload keys the caller reads: a remote store may send only these. Unset: all. */
+    payloadKeys?: readonly string[];
     signal?: AbortSignal;
   }): Promise<VectorSearchHit[]>;
   /**
