@@ -126,8 +126,11 @@ describe('a vector store that answers a search with only part of the points aske
 });
 
 describe('a vector store that takes its time to store', () => {
-  /** A memory index whose upserts wait for `release()` (or fail on `fail()`), logging each call. */
-  function slowIndex() {
+  /**
+   * A scorer that has indexed `documents` into a memory index whose upserts wait for `release()`
+   * (or fail on `fail()`), each call to the index logged.
+   */
+  async function indexedOnSlowStore(namespace: string) {
     const calls: string[] = [];
     let release!: () => void;
     let fail!: (error: Error) => void;
@@ -155,16 +158,14 @@ describe('a vector store that takes its time to store', () => {
         },
       };
     };
-    return { calls, createIndex, release: () => release(), fail: (error: Error) => fail(error) };
+    const scorer = createDenseScorer({ embedder: createHashingEmbedder({ dimensions: 64 }), createIndex });
+    await scorer.index({ documents, namespace });
+    return { calls, scorer, release: () => release(), fail: (error: Error) => fail(error) };
   }
 
   it('hands the vectors over and returns; the first search waits until they are stored', async () => {
-    const store = slowIndex();
-    const scorer = createDenseScorer({
-      embedder: createHashingEmbedder({ dimensions: 64 }),
-      createIndex: store.createIndex,
-    });
-    await scorer.index({ documents, namespace: 'q1' });
+    const store = await indexedOnSlowStore('q1');
+    const { scorer } = store;
     // The caller builds its lexical indexes now, while a remote store applies the upsert.
     expect(store.calls).toEqual(['upsert sent']);
     const scoring = scorer.scoreAll({ query: 'a new baby' });
@@ -178,27 +179,19 @@ describe('a vector store that takes its time to store', () => {
   });
 
   it('reports a failed upsert at the first search, and drops only after it settled', async () => {
-    const store = slowIndex();
-    const scorer = createDenseScorer({
-      embedder: createHashingEmbedder({ dimensions: 64 }),
-      createIndex: store.createIndex,
-    });
-    await scorer.index({ documents, namespace: 'q1' });
-    const dropping = scorer.drop();
+    const store = await indexedOnSlowStore('q1');
+    const dropping = store.scorer.drop();
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(store.calls).toEqual(['upsert sent']);
     store.fail(new Error('Qdrant upsert failed: ECONNRESET.'));
     await dropping;
     expect(store.calls).toEqual(['upsert sent', 'drop']);
 
-    const again = slowIndex();
-    const second = createDenseScorer({
-      embedder: createHashingEmbedder({ dimensions: 64 }),
-      createIndex: again.createIndex,
-    });
-    await second.index({ documents, namespace: 'q2' });
+    const again = await indexedOnSlowStore('q2');
     again.fail(new Error('Qdrant upsert failed: ECONNRESET.'));
-    await expect(second.scoreAll({ query: 'baby' })).rejects.toThrow('Qdrant upsert failed: ECONNRESET.');
+    await expect(again.scorer.scoreAll({ query: 'baby' })).rejects.toThrow(
+      'Qdrant upsert failed: ECONNRESET.',
+    );
     expect(again.calls).toEqual(['upsert sent']);
   });
 });
