@@ -17,10 +17,10 @@ export type VectorIndexFactory = (options: { dimensions: number; namespace: stri
 
 export type DenseScorer = {
   /**
-   * Embeds the documents and hands them to the vector index; `namespace` keeps haystacks apart in
-   * a shared store. It resolves once they are sent, not stored: a remote store (Qdrant) applies
-   * them while the caller builds its other indexes, and the first search waits for them (a failed
-   * upsert fails that search). Call it before the caller's own CPU work to overlap the two.
+   * Embeds the documents and starts their upsert into the vector index; `namespace` keeps
+   * haystacks apart in a shared store. It resolves without waiting for the upsert: a remote store
+   * (Qdrant) applies it while the caller builds its other indexes, and the first search waits for
+   * it (a failed upsert fails that search). Call it before the caller's own CPU work.
    */
   index(options: {
     documents: readonly MemoryDocument[];

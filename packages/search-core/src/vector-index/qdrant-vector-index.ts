@@ -186,10 +186,10 @@ export function qdrantPointId(recordId: string): string {
  */
 function upsertBody(records: readonly VectorRecord[]): Buffer {
   const payloads = records.map((record) => JSON.stringify({ ...record.payload, [QDRANT_ID_KEY]: record.id }));
-  // `{"points":[]}`, then a record's `,{"id":"<uuid>","vector":` (54 bytes) and `,"payload":…}` (12).
+  // `{"points":[]}` (13 bytes), then a record's `,{"id":"<uuid>","vector":` (55) and `,"payload":…}` (12).
   let size = 13;
   for (const [index, record] of records.entries())
-    size += 66 + float32JsonMaxBytes(record.vector.length) + Buffer.byteLength(payloads[index]!);
+    size += 67 + float32JsonMaxBytes(record.vector.length) + Buffer.byteLength(payloads[index]!);
   const out = Buffer.allocUnsafe(size);
   let at = out.write('{"points":[', 0, 'latin1');
   for (const [index, record] of records.entries()) {
