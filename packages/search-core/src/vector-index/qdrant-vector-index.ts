@@ -65,6 +65,8 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
   return {
     id,
 
+    prepare: () => ensureCollection(),
+
     async upsert({ records, signal }) {
       for (const record of records) {
         if (record.vector.length !== dimensions) {
