@@ -195,28 +195,3 @@ describe('a vector store that takes its time to store', () => {
     expect(again.calls).toEqual(['upsert sent']);
   });
 });
-
-describe('a vector store with something to create first', () => {
-  it('is asked to get ready before the texts embed, so a Qdrant collection is created meanwhile', async () => {
-    const calls: string[] = [];
-    const embedder = createHashingEmbedder({ dimensions: 64 });
-    const scorer = createDenseScorer({
-      embedder: {
-        ...embedder,
-        embedDocuments: async (options) => {
-          calls.push('embed');
-          return embedder.embedDocuments(options);
-        },
-      },
-      createIndex: (options) => ({
-        ...createMemoryVectorIndex(options),
-        prepare: async () => {
-          calls.push('prepare');
-        },
-      }),
-    });
-    await scorer.index({ documents, namespace: 'q1' });
-    expect(calls).toEqual(['prepare', 'embed']);
-    expect((await scorer.scoreAll({ query: 'a new baby' }))[0]).toBeGreaterThan(0);
-  });
-});

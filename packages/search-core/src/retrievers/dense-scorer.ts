@@ -93,9 +93,6 @@ export function createDenseScorer(options: {
           texts.push(text);
         }
       });
-      // The store gets ready (a Qdrant collection, on the first haystack) while the texts embed.
-      index = createIndex({ dimensions: embedder.dimensions, namespace });
-      index.prepare?.().catch(() => {});
       const vectors = await embedder.embedDocuments({ texts, signal });
       records = vectors.length;
       recordSessions = owners.map((owner) => documents[owner]!.sessionId);
@@ -104,6 +101,7 @@ export function createDenseScorer(options: {
       documentVectors = partsOf.map((parts) =>
         parts.length === 1 ? parts[0]! : centroid(parts, embedder.dimensions),
       );
+      index = createIndex({ dimensions: embedder.dimensions, namespace });
       stored = index.upsert({
         records: vectors.map((vector, record) => ({
           id: `${namespace}:${record}`,

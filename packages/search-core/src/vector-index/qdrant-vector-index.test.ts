@@ -151,16 +151,6 @@ describe('createQdrantVectorIndex against a loopback Qdrant stand-in', () => {
     await index.drop();
   });
 
-  it('creates its collection and payload indexes on prepare(), before any upsert', async () => {
-    const { collection, index } = standInIndex(2, ['session']);
-    await index.prepare!();
-    expect(fake.collections.get(collection)).toMatchObject({
-      size: 2,
-      indexes: { session: { data_type: 'keyword' } },
-    });
-    await index.drop();
-  });
-
   it('sends payload text outside ASCII as UTF-8, intact', async () => {
     const { collection, index } = standInIndex(2, ['session']);
     const session = 'café ✓ 日本 \u{1F600} "quoted" \\ back';

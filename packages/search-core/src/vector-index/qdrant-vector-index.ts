@@ -65,8 +65,6 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
   return {
     id,
 
-    prepare: () => ensureCollection(),
-
     async upsert({ records, signal }) {
       for (const record of records) {
         if (record.vector.length !== dimensions) {

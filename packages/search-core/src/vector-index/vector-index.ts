@@ -20,12 +20,6 @@ export type VectorSearchHit = {
 
 export type VectorIndex = {
   readonly id: string;
-  /**
-   * Creates what the index needs on its store (Qdrant: the collection and its payload indexes)
-   * now, so the first upsert need not wait for it; optional. A failure here is the first
-   * upsert's to report (it tries again).
-   */
-  prepare?(): Promise<void>;
   upsert(options: { records: readonly VectorRecord[]; signal?: AbortSignal }): Promise<void>;
   search(options: {
     vector: Float32Array;

@@ -58,7 +58,6 @@ function createQdrantStore(_config: RunConfig, environment: NodeJS.ProcessEnv): 
       const index = shared;
       return {
         id: index.id,
-        prepare: () => index.prepare!(),
         upsert: (options) => index.upsert(options),
         search: (options) => index.search(options),
         delete: (options) => index.delete(options),
