@@ -195,3 +195,31 @@ describe('a vector store that takes its time to store', () => {
     expect(again.calls).toEqual(['upsert sent']);
   });
 });
+
+describe('an embedder that learns its dimensions when its model loads (the hf: ONNX models)', () => {
+  it('gets its index created with the dimensions known after the first embedding, not 0', async () => {
+    const inner = createHashingEmbedder({ dimensions: 64 });
+    let loaded = false;
+    const embedder = {
+      ...inner,
+      get dimensions() {
+        return loaded ? inner.dimensions : 0;
+      },
+      embedDocuments: async (options: Parameters<typeof inner.embedDocuments>[0]) => {
+        loaded = true;
+        return inner.embedDocuments(options);
+      },
+    };
+    const created: number[] = [];
+    const scorer = createDenseScorer({
+      embedder,
+      createIndex: (options) => {
+        created.push(options.dimensions);
+        return createMemoryVectorIndex(options);
+      },
+    });
+    await scorer.index({ documents, namespace: 'q1' });
+    expect(created).toEqual([64]);
+    expect((await scorer.scoreAll({ query: 'a new baby' }))[0]).toBeGreaterThan(0);
+  });
+});
