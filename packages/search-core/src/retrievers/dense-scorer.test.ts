@@ -158,7 +158,17 @@ describe('a vector store that takes its time to store', () => {
         },
       };
     };
-    const scorer = createDenseScorer({ embedder: createHashingEmbedder({ dimensions: 64 }), createIndex });
+    const embedder = createHashingEmbedder({ dimensions: 64 });
+    const scorer = createDenseScorer({
+      embedder: {
+        ...embedder,
+        embedQuery: (options) => {
+          calls.push('query embedded');
+          return embedder.embedQuery(options);
+        },
+      },
+      createIndex,
+    });
     await scorer.index({ documents, namespace });
     return { calls, scorer, release: () => release(), fail: (error: Error) => fail(error) };
   }
@@ -170,10 +180,11 @@ describe('a vector store that takes its time to store', () => {
     expect(store.calls).toEqual(['upsert sent']);
     const scoring = scorer.scoreAll({ query: 'a new baby' });
     await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(store.calls).toEqual(['upsert sent']);
+    // The query embeds meanwhile; the search waits.
+    expect(store.calls).toEqual(['upsert sent', 'query embedded']);
     store.release();
     const scores = await scoring;
-    expect(store.calls).toEqual(['upsert sent', 'upsert stored', 'search']);
+    expect(store.calls).toEqual(['upsert sent', 'query embedded', 'upsert stored', 'search']);
     expect(scores[0]).toBeGreaterThan(0);
     await scorer.drop();
   });
@@ -192,7 +203,7 @@ describe('a vector store that takes its time to store', () => {
     await expect(again.scorer.scoreAll({ query: 'baby' })).rejects.toThrow(
       'Qdrant upsert failed: ECONNRESET.',
     );
-    expect(again.calls).toEqual(['upsert sent']);
+    expect(again.calls).toEqual(['upsert sent', 'query embedded']);
   });
 });
 

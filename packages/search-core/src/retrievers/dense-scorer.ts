@@ -119,7 +119,8 @@ export function createDenseScorer(options: {
     },
     async scoreAll({ query, sessionIds, signal }) {
       if (!index) throw new Error('dense scorer: search before index');
-      await stored;
+      // The query embeds (on a worker thread) while the store finishes the upsert.
+      const [vector] = await Promise.all([queryVector(query, signal), stored]);
       const filter: PayloadFilter = sessionIds ? { namespace, session_id: sessionIds } : { namespace };
       const wanted = new Set(sessionIds);
       const expected = sessionIds
@@ -147,7 +148,6 @@ export function createDenseScorer(options: {
           await wait(retryDelays[attempt]!, undefined, signal ? { signal } : {});
         }
       };
-      const vector = await queryVector(query, signal);
       let hits = await search(vector);
       if (feedback && feedback.documents > 0 && feedback.weight > 0) {
         // Hits come best first: the first distinct positions are the top documents.
