@@ -26,8 +26,8 @@ export type FakeQdrantOptions = {
 export type FakeQdrant = {
   url: string;
   collections: Map<string, FakeCollection>;
-  /** `METHOD /path` of every request, in order. */
-  requests: string[];
+  /** `METHOD /path` of every request, in order (`urls` without their queries). */
+  readonly requests: string[];
   /** `METHOD /path?query` of every request, in order (`wait=true` or not). */
   urls: string[];
   /** The body of every request as sent, in order ('' when none). */
@@ -45,7 +45,6 @@ export type FakeQdrant = {
  */
 export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<FakeQdrant> {
   const collections = new Map<string, FakeCollection>();
-  const requests: string[] = [];
   const urls: string[] = [];
   const bodies: string[] = [];
   const acceptEncodings: (string | undefined)[] = [];
@@ -105,7 +104,6 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
       return reply(response, 401, { status: { error: `Invalid api-key ${request.headers['api-key']}` } });
     }
     const url = new URL(request.url ?? '/', 'http://localhost');
-    requests.push(`${request.method} ${url.pathname}`);
     urls.push(`${request.method} ${url.pathname}${url.search}`);
     bodies.push(text);
     acceptEncodings.push(request.headers['accept-encoding']);
@@ -203,7 +201,9 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
   return {
     url: `http://127.0.0.1:${port}`,
     collections,
-    requests,
+    get requests() {
+      return urls.map((route) => route.replace(/\?.*$/, ''));
+    },
     urls,
     bodies,
     acceptEncodings,
