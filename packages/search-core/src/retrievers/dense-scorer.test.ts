@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { MemoryDocument } from '../core/retriever.js';
+import type { PayloadFilter } from '../vector-index/vector-index.js';
 import { createHashingEmbedder } from '../testing/hashing-embedder.js';
 import { startFakeQdrant } from '../testing/qdrant-wire-server.js';
 import { createMemoryVectorIndex } from '../vector-index/memory-vector-index.js';
@@ -233,4 +234,57 @@ describe('an embedder that learns its dimensions when its model loads (the hf: O
     expect(created).toEqual([64]);
     expect((await scorer.scoreAll({ query: 'a new baby' }))[0]).toBeGreaterThan(0);
   });
+});
+
+describe('a search filtered to sessions after the same query unfiltered', () => {
+  // Session-aware's second stage searches the first stage's query within its top sessions: the
+  // first stage's hits already hold those scores, in the store's order.
+  const turns: MemoryDocument[] = [
+    ['s1', 'my cousin Rachel had a new baby girl'],
+    ['s1', 'we filled in tax forms together'],
+    ['s2', 'the baby shower is on Sunday'],
+    ['s3', 'the weather forecast for tomorrow looks grim'],
+    ['s3', 'a new baby stroller for my sister'],
+    ['s4', 'tax forms are due in April'],
+  ].map(([sessionId, text], position) => ({ id: `t${position}`, sessionId: sessionId!, text: text! }));
+
+  const counted = (feedback?: DenseFeedback) => {
+    const searches: (PayloadFilter | undefined)[] = [];
+    const scorer = createDenseScorer({
+      embedder: createHashingEmbedder({ dimensions: 256 }),
+      createIndex: (options) => {
+        const inner = createMemoryVectorIndex(options);
+        return {
+          ...inner,
+          search: (search) => {
+            searches.push(search.filter);
+            return inner.search(search);
+          },
+        };
+      },
+      ...(feedback ? { feedback } : {}),
+    });
+    return { scorer, searches };
+  };
+
+  for (const feedback of [undefined, { documents: 2, weight: 0.3 }]) {
+    it(`asks the store once less and scores as a filtered search does (feedback ${feedback ? 'on' : 'off'})`, async () => {
+      const fresh = counted(feedback);
+      await fresh.scorer.index({ documents: turns, namespace: 'q' });
+      const filteredAlone = await fresh.scorer.scoreAll({ query: 'a new baby', sessionIds: ['s1', 's3'] });
+
+      const { scorer, searches } = counted(feedback);
+      await scorer.index({ documents: turns, namespace: 'q' });
+      await scorer.scoreAll({ query: 'a new baby' });
+      const before = searches.length;
+      const filtered = await scorer.scoreAll({ query: 'a new baby', sessionIds: ['s1', 's3'] });
+      expect(Array.from(filtered)).toEqual(Array.from(filteredAlone));
+      expect(filtered[2]).toBe(0);
+      // Only the feedback query's search goes to the store.
+      expect(searches.length - before).toBe(feedback ? 1 : 0);
+      // Another query, or a new haystack, is searched as before.
+      await scorer.scoreAll({ query: 'tax forms', sessionIds: ['s1'] });
+      expect(searches.length - before).toBe(feedback ? 3 : 1);
+    });
+  }
 });

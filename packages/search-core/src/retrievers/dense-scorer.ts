@@ -2,7 +2,7 @@ import { setTimeout as wait } from 'node:timers/promises';
 import type { MemoryDocument } from '../core/retriever.js';
 import { centroid } from '../core/vector-math.js';
 import type { Embedder } from '../embedding/embedder.js';
-import type { PayloadFilter, VectorIndex } from '../vector-index/vector-index.js';
+import type { PayloadFilter, VectorSearchHit, VectorIndex } from '../vector-index/vector-index.js';
 
 /**
  * Pseudo-relevance feedback (Rocchio) on the query vector: the query is moved towards the best
@@ -67,9 +67,16 @@ export function createDenseScorer(options: {
   let records = 0;
   /** The session id of every stored vector, to know how many points a filtered search must return. */
   let recordSessions: string[] = [];
+  let sessionOfPosition: string[] = [];
   /** The upsert under way or done; searches wait for it. */
   let stored: Promise<void> = Promise.resolve();
   const queries = new Map<string, Float32Array>();
+  /**
+   * The last unfiltered search of a query's own vector, in rank order. A search of the same vector
+   * filtered to some sessions is its hits in those sessions (a store ranks by score, ties by id),
+   * so session-aware's second stage does not ask the store again for what its first stage has.
+   */
+  let lastWhole: { query: string; hits: readonly VectorSearchHit[] } | undefined;
 
   const queryVector = async (query: string, signal?: AbortSignal) => {
     let vector = queries.get(query);
@@ -96,6 +103,8 @@ export function createDenseScorer(options: {
       const vectors = await embedder.embedDocuments({ texts, signal });
       records = vectors.length;
       recordSessions = owners.map((owner) => documents[owner]!.sessionId);
+      lastWhole = undefined;
+      sessionOfPosition = documents.map((document) => document.sessionId);
       partsOf = documents.map(() => []);
       for (const [record, vector] of vectors.entries()) partsOf[owners[record]!]!.push(vector);
       documentVectors = partsOf.map((parts) =>
@@ -148,7 +157,11 @@ export function createDenseScorer(options: {
           await wait(retryDelays[attempt]!, undefined, signal ? { signal } : {});
         }
       };
-      let hits = await search(vector);
+      let hits =
+        sessionIds && lastWhole?.query === query
+          ? lastWhole.hits.filter((hit) => wanted.has(sessionOfPosition[hit.payload.position as number]!))
+          : await search(vector);
+      if (!sessionIds) lastWhole = { query, hits };
       if (feedback && feedback.documents > 0 && feedback.weight > 0) {
         // Hits come best first: the first distinct positions are the top documents.
         const top = new Set<number>();
@@ -177,6 +190,7 @@ export function createDenseScorer(options: {
       await stored.catch(() => {});
       await index?.drop();
       index = undefined;
+      lastWhole = undefined;
     },
   };
 }

@@ -94,7 +94,7 @@ describe('the qdrant vector store (against a loopback Qdrant)', () => {
   it('indexes the payload keys searches filter on, and no other', async () => {
     fake = await startFakeQdrant();
     const provider = createPipelineProvider(
-      qdrantConfig({ retriever: 'session-aware' }),
+      qdrantConfig({ retriever: 'session-aware', feedbackDocs: 2, feedbackWeight: 0.3 }),
       { embedder: createHashingEmbedder({ dimensions: 32 }) },
       { QDRANT_URL: fake.url },
     );
@@ -104,7 +104,8 @@ describe('the qdrant vector store (against a loopback Qdrant)', () => {
       namespace: { data_type: 'keyword' },
       session_id: { data_type: 'keyword' },
     });
-    // Session-aware's second stage filters on session_id.
+    // Session-aware's second stage filters on session_id (its feedback query's search: the first
+    // is answered from the first stage's hits).
     expect(fake.bodies.some((body) => body.includes('"key":"session_id"'))).toBe(true);
     await provider.close?.();
   });
