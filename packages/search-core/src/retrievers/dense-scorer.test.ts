@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { MemoryDocument } from '../core/retriever.js';
-import type { PayloadFilter } from '../vector-index/vector-index.js';
 import { createHashingEmbedder } from '../testing/hashing-embedder.js';
 import { startFakeQdrant } from '../testing/qdrant-wire-server.js';
 import { createMemoryVectorIndex } from '../vector-index/memory-vector-index.js';
 import { createQdrantVectorIndex } from '../vector-index/qdrant-vector-index.js';
+import type { PayloadFilter } from '../vector-index/vector-index.js';
 import {
   createDenseScorer,
   type DenseFeedback,

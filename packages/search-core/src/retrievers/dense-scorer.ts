@@ -2,7 +2,7 @@ import { setTimeout as wait } from 'node:timers/promises';
 import type { MemoryDocument } from '../core/retriever.js';
 import { centroid } from '../core/vector-math.js';
 import type { Embedder } from '../embedding/embedder.js';
-import type { PayloadFilter, VectorSearchHit, VectorIndex } from '../vector-index/vector-index.js';
+import type { PayloadFilter, VectorIndex, VectorSearchHit } from '../vector-index/vector-index.js';
 
 /**
  * Pseudo-relevance feedback (Rocchio) on the query vector: the query is moved towards the best
