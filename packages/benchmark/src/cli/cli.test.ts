@@ -56,6 +56,9 @@ describe('lme run', () => {
     for (const [embedder, message] of [
       ['bogus:x', /Unknown embedder "bogus:x"\. Known: local:use-lite, hf:/],
       ['hf:Xenova/unknown', /Unknown model "Xenova\/unknown"; configs\/models.json has /],
+      // Joined names are checked part by part.
+      ['local:use-lite+hf:Xenova/unknown', /Unknown model "Xenova\/unknown"; configs\/models.json has /],
+      ['local:use-lite+', /Unknown embedder ""\. Known: /],
     ] as const) {
       const result = runCli([
         'run',

@@ -6,7 +6,7 @@ import {
   searchesDense,
   takesRoutes,
 } from './base-retrievers.js';
-import type { RunConfig } from './run-config.js';
+import { embedderParts, type RunConfig } from './run-config.js';
 import { flagOfKey } from './run-options.js';
 import {
   embeds,
@@ -58,11 +58,12 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
     needs: '--retriever bm25, dense, hybrid or multi-source (session-aware and multi-route rank turns)',
   },
   embedThreads: {
-    used: (config) => embeds(config) && !config.embedder.startsWith('openai:'),
+    used: (config) =>
+      embeds(config) && embedderParts(config.embedder).some((part) => !part.startsWith('openai:')),
     needs: '--embedder hf:<model> or local:use-lite in a pipeline that embeds',
   },
   modelDir: {
-    used: (config) => embeds(config) && config.embedder.startsWith('hf:'),
+    used: (config) => embeds(config) && embedderParts(config.embedder).some((part) => part.startsWith('hf:')),
     needs: '--embedder hf:<model> in a pipeline that embeds',
   },
   tokenizer: { used: pipeline, needs: '--provider pipeline' },

@@ -11,6 +11,9 @@ import { z } from 'zod';
  */
 export const DEFAULT_EMBEDDER = 'hf:Xenova/bge-small-en-v1.5';
 
+/** The embedders an `--embedder` value names: one, or several joined by `+` (their vectors concatenated). */
+export const embedderParts = (embedder: string): string[] => embedder.split('+');
+
 /**
  * An endpoint URL. Config is written to config.json, so a URL carrying credentials
  * (`https://user:secret@host`) is refused: keys belong in the environment.

@@ -125,7 +125,7 @@ export const RUN_OPTIONS = [
     flags: '--embedder <name>',
     key: 'embedder',
     group: 'retrieval',
-    help: 'hf:<owner>/<model>[@q8] (an ONNX model of configs/models.json, see `lme models list`), local:use-lite or openai:<model>',
+    help: 'hf:<owner>/<model>[@q8] (an ONNX model of configs/models.json, see `lme models list`), local:use-lite or openai:<model>; several joined by + embed with each, their vectors side by side (a cosine is the mean of theirs)',
     defaultHelp: DEFAULT_EMBEDDER,
   },
   {

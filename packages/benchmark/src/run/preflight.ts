@@ -2,7 +2,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { checkEmbeddingCacheFolder, estimateCost, loadPriceTable } from '@lme/search-core';
 import { recognizeBenchmarkPath } from '../benchmarks/benchmark-registry.js';
 import { apiKeyVariables, type OpenAiRole, resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
-import type { RunConfig } from '../config/run-config.js';
+import { embedderParts, type RunConfig } from '../config/run-config.js';
 import {
   contextualizesWithLlm,
   embeds,
@@ -81,10 +81,11 @@ export function llmRoles(config: RunConfig): LlmRole[] {
         counted: false,
       });
     }
-    if (config.embedder.startsWith('openai:') && embeds(config)) {
+    for (const part of embeds(config) ? embedderParts(config.embedder) : []) {
+      if (!part.startsWith('openai:')) continue;
       roles.push({
         role: 'embedder',
-        model: config.embedder,
+        model: part,
         endpoint: 'pipeline',
         keyVariables: pipelineKey,
         counted: false,
@@ -134,11 +135,17 @@ export async function preflightRun(options: PreflightOptions): Promise<void> {
   // fetches nothing (OpenAI embedders are checked with the other endpoints below).
   // Its cache folder must be writable: a read-only disk or a file where the folder goes stops
   // the run here, naming the folder, instead of failing every question.
-  if (usesPipeline(config) && embeds(config) && !config.embedder.startsWith('openai:')) {
+  if (
+    usesPipeline(config) &&
+    embeds(config) &&
+    embedderParts(config.embedder).some((part) => !part.startsWith('openai:'))
+  ) {
     const embedder = createConfiguredEmbedder({ ...config, cache: false }, environment);
     await embedder.close?.();
-    if (config.embedder.startsWith('hf:'))
-      await checkModelOnDisk({ cacheDir: config.cacheDir, modelDir: config.modelDir }, config.embedder);
+    for (const part of embedderParts(config.embedder)) {
+      if (part.startsWith('hf:'))
+        await checkModelOnDisk({ cacheDir: config.cacheDir, modelDir: config.modelDir }, part);
+    }
     if (config.cache) await checkEmbeddingCacheFolder(config.cacheDir, embedder.id);
   }
   const roles = llmRoles(config);

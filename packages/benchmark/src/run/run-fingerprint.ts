@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { NON_RESULT_KEYS, type RunConfig } from '../config/run-config.js';
+import { embedderParts, NON_RESULT_KEYS, type RunConfig } from '../config/run-config.js';
 import { chooseModel, HF_PREFIX, loadModelCatalog } from '../models/model-catalog.js';
 import type { Sample } from '../results/sample.js';
 
@@ -98,8 +98,9 @@ export function runFingerprint(options: {
 }): RunFingerprint {
   const { config } = options;
   const models: RunFingerprint['models'] = {};
-  if (options.embedderUsed && config.embedder.startsWith(HF_PREFIX)) {
-    const choice = chooseModel(loadModelCatalog(), config.embedder);
+  for (const part of options.embedderUsed ? embedderParts(config.embedder) : []) {
+    if (!part.startsWith(HF_PREFIX)) continue;
+    const choice = chooseModel(loadModelCatalog(), part);
     models[choice.name] = { model: choice.files.model.sha256, tokenizer: choice.files.tokenizer.sha256 };
   }
   const parts = {

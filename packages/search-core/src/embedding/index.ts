@@ -1,5 +1,6 @@
 // Public API of the embedders and the embedding cache (re-exported by the package index).
 
+export * from './concat-embedder.js';
 export * from './disk-cache/cache-admin.js';
 export { checkEmbeddingCacheFolder } from './disk-cache/cache-folder.js';
 export * from './disk-cache/verify-embedding-cache.js';

@@ -46,6 +46,8 @@ export type CachedEmbedder = Embedder & {
   stats(): EmbeddingCacheStats;
   /** How many of these distinct texts are cached already (for dry runs); embeds nothing. */
   countCached(options: { texts: readonly string[]; kind?: 'document' | 'query' }): Promise<number>;
+  /** Which of these texts are cached already; embeds nothing. */
+  cachedTexts(options: { texts: readonly string[]; kind?: 'document' | 'query' }): Promise<Set<string>>;
   /** Writes pending vectors now. */
   flush(): Promise<void>;
   /** Flushes, then closes the wrapped embedder. Safe to call twice. */
@@ -179,11 +181,13 @@ export function withDiskCache(embedder: Embedder, options: DiskCacheOptions): Ca
       };
     },
 
-    async countCached({ texts, kind = 'document' }) {
+    async cachedTexts({ texts, kind = 'document' }) {
       await cached.ensureLoaded();
-      let count = 0;
-      for (const text of new Set(texts)) if (cached.has(keyOf(text, kind))) count++;
-      return count;
+      return new Set(texts.filter((text) => cached.has(keyOf(text, kind))));
+    },
+
+    async countCached(options) {
+      return (await this.cachedTexts(options)).size;
     },
 
     flush: () => pending.flush(),
