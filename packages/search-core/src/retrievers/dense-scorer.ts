@@ -72,11 +72,12 @@ export function createDenseScorer(options: {
   let stored: Promise<void> = Promise.resolve();
   const queries = new Map<string, Float32Array>();
   /**
-   * The last unfiltered search of a query's own vector, in rank order. A search of the same vector
-   * filtered to some sessions is its hits in those sessions (a store ranks by score, ties by id),
-   * so session-aware's second stage does not ask the store again for what its first stage has.
+   * The unfiltered searches of the last query (its own vector, and its vector after feedback from
+   * given documents), in rank order. A search of the same vector filtered to some sessions is their
+   * hits in those sessions (a store ranks by score, ties by id), so session-aware's second stage
+   * does not ask the store again for what its first stage has.
    */
-  let lastWhole: { query: string; hits: readonly VectorSearchHit[] } | undefined;
+  let whole: { query: string; hits: Map<string, readonly VectorSearchHit[]> } | undefined;
 
   const queryVector = async (query: string, signal?: AbortSignal) => {
     let vector = queries.get(query);
@@ -103,7 +104,7 @@ export function createDenseScorer(options: {
       const vectors = await embedder.embedDocuments({ texts, signal });
       records = vectors.length;
       recordSessions = owners.map((owner) => documents[owner]!.sessionId);
-      lastWhole = undefined;
+      whole = undefined;
       sessionOfPosition = documents.map((document) => document.sessionId);
       partsOf = documents.map(() => []);
       for (const [record, vector] of vectors.entries()) partsOf[owners[record]!]!.push(vector);
@@ -157,11 +158,21 @@ export function createDenseScorer(options: {
           await wait(retryDelays[attempt]!, undefined, signal ? { signal } : {});
         }
       };
-      let hits =
-        sessionIds && lastWhole?.query === query
-          ? lastWhole.hits.filter((hit) => wanted.has(sessionOfPosition[hit.payload.position as number]!))
-          : await search(vector);
-      if (!sessionIds) lastWhole = { query, hits };
+      if (whole?.query !== query) whole = { query, hits: new Map() };
+      const known = whole.hits;
+      /** `key` names the vector: `query`, or `feedback:<positions>`. */
+      const searchOnce = async (key: string, vector: Float32Array) => {
+        if (!sessionIds) {
+          const hits = await search(vector);
+          known.set(key, hits);
+          return hits;
+        }
+        const hits = known.get(key);
+        return hits
+          ? hits.filter((hit) => wanted.has(sessionOfPosition[hit.payload.position as number]!))
+          : search(vector);
+      };
+      let hits = await searchOnce('query', vector);
       if (feedback && feedback.documents > 0 && feedback.weight > 0) {
         // Hits come best first: the first distinct positions are the top documents.
         const top = new Set<number>();
@@ -171,7 +182,10 @@ export function createDenseScorer(options: {
         }
         if (top.size > 0) {
           const bestParts = [...top].map((position) => bestPart(partsOf[position]!, vector));
-          hits = await search(expandQuery(vector, bestParts, feedback.weight));
+          hits = await searchOnce(
+            `feedback:${[...top].join(',')}`,
+            expandQuery(vector, bestParts, feedback.weight),
+          );
         }
       }
       const scores = new Float64Array(size).fill(Number.NEGATIVE_INFINITY);
@@ -190,7 +204,7 @@ export function createDenseScorer(options: {
       await stored.catch(() => {});
       await index?.drop();
       index = undefined;
-      lastWhole = undefined;
+      whole = undefined;
     },
   };
 }
