@@ -51,6 +51,12 @@ export type RetrievalOutcome = {
 export type Provider = {
   readonly id: string;
   retrieve(options: { record: LongMemEvalRecord; signal?: AbortSignal }): Promise<RetrievalOutcome>;
+  /**
+   * Starts ingesting the haystack of the question that runs next, while the one before is still
+   * being answered (a remote vector store stores it meanwhile); that question's `retrieve` uses
+   * it, and fails with its error if it failed. `close` releases one never retrieved.
+   */
+  prepare?(options: { record: LongMemEvalRecord; signal?: AbortSignal }): void;
   /** A short note on work in progress for the progress bar (embedding rate, cache hits). */
   progress?(): string | undefined;
   /** Run-level figures worth keeping (embedding and summary cost), written to summary.json. */

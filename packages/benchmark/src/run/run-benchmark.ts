@@ -340,6 +340,14 @@ async function runQuestions(options: {
     if (spend.usd >= config.maxCost) return `estimated spend $${spend.usd.toFixed(4)} reached --max-cost`;
     return undefined;
   };
+  const prepareNext = (published: LongMemEvalRecord) => {
+    if (!provider.prepare) return;
+    try {
+      provider.prepare({ record: options.applyErrata(published).record, signal });
+    } catch {
+      // Errata that do not fit the question: runOne reports it when the question runs.
+    }
+  };
   const runOne = async ({ record: published, position }: { record: LongMemEvalRecord; position: number }) => {
     const { record, mark } = options.applyErrata(published);
     const sample = await runQuestion({
@@ -375,7 +383,11 @@ async function runQuestions(options: {
     for await (const item of source.items) {
       outcome.selected++;
       if (finished.has(item.record.question_id)) continue;
-      if (inFlight.size >= config.concurrency) await Promise.race(inFlight);
+      if (inFlight.size >= config.concurrency) {
+        // This question runs next: its haystack is indexed while the ones in flight finish.
+        prepareNext(item.record);
+        await Promise.race(inFlight);
+      }
       if (signal?.aborted || outcome.interrupted || outcome.failure) break;
       outcome.stopReason = budgetStop();
       if (outcome.stopReason) break;

@@ -68,6 +68,8 @@ export type Pipeline = {
  * sessions, and the stage trace.
  */
 export type PipelineRetriever = Retriever & {
+  /** Seconds this retriever's embedding calls took (cache lookups or the model). */
+  embedSeconds(): number;
   /** `rerank`: the rerank stage's trace (`--reranker`). */
   searchStaged(
     options: SearchOptions,
@@ -99,19 +101,26 @@ function createTimedEmbedder(
   config: RunConfig,
   environment: NodeJS.ProcessEnv,
   given: ConfiguredEmbedder | undefined,
-): { embedder(): Embedder; inner(): ConfiguredEmbedder | undefined; seconds(): number } {
+): {
+  /** The embedder for one retriever; its calls' seconds go to `own` and to the run's total. */
+  embedder(own: { seconds: number }): Embedder;
+  inner(): ConfiguredEmbedder | undefined;
+  seconds(): number;
+} {
   let inner = given;
   let seconds = 0;
-  const timed = async <T>(work: () => Promise<T>) => {
+  const timed = async <T>(own: { seconds: number }, work: () => Promise<T>) => {
     const started = performance.now();
     try {
       return await work();
     } finally {
-      seconds += (performance.now() - started) / 1000;
+      const spent = (performance.now() - started) / 1000;
+      seconds += spent;
+      own.seconds += spent;
     }
   };
   return {
-    embedder() {
+    embedder(own) {
       inner ??= createConfiguredEmbedder(config, environment);
       const embedder = inner;
       return {
@@ -119,8 +128,8 @@ function createTimedEmbedder(
         get dimensions() {
           return embedder.dimensions;
         },
-        embedDocuments: (options) => timed(() => embedder.embedDocuments(options)),
-        embedQuery: (options) => timed(() => embedder.embedQuery(options)),
+        embedDocuments: (options) => timed(own, () => embedder.embedDocuments(options)),
+        embedQuery: (options) => timed(own, () => embedder.embedQuery(options)),
       };
     },
     inner: () => inner,
@@ -149,10 +158,12 @@ export function createPipeline(
   const reranker = createConfiguredReranker(config, environment);
 
   const createRetriever = (namespace: string): PipelineRetriever => {
+    // Its own count, so a question's embedding time is its own when haystacks overlap.
+    const embedTime = { seconds: 0 };
     // One dense scorer per haystack, shared by the base retriever and the stages that need vectors.
     const dense: DenseScorer | undefined = pipelineEmbeds(config)
       ? createDenseScorer({
-          embedder: embedding.embedder(),
+          embedder: embedding.embedder(embedTime),
           createIndex: vectorStore!.factory,
           feedback: { documents: config.feedbackDocs, weight: config.feedbackWeight },
         })
@@ -182,13 +193,14 @@ export function createPipeline(
     const staged = base.lastSourceTrace
       ? withSourceTrace(stagedBase, { lastTrace: base.lastSourceTrace })
       : stagedBase;
-    return reranker
+    const retriever = reranker
       ? withReranker(staged, {
           reranker,
           depth: config.rerankDepth,
           ...(rerankHook ? { hookState: rerankHook } : {}),
         })
       : staged;
+    return Object.assign(retriever, { embedSeconds: () => embedTime.seconds });
   };
 
   return {

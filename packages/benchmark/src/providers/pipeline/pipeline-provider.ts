@@ -1,5 +1,7 @@
 import { buildCorpus } from '../../benchmarks/build-corpus.js';
+import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import type { RunConfig } from '../../config/run-config.js';
+import { contextualizesWithLlm } from '../../config/run-shape.js';
 import type { Provider } from '../provider.js';
 import { createPipeline, type PipelineResources } from './configured-pipeline.js';
 import { rerankModelOf, rerankStats } from './configured-reranker.js';
@@ -20,23 +22,55 @@ export function createPipelineProvider(
   // --reranker: its calls are priced like the reader's and counted per question and per run.
   const rerankModel = rerankModelOf(config);
   const rerank = rerankStats(rerankModel);
-  /** Contextualizes, indexes and searches one haystack, timing each step. */
+  type Indexing = {
+    corpus: ReturnType<typeof buildCorpus>;
+    retriever: ReturnType<typeof pipeline.createRetriever>;
+    /** Contextualized and indexed, with the times of each step; rejects with the step's error. */
+    indexed: Promise<{
+      started: number;
+      contextual: Awaited<ReturnType<NonNullable<typeof pipeline.contextualize>>> | undefined;
+      contextualized: number;
+      documents: Parameters<ReturnType<typeof pipeline.createRetriever>['index']>[0]['documents'];
+      indexed: number;
+      embedIndexing: number;
+    }>;
+  };
+  /** Contextualizes and indexes one haystack, timing each step. */
+  const startIndexing = (record: LongMemEvalRecord, signal: AbortSignal | undefined): Indexing => {
+    const corpus = buildCorpus(record, config);
+    const retriever = pipeline.createRetriever(record.question_id);
+    const indexed = (async () => {
+      const started = performance.now();
+      const contextual = pipeline.contextualize
+        ? await pipeline.contextualize(corpus.documents, signal)
+        : undefined;
+      const contextualized = performance.now();
+      const documents = contextual?.documents ?? corpus.documents;
+      await retriever.index({ documents, signal });
+      return {
+        started,
+        contextual,
+        contextualized,
+        documents,
+        indexed: performance.now(),
+        embedIndexing: retriever.embedSeconds(),
+      };
+    })();
+    // Its failure is the question's, reported when it is retrieved (or dropped at close).
+    indexed.catch(() => undefined);
+    return { corpus, retriever, indexed };
+  };
+  /** Haystacks indexed ahead (`prepare`), by question id. */
+  const prepared = new Map<string, Indexing>();
+  /** Indexes (unless prepared) and searches one haystack, timing each step. */
   const indexAndSearch = async (
-    retriever: ReturnType<typeof pipeline.createRetriever>,
-    corpusDocuments: Parameters<ReturnType<typeof pipeline.createRetriever>['index']>[0]['documents'],
+    { retriever, indexed: indexing }: Indexing,
     record: { question: string; question_date: string },
     signal: AbortSignal | undefined,
   ) => {
-    const started = performance.now();
-    const embedBefore = pipeline.stats().embedSeconds;
-    const contextual = pipeline.contextualize
-      ? await pipeline.contextualize(corpusDocuments, signal)
-      : undefined;
-    const contextualized = performance.now();
-    const documents = contextual?.documents ?? corpusDocuments;
-    await retriever.index({ documents, signal });
-    const indexed = performance.now();
-    const embedIndexing = pipeline.stats().embedSeconds - embedBefore;
+    const indexed = await indexing;
+    // A prepared haystack was indexed before this question began: its search starts now.
+    const searchStarted = performance.now();
     const search = {
       query: record.question,
       queryDate: record.question_date,
@@ -45,24 +79,27 @@ export function createPipelineProvider(
     };
     const result = await retriever.searchStaged(search);
     const searched = performance.now();
-    const embedQuery = pipeline.stats().embedSeconds - embedBefore - embedIndexing;
-    return {
-      started,
-      contextual,
-      contextualized,
-      documents,
-      indexed,
-      embedIndexing,
-      result,
-      searched,
-      embedQuery,
-    };
+    const embedQuery = retriever.embedSeconds() - indexed.embedIndexing;
+    return { ...indexed, searchStarted, result, searched, embedQuery };
+  };
+  const release = async ({ retriever }: Indexing) => {
+    await retriever.close?.().catch(() => undefined);
   };
   return {
     id: pipeline.id,
+    // Contextual chunks from an LLM are paid for: they are made for the question that runs, only.
+    ...(contextualizesWithLlm(config)
+      ? {}
+      : {
+          prepare({ record, signal }: { record: LongMemEvalRecord; signal?: AbortSignal }) {
+            if (!prepared.has(record.question_id))
+              prepared.set(record.question_id, startIndexing(record, signal));
+          },
+        }),
     async retrieve({ record, signal }) {
-      const corpus = buildCorpus(record, config);
-      const retriever = pipeline.createRetriever(record.question_id);
+      const indexing = prepared.get(record.question_id) ?? startIndexing(record, signal);
+      prepared.delete(record.question_id);
+      const { corpus, retriever } = indexing;
       const {
         started,
         contextual,
@@ -70,20 +107,21 @@ export function createPipelineProvider(
         documents,
         indexed,
         embedIndexing,
+        searchStarted,
         result,
         searched,
         embedQuery,
-      } = await indexAndSearch(retriever, corpus.documents, record, signal).catch(async (error: unknown) => {
+      } = await indexAndSearch(indexing, record, signal).catch(async (error: unknown) => {
         // A failed question's vectors go at once (a shared Qdrant collection would otherwise
         // keep them until the run ends, or for ever after a crash); the question's error stands.
-        await retriever.close?.().catch(() => undefined);
+        await release(indexing);
         throw error;
       });
       await retriever.close?.();
       const { hits } = result;
       const usage = result.rerank ? await rerank.add(result.rerank) : undefined;
       // Retrieval latency excludes embedding calls (cache lookups or the model).
-      const retrieveMs = Math.max(0, searched - indexed - embedQuery * 1000);
+      const retrieveMs = Math.max(0, searched - searchStarted - embedQuery * 1000);
       return {
         corpus,
         ranking: hits.map((hit) => hit.document),
@@ -107,7 +145,7 @@ export function createPipelineProvider(
                   ...(contextual ? { contextualize: contextualized - started } : {}),
                   index: indexed - started,
                   embed_index: embedIndexing * 1000,
-                  search: searched - indexed,
+                  search: searched - searchStarted,
                   embed_query: embedQuery * 1000,
                   retrieve_excluding_embedding: retrieveMs,
                 },
@@ -137,7 +175,15 @@ export function createPipelineProvider(
       );
     },
     report: () => ({ ...pipeline.stats(), ...(config.reranker ? { rerank: rerank.totals() } : {}) }),
-    close: () => pipeline.close(),
+    async close() {
+      // Haystacks prepared for questions that never ran (a stopped run) leave the store first.
+      const left = [...prepared.values()];
+      prepared.clear();
+      await Promise.all(
+        left.map((indexing) => indexing.indexed.catch(() => undefined).then(() => release(indexing))),
+      );
+      await pipeline.close();
+    },
   };
 }
 
