@@ -9,7 +9,7 @@ import { z } from 'zod';
  * `--retriever hybrid` without a preset embeds as `--preset hybrid` does (session-aware chose
  * e5-small on the dev suite and names it itself). presets.test.ts keeps the two in step.
  */
-export const DEFAULT_EMBEDDER = 'hf:Xenova/bge-small-en-v1.5';
+export const DEFAULT_EMBEDDER = 'hf:Xenova/bge-small-en-v1.5+hf:Xenova/e5-small-v2';
 
 /** The embedders an `--embedder` value names: one, or several joined by `+` (their vectors concatenated). */
 export const embedderParts = (embedder: string): string[] => embedder.split('+');
