@@ -1,4 +1,9 @@
-import type { EmbedDocumentsOptions, Embedder, EmbedQueryOptions } from './embedder.js';
+import {
+  cacheIdentityOf,
+  type EmbedDocumentsOptions,
+  type Embedder,
+  type EmbedQueryOptions,
+} from './embedder.js';
 
 /**
  * One embedder from several: each text's vector is its parts' unit vectors side by side, each
@@ -17,10 +22,9 @@ export function concatEmbedders(parts: readonly Embedder[]): Embedder {
     }
     return out;
   };
-  const identity = (part: Embedder) => part.cacheIdentity ?? part.id;
   return {
     id: parts.map((part) => part.id).join('+'),
-    cacheIdentity: parts.map(identity).join('+'),
+    cacheIdentity: parts.map(cacheIdentityOf).join('+'),
     // hf embedders learn their size when the model loads, so this is read each time.
     get dimensions() {
       return parts.reduce((sum, part) => sum + part.dimensions, 0);

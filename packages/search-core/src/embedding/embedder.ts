@@ -16,6 +16,10 @@ export type Embedder = {
   close?(): Promise<void>;
 };
 
+/** What the disk cache keys an embedder's vectors by (its folder): `cacheIdentity`, else its id. */
+export const cacheIdentityOf = (embedder: Pick<Embedder, 'id' | 'cacheIdentity'>): string =>
+  embedder.cacheIdentity ?? embedder.id;
+
 export type EmbedDocumentsOptions = {
   texts: readonly string[];
   signal?: AbortSignal;

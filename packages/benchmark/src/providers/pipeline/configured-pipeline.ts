@@ -1,4 +1,5 @@
 import {
+  cacheIdentityOf,
   createDenseScorer,
   type DenseScorer,
   type Embedder,
@@ -217,7 +218,7 @@ export function createPipeline(
         cacheCorrupt: counts?.corrupt ?? 0,
         cacheLegacy: counts?.legacy ?? 0,
         truncated: counts?.truncated ?? 0,
-        ...(embedder ? { embedderIdentity: embedder.cacheIdentity ?? embedder.id } : {}),
+        ...(embedder ? { embedderIdentity: cacheIdentityOf(embedder) } : {}),
         embedSeconds: embedding.seconds(),
         summaries: summaries.stats(),
         ...(contextualStats ? { contextual: contextualStats } : {}),

@@ -1,5 +1,10 @@
 import { endianness } from 'node:os';
-import type { EmbedDocumentsOptions, Embedder, EmbedQueryOptions } from '../embedder.js';
+import {
+  cacheIdentityOf,
+  type EmbedDocumentsOptions,
+  type Embedder,
+  type EmbedQueryOptions,
+} from '../embedder.js';
 import { embedderFolder } from './cache-folder.js';
 import { createCachedVectors } from './cached-vectors.js';
 import { createInflightEmbeddings } from './inflight-embeddings.js';
@@ -62,7 +67,7 @@ type Embed = (texts: string[], onProgress: ((done: number) => void) | undefined)
 export function withDiskCache(embedder: Embedder, options: DiskCacheOptions): CachedEmbedder {
   if (endianness() !== 'LE') throw new Error('The embedding cache supports little-endian machines only.');
   // Vectors are stored under the model's identity (its id for embedders whose id pins the model).
-  const identity = embedder.cacheIdentity ?? embedder.id;
+  const identity = cacheIdentityOf(embedder);
   const store = createSegmentStore({
     folder: embedderFolder(options.dir, identity),
     embedderId: identity,
