@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { mountTmpfs, unmountTmpfs } from '@lme/search-core/testing';
@@ -89,5 +89,21 @@ describe('the model store folder', () => {
     } finally {
       unmountTmpfs(readOnly.dir);
     }
+  });
+});
+
+describe('the embedding cache folder', () => {
+  it("is probed where each embedder's vectors go, not under a joined name no vector is written to", async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'lme-preflight-cache-'));
+    const config = parseRunConfig({
+      retriever: 'dense',
+      embedder: 'local:use-lite+local:use-lite',
+      cacheDir,
+      out: mkdtempSync(join(tmpdir(), 'lme-preflight-')),
+    });
+    await preflightRun({ config, datasetPath: SAMPLE, environment: ENVIRONMENT });
+    expect(readdirSync(join(cacheDir, 'embeddings'))).toEqual([
+      expect.stringMatching(/^local_use-lite-[0-9a-f]{12}$/),
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { checkEmbeddingCacheFolder, estimateCost, loadPriceTable } from '@lme/search-core';
+import { cacheIdentityOf, checkEmbeddingCacheFolder, estimateCost, loadPriceTable } from '@lme/search-core';
 import { recognizeBenchmarkPath } from '../benchmarks/benchmark-registry.js';
 import { apiKeyVariables, type OpenAiRole, resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
 import { embedderParts, type RunConfig } from '../config/run-config.js';
@@ -135,18 +135,14 @@ export async function preflightRun(options: PreflightOptions): Promise<void> {
   // fetches nothing (OpenAI embedders are checked with the other endpoints below).
   // Its cache folder must be writable: a read-only disk or a file where the folder goes stops
   // the run here, naming the folder, instead of failing every question.
-  if (
-    usesPipeline(config) &&
-    embeds(config) &&
-    embedderParts(config.embedder).some((part) => !part.startsWith('openai:'))
-  ) {
-    const embedder = createConfiguredEmbedder({ ...config, cache: false }, environment);
+  // Each embedder of a joined name (`a+b`) alone: its vectors are cached under its own identity.
+  const inProcess = embedderParts(config.embedder).filter((part) => !part.startsWith('openai:'));
+  for (const part of usesPipeline(config) && embeds(config) ? inProcess : []) {
+    const embedder = createConfiguredEmbedder({ ...config, embedder: part, cache: false }, environment);
     await embedder.close?.();
-    for (const part of embedderParts(config.embedder)) {
-      if (part.startsWith('hf:'))
-        await checkModelOnDisk({ cacheDir: config.cacheDir, modelDir: config.modelDir }, part);
-    }
-    if (config.cache) await checkEmbeddingCacheFolder(config.cacheDir, embedder.id);
+    if (part.startsWith('hf:'))
+      await checkModelOnDisk({ cacheDir: config.cacheDir, modelDir: config.modelDir }, part);
+    if (config.cache) await checkEmbeddingCacheFolder(config.cacheDir, cacheIdentityOf(embedder));
   }
   const roles = llmRoles(config);
   const keyless = roles.filter((role) => {
