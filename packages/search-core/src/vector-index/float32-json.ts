@@ -22,7 +22,7 @@ export function float32JsonMaxBytes(length: number): number {
   return length * 18 + 2;
 }
 
-/** Writes `float32Json(vector)` into `out` at `at` (room for `float32JsonMaxBytes`); returns the end. */
+/** Writes `float32Json(vector)` into `out` from `start` (room for `float32JsonMaxBytes`); returns the end. */
 export function writeFloat32Json(out: Buffer, start: number, vector: Float32Array): number {
   const bits = new Uint32Array(vector.buffer, vector.byteOffset, vector.length);
   let at = start;

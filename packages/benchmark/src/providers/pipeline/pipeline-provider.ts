@@ -26,7 +26,7 @@ export function createPipelineProvider(
     corpus: ReturnType<typeof buildCorpus>;
     retriever: ReturnType<typeof pipeline.createRetriever>;
     /** Contextualized and indexed, with the times of each step; rejects with the step's error. */
-    indexed: Promise<{
+    ready: Promise<{
       started: number;
       contextual: Awaited<ReturnType<NonNullable<typeof pipeline.contextualize>>> | undefined;
       contextualized: number;
@@ -39,7 +39,7 @@ export function createPipelineProvider(
   const startIndexing = (record: LongMemEvalRecord, signal: AbortSignal | undefined): Indexing => {
     const corpus = buildCorpus(record, config);
     const retriever = pipeline.createRetriever(record.question_id);
-    const indexed = (async () => {
+    const ready = (async () => {
       const started = performance.now();
       const contextual = pipeline.contextualize
         ? await pipeline.contextualize(corpus.documents, signal)
@@ -57,18 +57,18 @@ export function createPipelineProvider(
       };
     })();
     // Its failure is the question's, reported when it is retrieved (or dropped at close).
-    indexed.catch(() => undefined);
-    return { corpus, retriever, indexed };
+    ready.catch(() => undefined);
+    return { corpus, retriever, ready };
   };
   /** Haystacks indexed ahead (`prepare`), by question id. */
   const prepared = new Map<string, Indexing>();
   /** Indexes (unless prepared) and searches one haystack, timing each step. */
   const indexAndSearch = async (
-    { retriever, indexed: indexing }: Indexing,
+    { retriever, ready }: Indexing,
     record: { question: string; question_date: string },
     signal: AbortSignal | undefined,
   ) => {
-    const indexed = await indexing;
+    const indexed = await ready;
     // A prepared haystack was indexed before this question began: its search starts now.
     const searchStarted = performance.now();
     const search = {
@@ -180,7 +180,7 @@ export function createPipelineProvider(
       const left = [...prepared.values()];
       prepared.clear();
       await Promise.all(
-        left.map((indexing) => indexing.indexed.catch(() => undefined).then(() => release(indexing))),
+        left.map((indexing) => indexing.ready.catch(() => undefined).then(() => release(indexing))),
       );
       await pipeline.close();
     },
