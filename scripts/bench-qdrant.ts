@@ -10,7 +10,9 @@
  *
  * With --run it also checks that every Qdrant run ranks exactly as the first memory run (same hits
  * in the same order), prints the mean index and retrieve time per question, and, against a real
- * server, that server's own requests and seconds per endpoint (its /metrics).
+ * server, that server's own requests and seconds per endpoint (its /metrics). With QDRANT_GRPC_URL
+ * set as well (or `--grpc` against the stand-in), each round adds a qdrant run whose upserts go
+ * over gRPC, beside the REST-only one.
  *
  * What a stand-in can show: the client-side cost of each call (transport, JSON, connection reuse)
  * and a run's time with a server that answers in well under a millisecond. It cannot show a real
@@ -40,6 +42,8 @@ const { values } = parseArgs({
     preset: { type: 'string', default: 'hybrid' },
     /** Another checkout to time as well (e.g. a `git archive` of the commit before, node_modules linked). */
     'compare-with': { type: 'string' },
+    /** With the stand-in: serve gRPC too, and time runs with gRPC upserts. */
+    grpc: { type: 'boolean', default: false },
   },
 });
 const searches = Number(values.searches);
@@ -51,8 +55,9 @@ const require = createRequire(join(root, 'packages/search-core/package.json'));
 const { QdrantClient: Client } = require('@qdrant/js-client-rest') as { QdrantClient: typeof QdrantClient };
 
 // QDRANT_URL (and QDRANT_API_KEY) set: a real server; else the loopback stand-in.
-const fake = process.env.QDRANT_URL ? undefined : await startFakeQdrant();
+const fake = process.env.QDRANT_URL ? undefined : await startFakeQdrant({ grpc: values.grpc });
 const url = process.env.QDRANT_URL ?? fake!.url;
+const grpcUrl = fake ? fake.grpcUrl : process.env.QDRANT_GRPC_URL;
 const apiKey = process.env.QDRANT_API_KEY;
 const collection = `lme-bench-${process.pid}`;
 const random = () => Float32Array.from({ length: dimensions }, () => Math.random() - 0.5);
@@ -140,9 +145,11 @@ if (values.run) {
   const runIds: Record<string, string[]> = {};
   /** Per checkout, requests and server seconds per endpoint over its qdrant runs (a real server's /metrics). */
   const server: Record<string, Record<string, { count: number; seconds: number }>> = {};
+  const grpcLabel = 'qdrant, gRPC upserts';
   const checkouts: [string, string][] = [
     ['memory', root],
     ['qdrant', root],
+    ...(grpcUrl ? [[grpcLabel, root] as [string, string]] : []),
     ...(values['compare-with']
       ? [['qdrant (other checkout)', resolve(values['compare-with'])] as [string, string]]
       : []),
@@ -150,6 +157,7 @@ if (values.run) {
   for (let run = 0; run < Number(values.runs); run++) {
     for (const [label, cwd] of checkouts) {
       const store = label === 'memory' ? 'memory' : 'qdrant';
+      const { QDRANT_GRPC_URL: _unset, ...environment } = process.env;
       const runId = `${store}-${run}-${checkouts.findIndex(([name]) => name === label)}`;
       runIds[label] = [...(runIds[label] ?? []), runId];
       const before = store === 'qdrant' && !fake ? await serverMetrics() : undefined;
@@ -182,7 +190,12 @@ if (values.run) {
         // One embedding cache for every checkout (the default .lme-cache is per folder).
         {
           cwd,
-          env: { LME_CACHE_DIR: join(root, '.lme-cache'), ...process.env, QDRANT_URL: url },
+          env: {
+            LME_CACHE_DIR: join(root, '.lme-cache'),
+            ...environment,
+            QDRANT_URL: url,
+            ...(label === grpcLabel ? { QDRANT_GRPC_URL: grpcUrl } : {}),
+          },
           encoding: 'utf8',
           maxBuffer: 64 << 20,
         },
@@ -254,7 +267,7 @@ if (values.run) {
   }
   for (const [label, endpoints] of Object.entries(server)) {
     const runs = runIds[label]!.length;
-    console.log(`server side, ${label}, per run (${url}/metrics, rest_responses, mean of ${runs} runs):`);
+    console.log(`server side, ${label}, per run (${url}/metrics, responses, mean of ${runs} runs):`);
     for (const [endpoint, { count, seconds }] of Object.entries(endpoints).sort(
       (a, b) => b[1].seconds - a[1].seconds,
     )) {
@@ -292,23 +305,26 @@ function compareHits(reference: readonly Sample[], run: readonly Sample[]) {
 }
 
 /**
- * Qdrant's own count and summed duration of REST responses per endpoint (`GET /metrics`,
- * `rest_responses_duration_seconds` histogram): what the server spent, apart from the client.
+ * Qdrant's own count and summed duration of REST and gRPC responses per endpoint (`GET /metrics`,
+ * `rest_responses_duration_seconds` and `grpc_…` histograms): what the server spent, apart from the client.
  */
 async function serverMetrics(): Promise<Record<string, { count: number; seconds: number }>> {
   const response = await fetch(`${url}/metrics`, { headers: apiKey ? { 'api-key': apiKey } : {} });
   const text = await response.text();
   const endpoints: Record<string, { count: number; seconds: number }> = {};
   for (const line of text.split('\n')) {
-    const match = /^rest_responses_duration_seconds_(sum|count)\{(.*)\} (\S+)$/.exec(line);
+    const match = /^(rest|grpc)_responses_duration_seconds_(sum|count)\{(.*)\} (\S+)$/.exec(line);
     if (!match) continue;
     const labels = Object.fromEntries(
-      [...match[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((pair) => [pair[1], pair[2]]),
+      [...match[3]!.matchAll(/(\w+)="([^"]*)"/g)].map((pair) => [pair[1], pair[2]]),
     );
-    const key = `${labels['method']} ${labels['endpoint']} ${labels['status']}`;
+    const key =
+      match[1] === 'rest'
+        ? `${labels['method']} ${labels['endpoint']} ${labels['status']}`
+        : `gRPC ${labels['endpoint']}`;
     const entry = endpoints[key] ?? { count: 0, seconds: 0 };
-    if (match[1] === 'sum') entry.seconds += Number(match[3]);
-    else entry.count += Number(match[3]);
+    if (match[2] === 'sum') entry.seconds += Number(match[4]);
+    else entry.count += Number(match[4]);
     endpoints[key] = entry;
   }
   return endpoints;

@@ -41,5 +41,6 @@ export * from './summarize/extractive-summarizer.js';
 export * from './summarize/llm-summarizer.js';
 export * from './vector-index/memory-vector-index.js';
 export * from './vector-index/qdrant-collection.js';
+export * from './vector-index/qdrant-grpc.js';
 export * from './vector-index/qdrant-vector-index.js';
 export * from './vector-index/vector-index.js';

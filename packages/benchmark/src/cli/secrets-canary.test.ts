@@ -20,9 +20,10 @@ const CANARIES = {
   LME_CANARY_PROVIDER_AUTH: 'Bearer PRVDRcanary-token-0005-eeee',
   /** Credentials in a URL variable the run does not use (memory vector store). */
   QDRANT_URL: 'http://qdrant:URLPASScanary-0006-ffff@127.0.0.1:1',
+  QDRANT_GRPC_URL: 'http://qdrant:GRPCPASScanary-0007-gggg@127.0.0.1:2',
 };
 /** What is searched for: the first 8 characters of every secret (and so any longer part of it). */
-const NEEDLES = ['OPENAIca', 'READERca', 'JUDGESca', 'QDRANTca', 'PRVDRcan', 'URLPASSc'];
+const NEEDLES = ['OPENAIca', 'READERca', 'JUDGESca', 'QDRANTca', 'PRVDRcan', 'URLPASSc', 'GRPCPASS'];
 
 type Session = { session_id: string; turns: { turn_index: number }[] };
 

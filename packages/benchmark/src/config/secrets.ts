@@ -18,7 +18,7 @@ export const SECRET_VARIABLES = [
 ] as const;
 
 /** Environment variables that hold endpoint URLs. */
-export const URL_VARIABLES = ['OPENAI_BASE_URL', 'QDRANT_URL'] as const;
+export const URL_VARIABLES = ['OPENAI_BASE_URL', 'QDRANT_URL', 'QDRANT_GRPC_URL'] as const;
 
 const registered = new Set<string>();
 

@@ -227,6 +227,36 @@ describe('checkServers: the Qdrant vector store', () => {
     }
   });
 
+  it('stops at a QDRANT_GRPC_URL that does not answer or is another server, naming it', async () => {
+    const qdrant = await startFakeQdrant({ grpc: true });
+    const other = await startFakeQdrant({ grpc: true, version: '1.18.0' });
+    const dead = await closedUrl();
+    try {
+      const check = (grpcUrl: string) =>
+        checkServers({
+          config: qdrantRun('grpc'),
+          provider: noProvider,
+          environment: { QDRANT_URL: qdrant.url, QDRANT_GRPC_URL: grpcUrl },
+        });
+      await check(qdrant.grpcUrl!);
+      expect(qdrant.grpcCalls.map((call) => call.method)).toEqual(['/qdrant.Qdrant/HealthCheck']);
+      await expect(check(dead)).rejects.toThrow(
+        new RegExp(
+          `^The Qdrant vector store's gRPC endpoint at QDRANT_GRPC_URL ${quoted(dead)} does not answer \\(UNAVAILABLE \\(connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+\\)\\): is it Qdrant's gRPC port \\(6334 by default\\)\\?$`,
+        ),
+      );
+      await expect(check(other.grpcUrl!)).rejects.toThrow(
+        `QDRANT_GRPC_URL ${other.grpcUrl} is Qdrant 1.18.0 and QDRANT_URL is 1.18.3: both must be the same server.`,
+      );
+      await expect(check('grpc://127.0.0.1:6334')).rejects.toThrow(
+        'QDRANT_GRPC_URL must be an http:// or https:// URL (got grpc:).',
+      );
+    } finally {
+      await qdrant.close();
+      await other.close();
+    }
+  });
+
   it('asks Qdrant for uncompressed replies, as every later call does', async () => {
     const qdrant = await startFakeQdrant();
     try {

@@ -1,6 +1,8 @@
 import {
   checkQdrantVersion,
+  createQdrantGrpc,
   createQdrantHttp,
+  grpcErrorDetail,
   PROBE_TIMEOUT_MS,
   ProbeError,
   parseRerankerId,
@@ -75,13 +77,51 @@ export async function checkServers(options: {
   if (failed) throw failed.reason;
   if (usesQdrant(config)) {
     // It answers: now its version (older servers are refused before any haystack is embedded).
-    const { url, apiKey } = qdrantSettings(environment);
+    const { url, apiKey, grpcUrl } = qdrantSettings(environment);
     const http = createQdrantHttp({ url, ...(apiKey ? { apiKey } : {}), timeoutMs, maxRetries: 0 });
     try {
-      await checkQdrantVersion(http, signal ? { signal } : {});
+      const version = await checkQdrantVersion(http, signal ? { signal } : {});
+      if (grpcUrl) await checkQdrantGrpc({ grpcUrl, apiKey, timeoutMs, version, signal });
     } finally {
       http.close();
     }
+  }
+}
+
+/**
+ * QDRANT_GRPC_URL answers Qdrant's HealthCheck with QDRANT_URL's version (the same server), or the
+ * run stops with one sentence naming it.
+ */
+async function checkQdrantGrpc(options: {
+  grpcUrl: string;
+  apiKey: string | undefined;
+  timeoutMs: number;
+  version: string;
+  signal: AbortSignal | undefined;
+}): Promise<void> {
+  const { grpcUrl, apiKey, version } = options;
+  const grpc = createQdrantGrpc({
+    url: grpcUrl,
+    ...(apiKey ? { apiKey } : {}),
+    timeoutMs: options.timeoutMs,
+    maxRetries: 0,
+  });
+  const named = `QDRANT_GRPC_URL ${safeUrl(grpcUrl)}`;
+  try {
+    const grpcVersion = await grpc.version(options.signal).catch((error: unknown) => {
+      if (options.signal?.aborted) throw error;
+      const detail = redact(redactSecrets(grpcErrorDetail((error as Error).cause), apiKey ? [apiKey] : []));
+      throw new Error(
+        `The Qdrant vector store's gRPC endpoint at ${named} does not answer (${detail}): is it Qdrant's gRPC port (6334 by default)?`,
+      );
+    });
+    if (grpcVersion !== version) {
+      throw new Error(
+        `${named} is Qdrant ${grpcVersion} and QDRANT_URL is ${version}: both must be the same server.`,
+      );
+    }
+  } finally {
+    grpc.close();
   }
 }
 

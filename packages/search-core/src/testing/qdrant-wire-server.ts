@@ -1,5 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  Server as GrpcServer,
+  ServerCredentials,
+  type ServerUnaryCall,
+  type sendUnaryData,
+  status,
+} from '@grpc/grpc-js';
+import protobuf from 'protobufjs/minimal.js';
 
 type FakePoint = { vector: number[]; payload: Record<string, unknown> };
 type FakeCollection = { size: number; points: Map<string, FakePoint>; indexes: Record<string, unknown> };
@@ -21,10 +29,18 @@ export type FakeQdrantOptions = {
   }) => number | undefined;
   /** A reply to send instead of the real one for `METHOD /path` (e.g. a 500 on `DELETE /collections/x`). */
   fail?: (route: string) => { status: number; body: unknown } | undefined;
+  /** Also serve Qdrant's gRPC `Points/Upsert` and `Qdrant/HealthCheck` (on `grpcUrl`). */
+  grpc?: boolean;
+  /** A gRPC error to answer instead for `/qdrant.Points/Upsert` (the number of the call from 1). */
+  grpcFail?: (method: string, count: number) => { code: status; details: string } | undefined;
 };
 
 export type FakeQdrant = {
   url: string;
+  /** The gRPC endpoint, when started with `grpc`. */
+  grpcUrl?: string;
+  /** `method` of every gRPC call, in order, and the `api-key` metadata it carried. */
+  grpcCalls: { method: string; apiKey: string | undefined }[];
   collections: Map<string, FakeCollection>;
   /** `METHOD /path` of every request, in order (`urls` without their queries). */
   readonly requests: string[];
@@ -94,6 +110,19 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
     return vector.map((value) => value / norm);
   };
 
+  /** Upsert as Qdrant does: the whole point replaced; an error when a vector has the wrong size. */
+  function store(
+    collection: FakeCollection,
+    points: readonly { id: string; vector: number[]; payload?: Record<string, unknown> }[],
+  ): string | undefined {
+    for (const point of points) {
+      if (point.vector.length !== collection.size)
+        return `Wrong input: Vector dimension error: expected dim: ${collection.size}, got ${point.vector.length}`;
+      collection.points.set(point.id, { vector: normalise(point.vector), payload: point.payload ?? {} });
+    }
+    return undefined;
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -145,12 +174,8 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
       return ok(response, done);
     }
     if (route === 'PUT /points') {
-      for (const point of body.points) {
-        if (point.vector.length !== collection.size)
-          return reply(response, 400, { status: { error: 'wrong size' } });
-        collection.points.set(point.id, { vector: normalise(point.vector), payload: point.payload ?? {} });
-      }
-      return ok(response, done);
+      const error = store(collection, body.points);
+      return error ? reply(response, 400, { status: { error } }) : ok(response, done);
     }
     if (route === 'POST /points/query') {
       const query = normalise(body.query as number[]);
@@ -198,8 +223,28 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const grpcCalls: FakeQdrant['grpcCalls'] = [];
+  const grpc = options.grpc
+    ? await startGrpc({
+        upsert(request, apiKey) {
+          if (options.requireKey && apiKey !== options.requireKey)
+            return { code: status.UNAUTHENTICATED, details: `Invalid api-key ${apiKey}` };
+          const failure = options.grpcFail?.('/qdrant.Points/Upsert', grpcCalls.length);
+          if (failure) return failure;
+          const collection = collections.get(request.collection);
+          if (!collection)
+            return { code: status.NOT_FOUND, details: `Collection \`${request.collection}\` doesn't exist!` };
+          const error = store(collection, request.points);
+          return error ? { code: status.INVALID_ARGUMENT, details: error } : request.wait ? 2 : 1;
+        },
+        version: options.version ?? '1.18.3',
+        calls: grpcCalls,
+      })
+    : undefined;
   return {
     url: `http://127.0.0.1:${port}`,
+    ...(grpc ? { grpcUrl: grpc.url } : {}),
+    grpcCalls,
     collections,
     get requests() {
       return urls.map((route) => route.replace(/\?.*$/, ''));
@@ -207,10 +252,161 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
     urls,
     bodies,
     acceptEncodings,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      grpc?.server.forceShutdown();
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+    },
   };
+}
+
+type DecodedUpsert = {
+  collection: string;
+  wait: boolean;
+  points: { id: string; vector: number[]; payload: Record<string, unknown> }[];
+};
+
+/**
+ * Qdrant's gRPC `Points/Upsert` and `Qdrant/HealthCheck` on a loopback port, decoding the request
+ * field by field as Qdrant's `points.proto` lays it out (any field lme does not send is refused,
+ * so a message written differently shows).
+ */
+async function startGrpc(handlers: {
+  upsert(request: DecodedUpsert, apiKey: string | undefined): number | { code: status; details: string };
+  version: string;
+  calls: FakeQdrant['grpcCalls'];
+}): Promise<{ url: string; server: GrpcServer }> {
+  const server = new GrpcServer();
+  const bytes = {
+    serialize: (value: Uint8Array) => Buffer.from(value),
+    deserialize: (value: Buffer) => value,
+  };
+  const method = (path: string) => ({
+    path,
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: bytes.serialize,
+    requestDeserialize: bytes.deserialize,
+    responseSerialize: bytes.serialize,
+    responseDeserialize: bytes.deserialize,
+  });
+  const apiKeyOf = (call: ServerUnaryCall<Buffer, Uint8Array>) => {
+    const value = call.metadata.get('api-key')[0];
+    return value === undefined ? undefined : String(value);
+  };
+  server.addService(
+    { Upsert: method('/qdrant.Points/Upsert'), HealthCheck: method('/qdrant.Qdrant/HealthCheck') },
+    {
+      Upsert(call: ServerUnaryCall<Buffer, Uint8Array>, callback: sendUnaryData<Uint8Array>) {
+        handlers.calls.push({ method: '/qdrant.Points/Upsert', apiKey: apiKeyOf(call) });
+        let request: DecodedUpsert;
+        try {
+          request = decodeUpsert(call.request);
+        } catch (error) {
+          return callback({ code: status.INVALID_ARGUMENT, details: (error as Error).message });
+        }
+        const outcome = handlers.upsert(request, apiKeyOf(call));
+        if (typeof outcome !== 'number') return callback(outcome);
+        // PointsOperationResponse { result = 1 { operation_id = 1, status = 2 }, time = 2 }
+        const writer = protobuf.Writer.create();
+        writer.uint32(10).fork().uint32(8).uint64(1).uint32(16).uint32(outcome).ldelim();
+        writer.uint32(17).double(0.001);
+        callback(null, writer.finish());
+      },
+      HealthCheck(call: ServerUnaryCall<Buffer, Uint8Array>, callback: sendUnaryData<Uint8Array>) {
+        handlers.calls.push({ method: '/qdrant.Qdrant/HealthCheck', apiKey: apiKeyOf(call) });
+        const writer = protobuf.Writer.create();
+        writer.uint32(10).string('qdrant - vector search engine').uint32(18).string(handlers.version);
+        callback(null, writer.finish());
+      },
+    },
+  );
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
+  );
+  return { url: `http://127.0.0.1:${port}`, server };
+}
+
+/** Reads a message's fields; `field` returns false for one it does not know, which is an error. */
+function fields(
+  bytes: Uint8Array,
+  what: string,
+  field: (number: number, reader: protobuf.Reader) => boolean,
+) {
+  const reader = protobuf.Reader.create(bytes);
+  while (reader.pos < reader.len) {
+    const key = reader.uint32();
+    if (!field(key >>> 3, reader))
+      throw new Error(`fake qdrant: unexpected field ${key >>> 3} (wire type ${key & 7}) in ${what}`);
+  }
+}
+
+function decodeUpsert(bytes: Uint8Array): DecodedUpsert {
+  const request: DecodedUpsert = { collection: '', wait: false, points: [] };
+  fields(bytes, 'UpsertPoints', (number, reader) => {
+    if (number === 1) request.collection = reader.string();
+    else if (number === 2) request.wait = reader.bool();
+    else if (number === 3) request.points.push(decodePoint(reader.bytes()));
+    else return false;
+    return true;
+  });
+  return request;
+}
+
+function decodePoint(bytes: Uint8Array): DecodedUpsert['points'][number] {
+  const point: DecodedUpsert['points'][number] = { id: '', vector: [], payload: {} };
+  fields(bytes, 'PointStruct', (number, reader) => {
+    if (number === 1)
+      fields(reader.bytes(), 'PointId', (inner, idReader) => {
+        if (inner !== 2) return false;
+        point.id = idReader.string();
+        return true;
+      });
+    else if (number === 3) {
+      let key = '';
+      let value: unknown;
+      fields(reader.bytes(), 'payload entry', (inner, entry) => {
+        if (inner === 1) key = entry.string();
+        else if (inner === 2) value = decodeValue(entry.bytes());
+        else return false;
+        return true;
+      });
+      point.payload[key] = value;
+    } else if (number === 4)
+      fields(reader.bytes(), 'Vectors', (inner, vectors) => {
+        if (inner !== 1) return false;
+        fields(vectors.bytes(), 'Vector', (kind, vector) => {
+          if (kind !== 101) return false;
+          fields(vector.bytes(), 'DenseVector', (data, dense) => {
+            if (data !== 1) return false;
+            const packed = dense.bytes();
+            const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
+            for (let at = 0; at < packed.byteLength; at += 4) point.vector.push(view.getFloat32(at, true));
+            return true;
+          });
+          return true;
+        });
+        return true;
+      });
+    else return false;
+    return true;
+  });
+  return point;
+}
+
+function decodeValue(bytes: Uint8Array): unknown {
+  let value: unknown = null;
+  fields(bytes, 'Value', (number, reader) => {
+    if (number === 2) value = reader.double();
+    else if (number === 3) value = Number(reader.int64());
+    else if (number === 4) value = reader.string();
+    else if (number === 5) value = reader.bool();
+    else return false;
+    return true;
+  });
+  return value;
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeQdrant } from '../testing/qdrant-wire-server.js';
 import {
@@ -246,6 +247,86 @@ describe('createQdrantVectorIndex against a loopback Qdrant stand-in', () => {
     expect(JSON.stringify(error, Object.getOwnPropertyNames(error))).not.toContain('wrong-key-abcdefgh');
   });
 });
+
+describe('createQdrantVectorIndex with upserts over gRPC (loopback stand-in)', () => {
+  let fake: Awaited<ReturnType<typeof startFakeQdrant>>;
+  let failUpserts = 0;
+  beforeAll(async () => {
+    fake = await startFakeQdrant({
+      requireKey: 'qdrant-secret-key-123',
+      grpc: true,
+      grpcFail: () => (failUpserts-- > 0 ? { code: status.UNAVAILABLE, details: 'try again' } : undefined),
+    });
+  });
+  afterAll(() => fake.close());
+  const options = (collection: string, dimensions: number) => ({
+    url: fake.url,
+    grpcUrl: fake.grpcUrl!,
+    apiKey: 'qdrant-secret-key-123',
+    collection,
+    dimensions,
+    filterKeys: { session: 'keyword', turn: 'integer', user: 'bool' } as const,
+  });
+
+  describeVectorIndexContract('qdrant, gRPC upserts (stand-in)', ({ dimensions }) =>
+    createQdrantVectorIndex({ ...options(`lme_test_${randomUUID()}`, dimensions), batchSize: 64 }),
+  );
+
+  it('sends every point over gRPC with the key, each float32 and payload value intact, and no REST upsert', async () => {
+    const collection = `lme_test_${randomUUID()}`;
+    const index = createQdrantVectorIndex(options(collection, 3));
+    const vector = Float32Array.from([0.1, -3.4028234663852886e38, 1.401298464324817e-45]);
+    const payload = { session: 'sé ✓', turn: 7, user: false, weight: 0.25, big: 2 ** 60 };
+    const before = fake.grpcCalls.length;
+    await index.upsert({ records: [{ id: 'q1:s1', vector, payload }] });
+    expect(fake.grpcCalls.slice(before)).toEqual([
+      { method: '/qdrant.Points/Upsert', apiKey: 'qdrant-secret-key-123' },
+    ]);
+    expect(fake.requests.filter((route) => route.endsWith('/points') && route.startsWith('PUT'))).toEqual([]);
+    const stored = fake.collections.get(collection)!.points.get(qdrantPointId('q1:s1'))!;
+    expect(stored.payload).toEqual({ ...payload, lme_id: 'q1:s1' });
+    const hits = await index.search({ vector: Float32Array.from([1, 0, 0]), limit: 1 });
+    expect(hits.map((hit) => [hit.id, hit.payload])).toEqual([['q1:s1', payload]]);
+    await index.drop();
+  });
+
+  it('asks again after UNAVAILABLE, and names the collection, the gRPC URL and the status when it gives up, never the key', async () => {
+    const collection = `lme_test_${randomUUID()}`;
+    const index = createQdrantVectorIndex(options(collection, 2));
+    const records = [{ id: 'a', vector: Float32Array.from([1, 0]), payload: {} }];
+    failUpserts = 1;
+    await index.upsert({ records });
+    expect(fake.collections.get(collection)!.points.size).toBe(1);
+    failUpserts = 10;
+    const error = (await index.upsert({ records }).catch((caught: unknown) => caught)) as Error;
+    failUpserts = 0;
+    expect(error.message).toBe(
+      `Qdrant upsert on collection "${collection}" at ${fake.grpcUrl} (gRPC) failed: UNAVAILABLE (try again).`,
+    );
+    const denied = createQdrantVectorIndex({ ...options(collection, 2), apiKey: 'wrong-key-abcdefgh' });
+    const refused = (await denied.upsert({ records }).catch((caught: unknown) => caught)) as Error;
+    expect(refused.message).toMatch(/401|UNAUTHENTICATED/);
+    expect(refused.message).not.toContain('wrong-key-abcdefgh');
+    await index.drop();
+  });
+});
+
+describe.skipIf(!process.env['QDRANT_GRPC_URL'] || !process.env['QDRANT_URL'])(
+  'createQdrantVectorIndex against QDRANT_URL with upserts over QDRANT_GRPC_URL',
+  () => {
+    describeVectorIndexContract('qdrant (gRPC upserts)', ({ dimensions }) =>
+      createQdrantVectorIndex({
+        url: process.env['QDRANT_URL']!,
+        grpcUrl: process.env['QDRANT_GRPC_URL']!,
+        apiKey: process.env['QDRANT_API_KEY'],
+        collection: `lme_test_${randomUUID()}`,
+        dimensions,
+        filterKeys: { session: 'keyword', turn: 'integer', user: 'bool' },
+        exact: true,
+      }),
+    );
+  },
+);
 
 describe.skipIf(!process.env['QDRANT_URL'])('createQdrantVectorIndex against QDRANT_URL', () => {
   describeVectorIndexContract('qdrant', ({ dimensions }) =>

@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import type { Schemas } from '@qdrant/js-client-rest';
 import { float32Json, float32JsonMaxBytes, writeFloat32Json } from './float32-json.js';
 import { createQdrantCollection, type QdrantPayloadType } from './qdrant-collection.js';
+import { createQdrantGrpc } from './qdrant-grpc.js';
 import type { PayloadFilter, PayloadValue, VectorIndex, VectorRecord } from './vector-index.js';
 
 export type { QdrantPayloadType };
@@ -10,6 +11,11 @@ export type QdrantVectorIndexOptions = {
   /** e.g. `http://localhost:6333` (the CLI reads `QDRANT_URL`). */
   url: string;
   apiKey?: string;
+  /**
+   * Qdrant's gRPC endpoint (`http://localhost:6334`; the CLI reads `QDRANT_GRPC_URL`): upserts go
+   * there, packed float32 instead of JSON digits; everything else stays on `url`. Unset: REST only.
+   */
+  grpcUrl?: string;
   collection: string;
   dimensions: number;
   /** Payload keys to index for filtering: names (keyword indexes) or name -> type. */
@@ -61,6 +67,31 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
   const id = `qdrant:${collection}`;
+  const grpc =
+    options.grpcUrl === undefined
+      ? undefined
+      : createQdrantGrpc({
+          url: options.grpcUrl,
+          ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        });
+  const sendBatch = (batch: readonly VectorRecord[], signal: AbortSignal | undefined): Promise<unknown> =>
+    grpc
+      ? grpc.upsert(
+          collection,
+          batch.map((record) => ({
+            id: qdrantPointId(record.id),
+            vector: record.vector,
+            payload: { ...record.payload, [QDRANT_ID_KEY]: record.id },
+          })),
+          { wait: true, ...(signal ? { signal } : {}) },
+        )
+      : call('upsert', {
+          method: 'PUT',
+          path: '/points?wait=true',
+          rawBody: upsertBody(batch),
+          ...(signal ? { signal } : {}),
+        });
 
   return {
     id,
@@ -83,8 +114,7 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
       const inFlight = new Set<Promise<unknown>>();
       for (let start = 0; start < records.length; start += batchSize) {
         if (inFlight.size >= UPSERT_IN_FLIGHT) await Promise.race(inFlight);
-        const body = upsertBody(records.slice(start, start + batchSize));
-        const sent = call('upsert', { method: 'PUT', path: '/points?wait=true', rawBody: body, signal });
+        const sent = sendBatch(records.slice(start, start + batchSize), signal);
         const settled: Promise<unknown> = sent.then(
           (): void => void inFlight.delete(settled),
           (): void => void inFlight.delete(settled),
@@ -164,8 +194,12 @@ export function createQdrantVectorIndex(options: QdrantVectorIndexOptions): Vect
     },
 
     async drop() {
-      await drop();
-      http.close();
+      try {
+        await drop();
+      } finally {
+        http.close();
+        grpc?.close();
+      }
     },
   };
 }

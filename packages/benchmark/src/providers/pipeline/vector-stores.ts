@@ -23,14 +23,23 @@ function createMemoryStore(): VectorStore {
   return { factory: ({ dimensions }) => createMemoryVectorIndex({ dimensions }), close: async () => {} };
 }
 
-/** QDRANT_URL, checked (plain http(s), no credentials or query), and QDRANT_API_KEY. */
-export function qdrantSettings(environment: NodeJS.ProcessEnv): { url: string; apiKey?: string } {
+/**
+ * QDRANT_URL, checked (plain http(s), no credentials or query), QDRANT_API_KEY, and the optional
+ * QDRANT_GRPC_URL (Qdrant's gRPC port, which takes the upserts: docs/qdrant.md), checked alike.
+ */
+export function qdrantSettings(environment: NodeJS.ProcessEnv): {
+  url: string;
+  apiKey?: string;
+  grpcUrl?: string;
+} {
   const url = environment.QDRANT_URL;
   if (!url)
     throw new Error('--vector-store qdrant needs QDRANT_URL (and QDRANT_API_KEY if the server wants one).');
   checkEndpointUrl(url, 'QDRANT_URL');
+  const grpcUrl = environment.QDRANT_GRPC_URL;
+  if (grpcUrl) checkEndpointUrl(grpcUrl, 'QDRANT_GRPC_URL');
   const apiKey = environment.QDRANT_API_KEY;
-  return { url, ...(apiKey ? { apiKey } : {}) };
+  return { url, ...(apiKey ? { apiKey } : {}), ...(grpcUrl ? { grpcUrl } : {}) };
 }
 
 /**
@@ -41,7 +50,7 @@ export function qdrantSettings(environment: NodeJS.ProcessEnv): { url: string; a
  * the run ends. `lme qdrant collections --remove` removes what a crash left behind.
  */
 function createQdrantStore(_config: RunConfig, environment: NodeJS.ProcessEnv): VectorStore {
-  const { url, apiKey } = qdrantSettings(environment);
+  const { url, apiKey, grpcUrl } = qdrantSettings(environment);
   const collection = newQdrantCollectionName();
   let shared: VectorIndex | undefined;
   return {
@@ -49,6 +58,7 @@ function createQdrantStore(_config: RunConfig, environment: NodeJS.ProcessEnv): 
       shared ??= createQdrantVectorIndex({
         url,
         ...(apiKey ? { apiKey } : {}),
+        ...(grpcUrl ? { grpcUrl } : {}),
         collection,
         dimensions,
         // The keys searches filter on; `position` is only read back, and an index costs a
@@ -76,7 +86,8 @@ function createQdrantStore(_config: RunConfig, environment: NodeJS.ProcessEnv): 
         );
       }
     },
-    describe: () => `Qdrant collection "${collection}" at ${safeUrl(url)}`,
+    describe: () =>
+      `Qdrant collection "${collection}" at ${safeUrl(url)}${grpcUrl ? ` (upserts over gRPC at ${safeUrl(grpcUrl)})` : ''}`,
   };
 }
 
