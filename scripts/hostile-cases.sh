@@ -378,4 +378,6 @@ echo "36.10 --remove                     exit $?   $(head -1 "$work/out")"
 dead=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
 QDRANT_URL="http://127.0.0.1:$dead" run_case "36.12 QDRANT_URL down" dense down
 QDRANT_URL=$(cat "$work/q-old") run_case "36.12 Qdrant 1.17.1" dense old
+# 13. Upserts over gRPC (QDRANT_GRPC_URL) at a port nothing serves: stopped in preflight too.
+QDRANT_URL=$(cat "$work/q-ok") QDRANT_GRPC_URL="http://127.0.0.1:$dead" run_case "36.13 QDRANT_GRPC_URL down" dense grpcdown
 kill "$q_short" "$q_drop" "$q_old" "$q_ok"
