@@ -39,7 +39,7 @@ const COMMAND_TIMEOUT_MS = 180_000;
 
 let openAi: StandInServer;
 let provider: StandInServer;
-/** QDRANT_URL of every page: the loopback stand-in of Qdrant's REST API. */
+/** QDRANT_URL and QDRANT_GRPC_URL of every page: the loopback stand-in of Qdrant's REST and gRPC APIs. */
 let qdrant: FakeQdrant;
 /** One embedding and LLM cache for every page, as a user's .lme-cache serves every run. */
 let cacheDir: string;
@@ -49,7 +49,7 @@ const skipped: string[] = [];
 beforeAll(async () => {
   openAi = await startOpenAiStandIn();
   provider = await startProviderStandIn();
-  qdrant = await startFakeQdrant();
+  qdrant = await startFakeQdrant({ grpc: true });
   cacheDir = mkdtempSync(join(tmpdir(), 'lme-docs-cache-'));
 });
 
@@ -145,6 +145,7 @@ describe('every shell command in README.md and docs/', () => {
         OPENAI_BASE_URL: `${openAi.url}/v1`,
         OPENAI_API_KEY: 'docs-test-key-7f3a9c',
         QDRANT_URL: qdrant.url,
+        QDRANT_GRPC_URL: qdrant.grpcUrl,
         LME_HUB_URL: 'http://127.0.0.1:9',
         NO_COLOR: '1',
       };

@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createEmbedder, type OnnxEmbedder } from '@lme/search-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runConfigSchema } from '../config/run-config.js';
@@ -16,6 +17,13 @@ import { onnxModelResolver, openModelStore } from './onnx-model-resolver.js';
  * The files are looked for (never fetched: tests stay off the network) in LME_MODEL_CACHE_DIR, the
  * cache folder `.ci/run` fills with `lme models fetch --from registry`, else the repository's
  * `.lme-cache`. A model whose files are not there is skipped, and the test's name says why.
+ * An int8 model's vectors depend on the CPU: onnxruntime picks its int8 matrix kernels by
+ * instruction set (AVX2 and later, or SSE on a CPU without AVX2), and the two round differently
+ * (cosine 0.9983-0.9996 between the fixture, made on an AVX2 machine, and Python's onnxruntime on
+ * an AMD EPYC without AVX2). So when this machine's Python has onnxruntime, tokenizers and numpy
+ * (`.ci/run` installs them), the script runs here and its vectors are the reference, to
+ * cosine >= 0.9999; else the committed fixture is, to cosine >= 0.998, which still tells a pooling,
+ * prefix or truncation mistake (those move a vector far more) from the kernels' rounding.
  */
 
 type Reference = {
@@ -26,10 +34,26 @@ type Reference = {
   >;
 };
 
-const reference = JSON.parse(
+const cacheDir = process.env['LME_MODEL_CACHE_DIR'] ?? resolve(import.meta.dirname, '../../../../.lme-cache');
+
+/** The script's vectors computed on this machine, or undefined when its Python lacks the packages. */
+function referenceComputedHere(): Reference | undefined {
+  try {
+    const output = execFileSync(
+      'python3',
+      [resolve(import.meta.dirname, '../../../../scripts/reference-vectors.py'), join(cacheDir, 'models')],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 300_000, maxBuffer: 64 << 20 },
+    );
+    return JSON.parse(output) as Reference;
+  } catch {
+    return undefined;
+  }
+}
+const fixture = JSON.parse(
   readFileSync(resolve(import.meta.dirname, 'fixtures/reference-vectors.json'), 'utf8'),
 ) as Reference;
-const cacheDir = process.env['LME_MODEL_CACHE_DIR'] ?? resolve(import.meta.dirname, '../../../../.lme-cache');
+const here = referenceComputedHere();
+const sentences = fixture.sentences;
 const catalog = loadModelCatalog();
 const store = openModelStore(catalog, { cacheDir });
 
@@ -50,14 +74,19 @@ afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
 });
 
-for (const [repository, expected] of Object.entries(reference.models)) {
+for (const repository of Object.keys(fixture.models)) {
+  // Same machine: the kernels round alike. The fixture: another machine's kernels.
+  const computedHere = here?.models[repository];
+  const expected = computedHere ?? fixture.models[repository]!;
+  const SAME = computedHere ? 0.9999 : 0.998;
+  const source = computedHere ? 'Python onnxruntime + tokenizers on this machine' : 'the committed fixture';
   const choice = chooseModel(catalog, repository);
   const present = await store.locate(choice);
   const why = present
     ? ''
     : ` (skipped: its files are not in ${cacheDir}/models; run \`lme models fetch ${repository}\`)`;
 
-  describe.skipIf(!present)(`${choice.name} against Python onnxruntime + tokenizers${why}`, () => {
+  describe.skipIf(!present)(`${choice.name} against ${source}${why}`, () => {
     const config = runConfigSchema.parse({ embedder: choice.name, cacheDir, cache: false });
     // As a run makes it, and as search-core's registry makes it (both one text per model call).
     const embedder = createConfiguredEmbedder(config);
@@ -73,33 +102,33 @@ for (const [repository, expected] of Object.entries(reference.models)) {
       (count) => count >= choice.model.maxTokens,
     ).length;
 
-    it('embeds documents (with the passage prefix) one per call to the reference vectors, cosine >= 0.9999', async () => {
-      const vectors = await single.embedDocuments({ texts: reference.sentences });
+    it(`embeds documents (with the passage prefix) one per call to the reference vectors, cosine >= ${SAME}`, async () => {
+      const vectors = await single.embedDocuments({ texts: sentences });
       vectors.forEach((vector, index) => {
         expect(vector).toHaveLength(choice.model.dimensions);
-        expect(cosine(vector, expected.document.vectors[index]!)).toBeGreaterThanOrEqual(0.9999);
+        expect(cosine(vector, expected.document.vectors[index]!)).toBeGreaterThanOrEqual(SAME);
       });
       // The long sentence is cut at the model's limit (Python's tokenizer counted it at the limit).
       expect(truncatedPerKind).toBe(1);
       expect(single.truncated()).toBe(truncatedPerKind);
     });
 
-    it('embeds the four short documents given in one call each to its own reference vector, cosine >= 0.9999', async () => {
+    it(`embeds the four short documents given in one call each to its own reference vector, cosine >= ${SAME}`, async () => {
       // Each text runs alone (issue 35), so a call of four gives the one-text vectors, not Python's
       // batch of four (an int8 model quantizes its activations over the whole batch: cosine
       // 0.97-0.999 between the two, which the fixture keeps in \`batched\` to show the gap).
-      const vectors = await embedder.embedDocuments({ texts: reference.sentences.slice(0, 4) });
+      const vectors = await embedder.embedDocuments({ texts: sentences.slice(0, 4) });
       expect(vectors).toHaveLength(4);
       vectors.forEach((vector, index) => {
-        expect(cosine(vector, expected.document.vectors[index]!)).toBeGreaterThanOrEqual(0.9999);
+        expect(cosine(vector, expected.document.vectors[index]!)).toBeGreaterThanOrEqual(SAME);
         expect(cosine(vector, expected.batched[index]!)).toBeLessThan(0.9999);
       });
     });
 
     it('embeds queries (with the query prefix) to the reference vectors, one at a time', async () => {
-      for (const [index, text] of reference.sentences.entries()) {
+      for (const [index, text] of sentences.entries()) {
         const vector = await embedder.embedQuery({ text });
-        expect(cosine(vector, expected.query.vectors[index]!)).toBeGreaterThanOrEqual(0.9999);
+        expect(cosine(vector, expected.query.vectors[index]!)).toBeGreaterThanOrEqual(SAME);
       }
     });
 
