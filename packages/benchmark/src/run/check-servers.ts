@@ -2,11 +2,11 @@ import {
   checkQdrantVersion,
   createQdrantGrpc,
   createQdrantHttp,
-  grpcErrorDetail,
   PROBE_TIMEOUT_MS,
   ProbeError,
   parseRerankerId,
   probeEndpoint,
+  QdrantGrpcError,
   redactSecrets,
   rerankEndpoint,
   safeUrl,
@@ -110,7 +110,8 @@ async function checkQdrantGrpc(options: {
   try {
     const grpcVersion = await grpc.version(options.signal).catch((error: unknown) => {
       if (options.signal?.aborted) throw error;
-      const detail = redact(redactSecrets(grpcErrorDetail((error as Error).cause), apiKey ? [apiKey] : []));
+      const cause = error instanceof QdrantGrpcError ? error.detail : (error as Error).message;
+      const detail = redact(redactSecrets(cause, apiKey ? [apiKey] : []));
       throw new Error(
         `The Qdrant vector store's gRPC endpoint at ${named} does not answer (${detail}): is it Qdrant's gRPC port (6334 by default)?`,
       );

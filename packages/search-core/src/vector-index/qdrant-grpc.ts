@@ -119,11 +119,10 @@ export function createQdrantGrpc(options: QdrantGrpcOptions): QdrantGrpc {
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       const on = collection === undefined ? '' : ` on collection "${collection}"`;
-      throw new Error(
-        `Qdrant ${operation}${on} at ${where} (gRPC) failed: ${redact(grpcErrorDetail(error))}.`,
-        {
-          cause: error,
-        },
+      // No `cause`: grpc-js's error carries the server's details as sent, which may echo the key.
+      throw new QdrantGrpcError(
+        `Qdrant ${operation}${on} at ${where} (gRPC) failed`,
+        redact(grpcErrorDetail(error)),
       );
     }
   }
@@ -145,6 +144,17 @@ export function createQdrantGrpc(options: QdrantGrpcOptions): QdrantGrpc {
     },
     close: () => client.close(),
   };
+}
+
+/** A failed gRPC call: the sentence, and its cause alone (`UNAVAILABLE (connect ECONNREFUSED …)`), key removed. */
+export class QdrantGrpcError extends Error {
+  constructor(
+    what: string,
+    readonly detail: string,
+  ) {
+    super(`${what}: ${detail}.`);
+    this.name = 'QdrantGrpcError';
+  }
 }
 
 /**

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { inspect } from 'node:util';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeQdrant } from '../testing/qdrant-wire-server.js';
+import { createQdrantGrpc } from './qdrant-grpc.js';
 import {
   createQdrantVectorIndex,
   type QdrantVectorIndexOptions,
@@ -303,10 +305,17 @@ describe('createQdrantVectorIndex with upserts over gRPC (loopback stand-in)', (
     expect(error.message).toBe(
       `Qdrant upsert on collection "${collection}" at ${fake.grpcUrl} (gRPC) failed: UNAVAILABLE (try again).`,
     );
-    const denied = createQdrantVectorIndex({ ...options(collection, 2), apiKey: 'wrong-key-abcdefgh' });
-    const refused = (await denied.upsert({ records }).catch((caught: unknown) => caught)) as Error;
-    expect(refused.message).toMatch(/401|UNAUTHENTICATED/);
-    expect(refused.message).not.toContain('wrong-key-abcdefgh');
+    // A key the gRPC port refuses (the stand-in echoes it back, as a careless proxy might).
+    const denied = createQdrantGrpc({ url: fake.grpcUrl!, apiKey: 'wrong-key-abcdefgh' });
+    const refused = (await denied
+      .upsert(collection, [{ id: qdrantPointId('a'), ...records[0]! }], { wait: true })
+      .catch((caught: unknown) => caught)) as Error;
+    denied.close();
+    expect(refused.message).toBe(
+      `Qdrant upsert on collection "${collection}" at ${fake.grpcUrl} (gRPC) failed: UNAUTHENTICATED (Invalid api-key [redacted]).`,
+    );
+    // Nor anything it carries: grpc-js's own error holds the server's words as sent.
+    expect(inspect(refused, { depth: 8 })).not.toContain('wrong-key-abcdefgh');
     await index.drop();
   });
 });
