@@ -308,7 +308,7 @@ describe('createQdrantVectorIndex with upserts over gRPC (loopback stand-in)', (
     // A key the gRPC port refuses (the stand-in echoes it back, as a careless proxy might).
     const denied = createQdrantGrpc({ url: fake.grpcUrl!, apiKey: 'wrong-key-abcdefgh' });
     const refused = (await denied
-      .upsert(collection, [{ id: qdrantPointId('a'), ...records[0]! }], { wait: true })
+      .upsert(collection, [{ ...records[0]!, id: qdrantPointId('a') }], { wait: true })
       .catch((caught: unknown) => caught)) as Error;
     denied.close();
     expect(refused.message).toBe(
