@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -9,6 +10,9 @@ export default defineConfig({
       { extends: true, test: { name: 'benchmark', include: ['packages/benchmark/src/**/*.test.ts'] } },
     ],
     testTimeout: 60_000,
+    // Many tests wait on the CLI processes they spawn: on 2 cores vitest's default (cores - 1, one
+    // worker) left a core idle, 940 s for the suite; three workers took 711 s on the same machine.
+    maxWorkers: Math.max(3, availableParallelism() - 1),
     // One temporary folder per run (TMPDIR for workers and the processes they spawn), removed after it.
     globalSetup: ['./vitest.global-setup.ts'],
   },
