@@ -10,6 +10,8 @@ export default defineConfig({
       { extends: true, test: { name: 'benchmark', include: ['packages/benchmark/src/**/*.test.ts'] } },
     ],
     testTimeout: 60_000,
+    // Set-up hooks make whole runs too: 10 s (vitest's default) was exceeded once with three workers.
+    hookTimeout: 60_000,
     // Many tests wait on the CLI processes they spawn: on 2 cores vitest's default (cores - 1, one
     // worker) left a core idle, 940 s for the suite; three workers took 711 s on the same machine.
     maxWorkers: Math.max(3, availableParallelism() - 1),
