@@ -300,14 +300,15 @@ async function startGrpc(handlers: {
     { Upsert: method('/qdrant.Points/Upsert'), HealthCheck: method('/qdrant.Qdrant/HealthCheck') },
     {
       Upsert(call: ServerUnaryCall<Buffer, Uint8Array>, callback: sendUnaryData<Uint8Array>) {
-        handlers.calls.push({ method: '/qdrant.Points/Upsert', apiKey: apiKeyOf(call) });
+        const apiKey = apiKeyOf(call);
+        handlers.calls.push({ method: '/qdrant.Points/Upsert', apiKey });
         let request: DecodedUpsert;
         try {
           request = decodeUpsert(call.request);
         } catch (error) {
           return callback({ code: status.INVALID_ARGUMENT, details: (error as Error).message });
         }
-        const outcome = handlers.upsert(request, apiKeyOf(call));
+        const outcome = handlers.upsert(request, apiKey);
         if (typeof outcome !== 'number') return callback(outcome);
         // PointsOperationResponse { result = 1 { operation_id = 1, status = 2 }, time = 2 }
         const writer = protobuf.Writer.create();

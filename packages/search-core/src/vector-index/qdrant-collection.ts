@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { redactSecrets } from '../core/redact-secrets.js';
 import { createJsonClient, type JsonRequest } from '../http/json-client.js';
 import { createNodeHttpTransport } from '../http/node-http-transport.js';
 
@@ -65,11 +66,8 @@ export function createQdrantHttp(options: QdrantServerOptions): QdrantHttp {
   const baseUrl = options.url.replace(/\/+$/, '');
   const where = safeUrl(options.url);
   const transport = createNodeHttpTransport();
-  const redact = (text: string) => {
-    let redacted = baseUrl !== where ? text.split(baseUrl).join(where) : text;
-    if (apiKey && apiKey.length >= 8) redacted = redacted.split(apiKey).join('[redacted]');
-    return redacted;
-  };
+  const redact = (text: string) =>
+    redactSecrets(baseUrl !== where ? text.split(baseUrl).join(where) : text, apiKey ? [apiKey] : []);
   const client = createJsonClient({
     baseUrl,
     // Uncompressed replies: Qdrant (actix) streams a compressed one after its headers, in a second

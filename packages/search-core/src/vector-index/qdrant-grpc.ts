@@ -1,6 +1,7 @@
 import { endianness } from 'node:os';
 import { Client, credentials, status as grpcStatus, Metadata } from '@grpc/grpc-js';
 import protobuf from 'protobufjs/minimal.js';
+import { redactSecrets } from '../core/redact-secrets.js';
 import type { Payload } from './vector-index.js';
 
 /**
@@ -81,8 +82,7 @@ export function createQdrantGrpc(options: QdrantGrpcOptions): QdrantGrpc {
     'grpc.retry_buffer_size': 256 << 20,
     'grpc.max_receive_message_length': 4 << 20,
   });
-  const redact = (text: string) =>
-    apiKey && apiKey.length >= 8 ? text.split(apiKey).join('[redacted]') : text;
+  const redact = (text: string) => redactSecrets(text, apiKey ? [apiKey] : []);
 
   function unary(method: string, request: Uint8Array, signal: AbortSignal | undefined): Promise<Buffer> {
     signal?.throwIfAborted();
@@ -132,7 +132,7 @@ export function createQdrantGrpc(options: QdrantGrpcOptions): QdrantGrpc {
     async upsert(collection, points, { wait, signal }) {
       const reply = await run('upsert', collection, UPSERT, encodeUpsert(collection, points, wait), signal);
       const status = updateStatus(reply);
-      if (status !== (wait ? COMPLETED : ACKNOWLEDGED) && status !== COMPLETED) {
+      if (status !== COMPLETED && !(status === ACKNOWLEDGED && !wait)) {
         throw new Error(
           `Qdrant upsert on collection "${collection}" at ${where} (gRPC) answered "${UPDATE_STATUS[status] ?? status}", not "completed".`,
         );
@@ -161,7 +161,7 @@ export class QdrantGrpcError extends Error {
  * A gRPC error as its status name and details, without grpc-js's wrapping:
  * `UNAVAILABLE (connect ECONNREFUSED 127.0.0.1:6334)`, `NOT_FOUND (Collection … doesn't exist!)`.
  */
-export function grpcErrorDetail(error: unknown): string {
+function grpcErrorDetail(error: unknown): string {
   const { code, details, message } = error as { code?: number; details?: string; message?: string };
   if (code === undefined) return (message ?? String(error)).replace(/\.$/, '');
   const cause = (details ?? '')
