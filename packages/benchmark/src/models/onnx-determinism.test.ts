@@ -111,7 +111,7 @@ for (const repository of ['Xenova/bge-small-en-v1.5', 'Xenova/all-MiniLM-L6-v2']
     });
 
     it('keys its cache apart from the batching embedder that came before', () => {
-      expect(embedder(choice.name, 1).cacheIdentity).toMatch(/#calls:one-text$/);
+      expect(embedder(choice.name, 1).cacheIdentity).toMatch(/#calls:one-text#cpu:[a-z0-9]+(-[a-z0-9]+)?$/);
     });
   });
 }

@@ -18,9 +18,8 @@ import { onnxModelResolver, openModelStore } from './onnx-model-resolver.js';
  * cache folder `.ci/run` fills with `lme models fetch --from registry`, else the repository's
  * `.lme-cache`. A model whose files are not there is skipped, and the test's name says why.
  * An int8 model's vectors depend on the CPU: onnxruntime picks its int8 matrix kernels by
- * instruction set (AVX2 and later, or SSE on a CPU without AVX2), and the two round differently
- * (cosine 0.9983-0.9996 between the fixture, made on an AVX2 machine, and Python's onnxruntime on
- * an AMD EPYC without AVX2). So when this machine's Python has onnxruntime, tokenizers and numpy
+ * instruction set (cpu-kernels.ts), and two families round differently (cosine 0.9983-0.9996
+ * between the fixture and Python's onnxruntime on AMD EPYCs, with AVX2 and without). So when this machine's Python has onnxruntime, tokenizers and numpy
  * (`.ci/run` installs them), the script runs here and its vectors are the reference, to
  * cosine >= 0.9999; else the committed fixture is, to cosine >= 0.998, which still tells a pooling,
  * prefix or truncation mistake (those move a vector far more) from the kernels' rounding.

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import Tinypool from 'tinypool';
 import type { EmbedDocumentsOptions, Embedder, EmbedQueryOptions } from '../embedder.js';
+import { cpuKernelFamily } from './cpu-kernels.js';
 import type { ModelCall, ModelCallResult, WorkerConfig } from './onnx-session-worker.js';
 import { createTokenEncoder, type TokenEncoder } from './token-encoder.js';
 
@@ -39,6 +40,8 @@ export type OnnxEmbedderOptions = {
    * count changes the speed, never a vector.
    */
   threads?: number;
+  /** The CPU's int8 kernel family (cpu-kernels.ts), part of the cache identity; default this machine's. */
+  cpuKernels?: string;
 };
 
 /**
@@ -210,7 +213,7 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
 
   return {
     id: options.id,
-    cacheIdentity: options.cacheIdentity + ONE_TEXT_PER_CALL,
+    cacheIdentity: `${options.cacheIdentity}${ONE_TEXT_PER_CALL}#cpu:${options.cpuKernels ?? cpuKernelFamily()}`,
     dimensions: options.dimensions,
     truncated: () => truncated,
     callsByThread: () => calls,
