@@ -10,6 +10,7 @@
  *     [--split dev|test] [--only name,name] [--out /tmp/lme-dev-suite] [--model-dir dir] \
  *     [--s-data-dir ../shared/datasets/longmemeval] [--locomo ../shared/datasets/locomo/locomo10-conv26.json] \
  *     [--locomo10 <locomo10.json>] [--beam-dir <BEAM clone or download, holding chats/100K>] [--json]
+ *     [--suite configs/suites/dev-m.json --s-m-dev <S dev at M scale, from scripts/make-m-scale.ts --split dev>]
  *
  * The benchmarks and their splits are in configs/suites/dev.json: LongMemEval S (--split dev/test,
  * official convention), LoCoMo (dev: the shared conversation conv-26; test: the other nine of
@@ -36,6 +37,7 @@ const { values } = parseArgs({
     'cache-dir': { type: 'string', default: '.lme-cache' },
     'model-dir': { type: 'string' },
     's-data-dir': { type: 'string', default: process.env.LME_DATA_DIR ?? '../shared/datasets/longmemeval' },
+    's-m-dev': { type: 'string', default: process.env.LME_S_M_DEV ?? '' },
     locomo: { type: 'string', default: '../shared/datasets/locomo/locomo10-conv26.json' },
     locomo10: { type: 'string', default: process.env.LME_LOCOMO10 ?? '' },
     'beam-dir': { type: 'string', default: process.env.LME_BEAM_DIR ?? '' },
@@ -62,7 +64,8 @@ type SuiteBenchmark = {
   name: string;
   args: { dev: string[]; test: string[] };
   needs: string[];
-  primary: string;
+  /** Absent: the benchmark guards (no guarded metric worse beyond noise) but is not in the mean. */
+  primary?: string;
   guards: string[];
   show: string[];
 };
@@ -123,6 +126,7 @@ function placeholders(): Record<string, string | undefined> {
   }
   return {
     's-data-dir': fromRoot(values['s-data-dir']),
+    's-m-dev': values['s-m-dev'] ? fromRoot(values['s-m-dev']) : undefined,
     locomo: fromRoot(values.locomo),
     'locomo-rest': locomoRest,
     'beam-dir': values['beam-dir'] ? fromRoot(values['beam-dir']) : undefined,
@@ -286,7 +290,7 @@ for (const benchmark of ranBenchmarks) {
     if (!cell) continue;
     const worse = worseBeyondNoise(benchmark, entry.name);
     entry.worse.push(...worse.map((key) => `${benchmark.id} ${key}`));
-    entry.means.push(metricOf(cell.summary, benchmark.primary));
+    if (benchmark.primary) entry.means.push(metricOf(cell.summary, benchmark.primary));
     for (const key of benchmark.guards) {
       const value = metricOf(cell.summary, key);
       if (value !== undefined) entry.guarded.push(value);
@@ -306,7 +310,8 @@ for (const benchmark of ranBenchmarks) {
   }
 }
 
-const primaries = ranBenchmarks.map((benchmark) => `${benchmark.id} ${benchmark.primary}`);
+const ranked = ranBenchmarks.filter((benchmark) => benchmark.primary);
+const primaries = ranked.map((benchmark) => `${benchmark.id} ${benchmark.primary}`);
 lines.push(
   '',
   `The choice (${split}): admissible = no guarded metric lower than ${candidateFile.base}'s beyond noise; then the best mean`,
@@ -315,7 +320,7 @@ lines.push(
 lines.push(`| candidate | ${primaries.join(' | ')} | mean | guarded mean | admissible |`);
 lines.push(`| --- |${' ---: |'.repeat(primaries.length + 2)} --- |`);
 const complete = choice.filter(
-  (entry) => entry.means.length === ranBenchmarks.length && entry.means.every((v) => v !== undefined),
+  (entry) => entry.means.length === ranked.length && entry.means.every((v) => v !== undefined),
 );
 const mean = (entry: (typeof choice)[number]) =>
   entry.means.reduce<number>((sum, v) => sum + (v ?? 0), 0) / entry.means.length;

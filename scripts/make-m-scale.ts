@@ -2,15 +2,24 @@
  * Writes an M-scale LongMemEval file from S: every question keeps its own haystack and gets
  * distractor sessions drawn with a fixed seed from the other questions' haystacks until it has
  * 500 sessions (see packages/benchmark/src/benchmarks/longmemeval/make-m-scale.ts). Streams the output through
- * gzip record by record; prints the file's SHA-256, size, generation time and peak RSS.
+ * gzip record by record; prints the file's SHA-256, size, generation time and peak RSS. With
+ * `--split dev` (or `test`) only that part of lme's dev/test split is written, its distractors
+ * drawn from that part's haystacks alone: the dev suite's S dev set at M scale (docs/defaults.md).
  *
  *   pnpm tsx --conditions=source scripts/make-m-scale.ts \
  *     [--source ../shared/datasets/longmemeval/longmemeval_s_cleaned.json.gz] \
- *     [--out datasets/longmemeval_m_scale.json.gz] [--seed 0] [--sessions 500] [--level 6]
+ *     [--out datasets/longmemeval_m_scale.json.gz] [--seed 0] [--sessions 500] [--level 6] [--split all|dev|test]
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { streamLongMemEval } from '../packages/benchmark/src/benchmarks/longmemeval/load-longmemeval.js';
 import { writeMScaleDataset } from '../packages/benchmark/src/benchmarks/longmemeval/make-m-scale.js';
+import {
+  devQuestionIds,
+  inSplit,
+  SPLITS,
+  type SplitName,
+} from '../packages/benchmark/src/run/dev-test-split.js';
 
 const { values } = parseArgs({
   options: {
@@ -19,8 +28,23 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '0' },
     sessions: { type: 'string', default: '500' },
     level: { type: 'string', default: '6' },
+    split: { type: 'string', default: 'all' },
   },
 });
+if (!(SPLITS as readonly string[]).includes(values.split)) {
+  console.error(`make-m-scale: --split must be one of ${SPLITS.join(', ')}, not "${values.split}".`);
+  process.exit(1);
+}
+const split = values.split as SplitName;
+let include: ((questionId: string) => boolean) | undefined;
+if (split !== 'all') {
+  const questions = [];
+  for await (const { question_id, question_type } of streamLongMemEval(values.source).records) {
+    questions.push({ question_id, question_type });
+  }
+  const devIds = devQuestionIds(questions);
+  include = (questionId) => inSplit(split, questionId, devIds);
+}
 
 const started = performance.now();
 let peakRss = 0;
@@ -33,6 +57,7 @@ const result = await writeMScaleDataset({
   seed: Number(values.seed),
   sessionsPerQuestion: Number(values.sessions),
   gzipLevel: Number(values.level),
+  ...(include ? { include } : {}),
   onQuestion: (position) => {
     if ((position + 1) % 50 === 0) process.stderr.write(`${position + 1} questions written\n`);
   },
@@ -42,7 +67,7 @@ peakRss = Math.max(peakRss, process.memoryUsage.rss());
 const seconds = (performance.now() - started) / 1000;
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 console.log(
-  `${values.out}: ${result.questions} questions, ${result.sessions} sessions (seed ${values.seed})`,
+  `${values.out}: ${result.questions} questions (split ${split}), ${result.sessions} sessions (seed ${values.seed})`,
 );
 console.log(`distractor pool: ${result.poolSize} distinct non-evidence sessions from ${values.source}`);
 console.log(`file   ${result.fileBytes} bytes (${mib(result.fileBytes)}) sha256 ${result.fileSha256}`);

@@ -123,6 +123,27 @@ describe('collectDistractorPool', () => {
     expect(pool.some((entry) => goldIds.has(entry.id))).toBe(false);
     expect(pool.length).toBeGreaterThan(SESSIONS);
   });
+
+  it("keeps to the included questions' haystacks, and writes those questions only", async () => {
+    const kept = new Set(sample.slice(0, 11).map((record) => record.question_id));
+    const include = (id: string) => kept.has(id);
+    const pool = await collectDistractorPool(samplePath, include);
+    const keptSessions = new Set(
+      sample
+        .filter((record) => kept.has(record.question_id))
+        .flatMap((record) => record.haystack_sessions.map((session) => JSON.stringify(session))),
+    );
+    expect(pool.length).toBeGreaterThan(0);
+    expect(pool.every((entry) => keptSessions.has(entry.json.toString()))).toBe(true);
+    // Evidence of a question left out still never becomes a distractor.
+    const goldIds = new Set(sample.flatMap((record) => record.answer_session_ids));
+    expect(pool.some((entry) => goldIds.has(entry.id))).toBe(false);
+    const target = join(dir, 'kept.json.gz');
+    const written = await writeMScaleDataset({ source: samplePath, target, sessionsPerQuestion: 100, include });
+    expect(written).toMatchObject({ questions: 11, poolSize: pool.length });
+    const { records } = await loadLongMemEval(target);
+    expect(records.map((record) => record.question_id)).toEqual([...kept]);
+  });
 });
 
 describe('LongMemEval dates', () => {

@@ -27,6 +27,12 @@ export type MScaleOptions = {
   sessionsPerQuestion?: number;
   /** gzip level, 1 to 9. Default 6. */
   gzipLevel?: number;
+  /**
+   * Which questions are written, and whose haystacks the distractors come from (default: every
+   * one). A dev set at M scale keeps to the dev questions, so nothing of the test questions' files
+   * enters it; evidence of any question is still never a distractor.
+   */
+  include?: (questionId: string) => boolean;
   /** Called after each question is written (for progress). */
   onQuestion?: (position: number, questionId: string) => void;
 };
@@ -84,7 +90,10 @@ function isEvidence(record: LongMemEvalRecord, index: number, goldIds: ReadonlyS
  * bytes. Sessions are told apart by id and content: the same id with other content is another
  * candidate. Held in memory once (about 200 MB of UTF-8 for S).
  */
-export async function collectDistractorPool(source: string): Promise<PoolSession[]> {
+export async function collectDistractorPool(
+  source: string,
+  include: (questionId: string) => boolean = () => true,
+): Promise<PoolSession[]> {
   const goldIds = new Set<string>();
   const seen = new Set<string>();
   // Every question's gold ids are known only once the file is read: evidence is dropped at the end.
@@ -92,6 +101,7 @@ export async function collectDistractorPool(source: string): Promise<PoolSession
   for await (const record of streamLongMemEval(source).records) {
     const recordGold = new Set(record.answer_session_ids);
     for (const id of recordGold) goldIds.add(id);
+    if (!include(record.question_id)) continue;
     record.haystack_sessions.forEach((session, index) => {
       if (isEvidence(record, index, recordGold)) return;
       const id = record.haystack_session_ids[index]!;
@@ -185,7 +195,8 @@ export function scaleRecord(
 export async function writeMScaleDataset(options: MScaleOptions): Promise<MScaleResult> {
   const seed = options.seed ?? 0;
   const sessionsPerQuestion = options.sessionsPerQuestion ?? 500;
-  const pool = await collectDistractorPool(options.source);
+  const include = options.include ?? (() => true);
+  const pool = await collectDistractorPool(options.source, include);
   const fileHash = createHash('sha256');
   const jsonHash = createHash('sha256');
   let fileBytes = 0;
@@ -206,6 +217,7 @@ export async function writeMScaleDataset(options: MScaleOptions): Promise<MScale
   let sessions = 0;
   await write(Buffer.from('['));
   for await (const record of streamLongMemEval(options.source).records) {
+    if (!include(record.question_id)) continue;
     const json = scaleRecord(record, pool, { seed, sessionsPerQuestion });
     if (questions > 0) await write(Buffer.from(','));
     await write(json);
