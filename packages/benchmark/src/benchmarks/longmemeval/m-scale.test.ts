@@ -139,7 +139,12 @@ describe('collectDistractorPool', () => {
     const goldIds = new Set(sample.flatMap((record) => record.answer_session_ids));
     expect(pool.some((entry) => goldIds.has(entry.id))).toBe(false);
     const target = join(dir, 'kept.json.gz');
-    const written = await writeMScaleDataset({ source: samplePath, target, sessionsPerQuestion: 100, include });
+    const written = await writeMScaleDataset({
+      source: samplePath,
+      target,
+      sessionsPerQuestion: 100,
+      include,
+    });
     expect(written).toMatchObject({ questions: 11, poolSize: pool.length });
     const { records } = await loadLongMemEval(target);
     expect(records.map((record) => record.question_id)).toEqual([...kept]);
