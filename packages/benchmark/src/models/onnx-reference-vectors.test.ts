@@ -19,10 +19,11 @@ import { onnxModelResolver, openModelStore } from './onnx-model-resolver.js';
  * `.lme-cache`. A model whose files are not there is skipped, and the test's name says why.
  * An int8 model's vectors depend on the CPU: onnxruntime picks its int8 matrix kernels by
  * instruction set (cpu-kernels.ts), and two families round differently (cosine 0.9983-0.9996
- * between the fixture and Python's onnxruntime on AMD EPYCs, with AVX2 and without). So when this machine's Python has onnxruntime, tokenizers and numpy
- * (`.ci/run` installs them), the script runs here and its vectors are the reference, to
- * cosine >= 0.9999; else the committed fixture is, to cosine >= 0.998, which still tells a pooling,
- * prefix or truncation mistake (those move a vector far more) from the kernels' rounding.
+ * between the fixture and Python's onnxruntime on AMD EPYCs, with AVX2 and without). So when
+ * this machine's Python has onnxruntime, tokenizers and numpy (`.ci/run` installs them), the
+ * script runs here and its vectors are the reference, to cosine >= 0.9999; else the committed
+ * fixture is, to cosine >= 0.998, which still tells a pooling, prefix or truncation mistake (those
+ * move a vector far more) from the kernels' rounding.
  */
 
 type Reference = {

@@ -9,7 +9,8 @@ const base =
 
 describe('cpuKernelFamily', () => {
   it.each([
-    // The two machine kinds issue 35's follow-up was measured on: their vectors differ (docs/embedders.md).
+    // The two EPYCs of 2026-11-26: keyed apart, though their vectors measured alike (docs/embedders.md);
+    // a family split too finely costs one cold run, one merged too coarsely costs wrong figures.
     ['an EPYC without AVX2 (flags end at avx f16c)', `${base} aes xsave avx f16c`, 'x64-avx'],
     ['an EPYC with AVX2 and FMA', `${base} fma aes xsave avx f16c avx2 bmi2`, 'x64-avx2'],
     ['AVX-VNNI', `${base} fma avx avx2 avx_vnni`, 'x64-avxvnni'],

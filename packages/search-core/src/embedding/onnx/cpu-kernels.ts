@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
  * The family of matrix kernels ONNX Runtime's CPU provider runs an int8 model with on this machine,
  * as its MLAS library picks them from the CPU's instruction set: the first of these tiers the CPU has
  * (x64: AMX, AVX-512 VNNI, AVX-512 BW/DQ/VL, AVX-VNNI, AVX2 with FMA, AVX, SSE4.1, SSE2; arm64:
- * i8mm, dot product, NEON). Kernels of two tiers round differently, so an int8 model's vectors
- * differ in their last digits between two kinds of CPU (docs/embedders.md); the embedding cache
+ * i8mm, dot product, NEON). Kernels of two tiers may round differently, so an int8 model's vectors
+ * can differ in their last digits between two kinds of CPU (docs/embedders.md); the embedding cache
  * keys vectors by this family too, so a cache filled on one kind of CPU is never read on another.
  * Where the flags cannot be read (no /proc/cpuinfo) the family is the architecture alone.
  */
