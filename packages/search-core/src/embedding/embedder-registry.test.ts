@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEmbedder, embedderNameForms } from './embedder-registry.js';
-import { cpuKernelFamily } from './onnx/cpu-kernels.js';
+import { machineKernelFamily } from './onnx/cpu-kernels.js';
 
 describe('createEmbedder', () => {
   it('creates the offline embedder by name without starting it', async () => {
@@ -42,7 +42,7 @@ describe('createEmbedder', () => {
       id: 'hf:Owner/model@q8',
       // One text per model call (issue 35): keyed apart from the batching embedder's vectors.
       // ... and by the CPU's int8 kernel family, as onnxruntime's vectors differ between them.
-      cacheIdentity: `hf:Owner/model@q8#sha256:abc#calls:one-text#cpu:${cpuKernelFamily()}`,
+      cacheIdentity: `hf:Owner/model@q8#sha256:abc#calls:one-text#cpu:${machineKernelFamily()}`,
       dimensions: 384,
     });
     expect(() => createEmbedder('hf:Owner/model')).toThrow(/needs a model catalog/);

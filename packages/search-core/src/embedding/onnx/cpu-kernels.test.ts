@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuKernelFamily } from './cpu-kernels.js';
+import { cpuKernelFamily, machineKernelFamily } from './cpu-kernels.js';
 
 /** A /proc/cpuinfo of one core with these flags (the other fields as Linux writes them). */
 const cpuinfo = (key: 'flags' | 'Features', flags: string) =>
@@ -42,6 +42,6 @@ describe('cpuKernelFamily', () => {
   });
 
   it("names this machine's family", () => {
-    expect(cpuKernelFamily()).toMatch(new RegExp(`^${process.arch}(-[a-z0-9]+)?$`));
+    expect(machineKernelFamily()).toMatch(new RegExp(`^${process.arch}(-[a-z0-9]+)?$`));
   });
 });

@@ -9,10 +9,7 @@ import { readFileSync } from 'node:fs';
  * keys vectors by this family too, so a cache filled on one kind of CPU is never read on another.
  * Where the flags cannot be read (no /proc/cpuinfo) the family is the architecture alone.
  */
-export function cpuKernelFamily(
-  cpuinfo: string | undefined = readCpuinfo(),
-  arch: string = process.arch,
-): string {
+export function cpuKernelFamily(cpuinfo: string | undefined, arch: string): string {
   const line = cpuinfo?.split('\n').find((text) => /^(flags|Features)\s*:/.test(text));
   if (!line) return arch;
   const flags = new Set(
@@ -41,6 +38,14 @@ export function cpuKernelFamily(
         ];
   const tier = tiers.find(([, present]) => present)?.[0];
   return tier ? `${arch}-${tier}` : arch;
+}
+
+let machineFamily: string | undefined;
+
+/** This machine's family, from /proc/cpuinfo read once per process. */
+export function machineKernelFamily(): string {
+  machineFamily ??= cpuKernelFamily(readCpuinfo(), process.arch);
+  return machineFamily;
 }
 
 function readCpuinfo(): string | undefined {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import Tinypool from 'tinypool';
 import type { EmbedDocumentsOptions, Embedder, EmbedQueryOptions } from '../embedder.js';
-import { cpuKernelFamily } from './cpu-kernels.js';
+import { machineKernelFamily } from './cpu-kernels.js';
 import type { ModelCall, ModelCallResult, WorkerConfig } from './onnx-session-worker.js';
 import { createTokenEncoder, type TokenEncoder } from './token-encoder.js';
 
@@ -40,8 +40,6 @@ export type OnnxEmbedderOptions = {
    * count changes the speed, never a vector.
    */
   threads?: number;
-  /** The CPU's int8 kernel family (cpu-kernels.ts), part of the cache identity; default this machine's. */
-  cpuKernels?: string;
 };
 
 /**
@@ -213,7 +211,7 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
 
   return {
     id: options.id,
-    cacheIdentity: `${options.cacheIdentity}${ONE_TEXT_PER_CALL}#cpu:${options.cpuKernels ?? cpuKernelFamily()}`,
+    cacheIdentity: `${options.cacheIdentity}${ONE_TEXT_PER_CALL}#cpu:${machineKernelFamily()}`,
     dimensions: options.dimensions,
     truncated: () => truncated,
     callsByThread: () => calls,
