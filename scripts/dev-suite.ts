@@ -62,7 +62,8 @@ const split = values.split as 'dev' | 'test';
 type SuiteBenchmark = {
   id: string;
   name: string;
-  args: { dev: string[]; test: string[] };
+  /** No `test`: a dev set only (S dev at M scale), skipped with --split test. */
+  args: { dev: string[]; test?: string[] };
   needs: string[];
   /** Absent: the benchmark guards (no guarded metric worse beyond noise) but is not in the mean. */
   primary?: string;
@@ -198,7 +199,12 @@ const cells = new Map<string, Cell>();
 const skipped: string[] = [];
 for (const benchmark of suite.benchmarks) {
   if (benchmarkFilter && !benchmarkFilter.has(benchmark.id)) continue;
-  const args = benchmark.args[split].map((arg) => fill(arg, filled));
+  const splitArgs = benchmark.args[split];
+  if (!splitArgs) {
+    skipped.push(`${benchmark.name} ${split}: skipped (a dev set only)`);
+    continue;
+  }
+  const args = splitArgs.map((arg) => fill(arg, filled));
   const missingFile = benchmark.needs
     .map((need) => fill(need, filled))
     .find((need) => !need || !existsSync(need));
