@@ -61,6 +61,9 @@ const result = await writeMScaleDataset({
   onQuestion: (position) => {
     if ((position + 1) % 50 === 0) process.stderr.write(`${position + 1} questions written\n`);
   },
+}).catch((error: Error) => {
+  console.error(`make-m-scale: ${error.message}`);
+  process.exit(1);
 });
 clearInterval(sampler);
 peakRss = Math.max(peakRss, process.memoryUsage.rss());

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -84,6 +84,19 @@ describe('writeMScaleDataset', () => {
         expect(session.some((turn) => turn.has_answer)).toBe(false);
       }
     });
+  });
+
+  it('refuses to write over its source, named or through a link, leaving it whole', async () => {
+    const source = join(dir, 'source.json.gz');
+    copyFileSync(samplePath, source);
+    const link = join(dir, 'link-to-source.json.gz');
+    symlinkSync(source, link);
+    for (const target of [source, link]) {
+      await expect(writeMScaleDataset({ source, target, sessionsPerQuestion: SESSIONS })).rejects.toThrow(
+        `${target} is the source file ${source}: write the M-scale file elsewhere.`,
+      );
+    }
+    expect(readFileSync(source).equals(readFileSync(samplePath))).toBe(true);
   });
 });
 

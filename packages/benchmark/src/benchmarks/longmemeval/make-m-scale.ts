@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { createGzip } from 'node:zlib';
 import { parseLongMemEvalDate } from '@lme/search-core';
 import { formatRecordDate } from '../../dataset/record-date.js';
@@ -195,6 +197,14 @@ export function scaleRecord(
 export async function writeMScaleDataset(options: MScaleOptions): Promise<MScaleResult> {
   const seed = options.seed ?? 0;
   const sessionsPerQuestion = options.sessionsPerQuestion ?? 500;
+  // The source is read again while the target is written: the same file (or a link to it) would be
+  // emptied under the reader.
+  const target = await realpath(options.target).catch(() => resolve(options.target));
+  if (target === (await realpath(options.source))) {
+    throw new Error(
+      `${options.target} is the source file ${options.source}: write the M-scale file elsewhere.`,
+    );
+  }
   const include = options.include ?? (() => true);
   const pool = await collectDistractorPool(options.source, include);
   const fileHash = createHash('sha256');
