@@ -35,6 +35,11 @@ describe('run option declarations', () => {
     expect(help).toMatch(/LME_CACHE_DIR; default: \.lme-cache/);
   });
 
+  it("state no preset's value: the presets keep their own (--dense-gap once said 0.35 when they held 0.1 and 0)", () => {
+    const help = parseRun([]).helpInformation().replace(/\s+/g, ' ');
+    expect(help).not.toMatch(/presets?\b[^()]*: \d/);
+  });
+
   it('take choices and bounds from the schema', () => {
     expect(parseRun(['--top-sessions', '1000']).opts().topSessions).toBe(1000);
     expect(() => parseRun(['--top-sessions', '1001'])).toThrow(

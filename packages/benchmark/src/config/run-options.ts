@@ -42,7 +42,7 @@ export const RUN_OPTIONS = [
     flags: '--preset <name|path>',
     key: 'preset',
     group: 'start',
-    help: "start from a preset: a name (`lme presets` lists them) or the path of a preset file or a run's config.json; the environment and flags override it",
+    help: "start from a preset: a name (`lme presets` lists them, `lme presets <name>` shows one's settings) or the path of a preset file or a run's config.json; the environment and flags override it",
   },
   {
     flags: '-d, --dataset <name|path>',
@@ -175,14 +175,14 @@ export const RUN_OPTIONS = [
     key: 'denseGap',
     group: 'retrieval',
     help: 'the dense route keeps its fusion weight when its gap (best minus median cosine) reaches this value, loses it at half of it, linearly between; BM25 takes what it gives up, so a haystack whose cosines bunch together leans on BM25',
-    defaultHelp: '0 (off); presets hybrid, session-aware: 0.35',
+    defaultHelp: '0 (off)',
   },
   {
     flags: '--time-boost <weight>',
     key: 'timeBoost',
     group: 'retrieval',
     help: 'when the question names a span of time ("four weeks ago", "in June"), read against its date, documents dated inside it gain this share of the score spread (session-aware: in ranking sessions)',
-    defaultHelp: '0 (off); presets hybrid, session-aware: 0.3',
+    defaultHelp: '0 (off)',
   },
   {
     flags: '--dense-neighbours <weight>',
@@ -201,7 +201,7 @@ export const RUN_OPTIONS = [
     flags: '--feedback-docs <n>',
     key: 'feedbackDocs',
     group: 'retrieval',
-    help: 'dense pseudo-relevance feedback: move the query towards its top n documents and search again (presets hybrid, session-aware: 2)',
+    help: 'dense pseudo-relevance feedback: move the query towards its top n documents and search again',
     defaultHelp: '0, off',
   },
   {
@@ -327,7 +327,7 @@ export const RUN_OPTIONS = [
     flags: '--context-budget <tokens>',
     key: 'contextBudget',
     group: 'stages',
-    help: 'measure context.evidence_recall: pack the top hits into this many o200k_base tokens (presets: 2000)',
+    help: 'measure context.evidence_recall: pack the top hits into this many o200k_base tokens',
     defaultHelp: 'off',
   },
   {

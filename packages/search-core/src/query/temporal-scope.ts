@@ -56,7 +56,9 @@ const ROLLING = new RegExp(
 );
 const AGO = /\b(day|week|month|year)s?\s+ago$/i;
 const WEEK = /^(?:(last|previous|past)|this)\s+week$/i;
-const WEEKEND = /^(?:last|previous|this|past)?\s*weekend$/i;
+const WEEKEND = /^(?:(last|previous|past)|(this))?\s*weekend$/i;
+/** A bare "weekend" after these is the most recent one ("over the weekend"); after anything else it is generic ("a theme park weekend"). */
+const DEFINITE_WEEKEND = /\bthe\s+$/i;
 /** A weekday after these is a generic day ("on a Sunday"), not a date. */
 const GENERIC_DAY = /\b(?:a|an|every|each|any|per)\s+$/i;
 /** Words for the moment of asking: they name no stretch of remembered time ("buy it now or wait?"). */
@@ -86,7 +88,8 @@ type Range = { start: Date; end: Date; rule: TemporalRule };
  * - `rolling`: "past/recent (N) units", "last/previous N units" → from N units back to the question date;
  * - `ago`: "N units ago" → the point ± half a unit (days: that day; weeks ±3, months ±15, years ±182 days);
  * - `calendar-week`: "last week" → the previous Monday–Sunday week; "this week" → Monday to the question date;
- * - `weekend`: the Saturday–Sunday of the most recent weekend (or of the one chrono names);
+ * - `weekend`: "this weekend" → the Saturday–Sunday of the question's week (asked on a weekday, the
+ *   coming one, so a plan); "last/past weekend", "the weekend" → the most recent one;
  * - otherwise by the finest component chrono was certain of: `day` (day or weekday), `month`, `year`.
  * Month-only and weekday-only mentions resolve to the latest occurrence not after the question
  * date: memories are in the past.
@@ -112,7 +115,13 @@ function rangeOf(result: ParsedResult, reference: Date): Range | undefined {
       ? { start: addDays(monday, -7), end: endOfDay(addDays(monday, -1)), rule: 'calendar-week' }
       : { start: monday, end: endOfDay(reference), rule: 'calendar-week' };
   }
-  if (WEEKEND.test(text)) {
+  const weekend = WEEKEND.exec(text);
+  if (weekend?.[2]) {
+    // "this weekend" is the one of the question's week: asked on a weekday, the coming one (a plan).
+    const saturday = addDays(reference, 5 - ((reference.getUTCDay() + 6) % 7));
+    return { start: saturday, end: endOfDay(addDays(saturday, 1)), rule: 'weekend' };
+  }
+  if (weekend) {
     let day = startOfDay(start);
     if (day > reference) day = addDays(day, -7);
     const saturday = addDays(day, -((day.getUTCDay() + 1) % 7));
@@ -138,8 +147,9 @@ function rangeOf(result: ParsedResult, reference: Date): Range | undefined {
 
 /**
  * The temporal scope of a question: the union span of every dated expression chrono finds,
- * relative to the question date. Generic weekdays ("on a Sunday"), the present ("now", "today")
- * and spans that start after the question date ("next week") are ignored. Undefined when the
+ * relative to the question date. Generic weekdays ("on a Sunday") and weekends ("a theme park
+ * weekend"), the present ("now", "today") and spans that start after the question date ("next
+ * week", "this weekend" on a weekday) are ignored. Undefined when the
  * question names no time ("How many weeks ago did I …" asks for a duration, not a span).
  */
 export function parseTemporalScope(
@@ -153,6 +163,8 @@ export function parseTemporalScope(
     const weekdayOnly =
       result.start.isCertain('weekday') && !result.start.isCertain('day') && !result.start.isCertain('month');
     if (weekdayOnly && GENERIC_DAY.test(question.slice(0, result.index))) continue;
+    if (/^weekend$/i.test(result.text.trim()) && !DEFINITE_WEEKEND.test(question.slice(0, result.index)))
+      continue;
     if (PRESENT.test(result.text.trim())) continue;
     const range = rangeOf(result, reference);
     // Memories are in the past: a span that starts after the question date ("next week") is a plan.

@@ -128,6 +128,12 @@ describe('temporal scope of common phrasings', () => {
       start: '2023-05-27',
       end: '2023-05-28',
     });
+    expect(span('Where did I hike over the weekend?', may30)).toMatchObject({ start: '2023-05-27' });
+    const sunday = '2023/05/28 (Sun) 20:00';
+    expect(span('Where did I hike this weekend?', sunday)).toMatchObject({
+      start: '2023-05-27',
+      end: '2023-05-28',
+    });
     expect(span('Which concerts did I attend in 2022?', may30)).toMatchObject({
       start: '2022-01-01',
       end: '2022-12-31',
@@ -147,6 +153,11 @@ describe('temporal scope of common phrasings', () => {
     expect(span("I'm trying to decide whether to buy a NAS device now or wait.", may30)).toBeUndefined();
     expect(span('What is the order of airlines I flew with before today?', may30)).toBeUndefined();
     expect(span("I'm planning my meal prep next week, any suggestions?", may30)).toBeUndefined();
+    // "this weekend" asked on a weekday is the coming one (35a27287, 06f04340: plans, not memories).
+    expect(
+      span('Can you recommend some cultural events happening around me this weekend?', may30),
+    ).toBeUndefined();
+    expect(span('I am planning another theme park weekend; any suggestions?', may30)).toBeUndefined();
     expect(span('What did I cook last week, and what should I cook next week?', may30)).toMatchObject({
       start: '2023-05-22',
       end: '2023-05-28',
