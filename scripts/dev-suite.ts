@@ -3,7 +3,8 @@
  * choice is made, its test set) and prints one row per candidate and benchmark, then the choice
  * table of docs/defaults.md's rule: a candidate is admissible when none of its benchmark's guarded
  * metrics is lower than the base's beyond noise (paired test, p < 0.05), and of the admissible ones
- * the best mean of the benchmarks' primary metrics wins.
+ * the best mean of the benchmarks' primary metrics wins (a candidates file with `"mustBeatBase":
+ * true` also asks the winner to beat the base beyond noise on one primary metric).
  *
  *   pnpm -s dev-suite --flags "--preset hybrid --dense-gap 0.2"     (one candidate against --preset hybrid)
  *   pnpm tsx --conditions=source scripts/dev-suite.ts --candidates configs/candidates/hybrid.json \
@@ -70,7 +71,13 @@ type SuiteBenchmark = {
   guards: string[];
   show: string[];
 };
-type CandidateFile = { description?: string; base: string; candidates: Record<string, string[]> };
+type CandidateFile = {
+  description?: string;
+  base: string;
+  /** Round four's rule: the winner must also beat the base beyond noise on one primary metric. */
+  mustBeatBase?: boolean;
+  candidates: Record<string, string[]>;
+};
 type Summary = {
   metrics: {
     overall: { n: number; metrics: Record<string, number> };
@@ -247,12 +254,15 @@ for (const benchmark of suite.benchmarks) {
   }
 }
 
-/** Guarded metrics on which the candidate is lower than the base beyond noise (p < 0.05). */
-function worseBeyondNoise(benchmark: SuiteBenchmark, name: string): string[] {
+/**
+ * The keys on which the candidate differs from the base beyond noise (p < 0.05, uncorrected) in
+ * the direction asked: the guarded metrics it is lower on, or the primary it is higher on.
+ */
+function beyondNoise(benchmark: SuiteBenchmark, name: string, keys: string[], direction: -1 | 1): string[] {
   const base = cells.get(`${benchmark.id}\u0000${candidateFile.base}`);
   const candidate = cells.get(`${benchmark.id}\u0000${name}`);
   if (!base || !candidate || name === candidateFile.base) return [];
-  const shared = benchmark.guards.filter(
+  const shared = keys.filter(
     (key) => metricOf(base.summary, key) !== undefined && metricOf(candidate.summary, key) !== undefined,
   );
   if (shared.length === 0) return [];
@@ -275,15 +285,23 @@ function worseBeyondNoise(benchmark: SuiteBenchmark, name: string): string[] {
   return shared.filter((key) => {
     const { type, metric } = splitKey(key);
     const row = rows.find((entry) => entry.question_type === type && entry.metric === metric);
-    return row !== undefined && (row.delta ?? 0) < 0 && row.p_value !== null && row.p_value < 0.05;
+    return (
+      row !== undefined && (row.delta ?? 0) * direction > 0 && row.p_value !== null && row.p_value < 0.05
+    );
   });
 }
 
 const format = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(4));
 const lines: string[] = [];
 const report: Record<string, unknown>[] = [];
-const choice: { name: string; means: (number | undefined)[]; guarded: number[]; worse: string[] }[] = [];
-for (const name of chosenNames) choice.push({ name, means: [], guarded: [], worse: [] });
+const choice: {
+  name: string;
+  means: (number | undefined)[];
+  guarded: number[];
+  worse: string[];
+  better: string[];
+}[] = [];
+for (const name of chosenNames) choice.push({ name, means: [], guarded: [], worse: [], better: [] });
 const ranBenchmarks = suite.benchmarks.filter((benchmark) =>
   chosenNames.some((name) => cells.has(`${benchmark.id}\u0000${name}`)),
 );
@@ -294,8 +312,12 @@ for (const benchmark of ranBenchmarks) {
   for (const entry of choice) {
     const cell = cells.get(`${benchmark.id}\u0000${entry.name}`);
     if (!cell) continue;
-    const worse = worseBeyondNoise(benchmark, entry.name);
+    const worse = beyondNoise(benchmark, entry.name, benchmark.guards, -1);
     entry.worse.push(...worse.map((key) => `${benchmark.id} ${key}`));
+    if (benchmark.primary) {
+      const better = beyondNoise(benchmark, entry.name, [benchmark.primary], 1);
+      entry.better.push(...better.map((key) => `${benchmark.id} ${key}`));
+    }
     if (benchmark.primary) entry.means.push(metricOf(cell.summary, benchmark.primary));
     for (const key of benchmark.guards) {
       const value = metricOf(cell.summary, key);
@@ -318,13 +340,18 @@ for (const benchmark of ranBenchmarks) {
 
 const ranked = ranBenchmarks.filter((benchmark) => benchmark.primary);
 const primaries = ranked.map((benchmark) => `${benchmark.id} ${benchmark.primary}`);
+const mustBeat = candidateFile.mustBeatBase === true;
 lines.push(
   '',
-  `The choice (${split}): admissible = no guarded metric lower than ${candidateFile.base}'s beyond noise; then the best mean`,
+  `The choice (${split}): admissible = no guarded metric lower than ${candidateFile.base}'s beyond noise` +
+    (mustBeat ? ` and one primary higher beyond noise` : '') +
+    '; then the best mean',
   '',
 );
-lines.push(`| candidate | ${primaries.join(' | ')} | mean | guarded mean | admissible |`);
-lines.push(`| --- |${' ---: |'.repeat(primaries.length + 2)} --- |`);
+lines.push(
+  `| candidate | ${primaries.join(' | ')} | mean | guarded mean |${mustBeat ? ' better beyond noise |' : ''} admissible |`,
+);
+lines.push(`| --- |${' ---: |'.repeat(primaries.length + 2)}${mustBeat ? ' --- |' : ''} --- |`);
 const complete = choice.filter(
   (entry) => entry.means.length === ranked.length && entry.means.every((v) => v !== undefined),
 );
@@ -332,16 +359,25 @@ const mean = (entry: (typeof choice)[number]) =>
   entry.means.reduce<number>((sum, v) => sum + (v ?? 0), 0) / entry.means.length;
 const guardedMean = (entry: (typeof choice)[number]) =>
   entry.guarded.reduce((sum, v) => sum + v, 0) / Math.max(1, entry.guarded.length);
+/** Why a candidate may not win (empty: admissible); the base is always admissible. */
+const barred = (entry: (typeof choice)[number]): string[] => [
+  ...entry.worse,
+  ...(mustBeat && entry.name !== candidateFile.base && entry.better.length === 0
+    ? ['no primary higher beyond noise']
+    : []),
+];
 for (const entry of choice) {
-  const admissible = entry.worse.length === 0 ? 'yes' : `no (${entry.worse.join(', ')})`;
+  const reasons = barred(entry);
+  const admissible = reasons.length === 0 ? 'yes' : `no (${reasons.join(', ')})`;
+  const better = mustBeat ? ` ${entry.better.join(', ') || '-'} |` : '';
   lines.push(
-    `| ${entry.name} | ${entry.means.map(format).join(' | ')} | ${format(complete.includes(entry) ? mean(entry) : undefined)} | ${format(guardedMean(entry))} | ${admissible} |`,
+    `| ${entry.name} | ${entry.means.map(format).join(' | ')} | ${format(complete.includes(entry) ? mean(entry) : undefined)} | ${format(guardedMean(entry))} |${better} ${admissible} |`,
   );
 }
 // The best mean of the primaries; a tie keeps the base (listed first), and between two other
 // candidates goes to the better mean of all their guarded metrics (docs/defaults.md).
 const best = complete
-  .filter((entry) => entry.worse.length === 0)
+  .filter((entry) => barred(entry).length === 0)
   .sort((a, b) => {
     const byMean = mean(b) - mean(a);
     if (Math.abs(byMean) > 1e-12) return byMean;
