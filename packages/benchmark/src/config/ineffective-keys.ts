@@ -40,6 +40,13 @@ const RETRIEVER_OPTION_RULES = Object.fromEntries(
   ),
 ) as Partial<Record<keyof RunConfig, Rule>>;
 const reads = readsAndJudges;
+/** The retrievers that take BM25's k1 and b (session-aware ranks turns by BM25 in stage 2 always; multi-route and multi-source keep rank_bm25's). */
+const BM25_ROUTE: Rule = {
+  used: (config) =>
+    pipeline(config) &&
+    (config.retriever === 'bm25' || config.retriever === 'hybrid' || config.retriever === 'session-aware'),
+  needs: '--retriever bm25, hybrid or session-aware',
+};
 const http = (config: RunConfig) => config.provider === 'http';
 
 const RULES: Partial<Record<keyof RunConfig, Rule>> = {
@@ -98,6 +105,8 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
     used: (config) => pipeline(config) && config.retriever !== 'multi-route' && searchesDense(config),
     needs: `${DENSE_ROUTE}, not --retriever multi-route`,
   },
+  bm25K1: BM25_ROUTE,
+  bm25B: BM25_ROUTE,
   weights: {
     used: (config) => fuses(config) && config.fusion !== 'rrf',
     needs: `--fusion weighted|combmnz with ${FUSES}`,

@@ -97,6 +97,10 @@ export const runConfigSchema = z
      * time the question names gain this share of the score spread; unset or 0: off.
      */
     timeBoost: z.number().min(0).max(1).optional(),
+    /** BM25's term-frequency saturation k1 (hybrid, BM25 and session-aware routes); unset: rank_bm25's 1.5. */
+    bm25K1: z.number().min(0).max(10).optional(),
+    /** BM25's length normalisation b, 0 (none) to 1 (full); unset: rank_bm25's 0.75. */
+    bm25B: z.number().min(0).max(1).optional(),
     rrfK: z.number().min(1).default(60),
     /** BM25 weight, dense weight for the weighted fusion. */
     weights: z.tuple([z.number().min(0), z.number().min(0)]).default([0.3, 0.7]),

@@ -192,6 +192,20 @@ export const RUN_OPTIONS = [
     defaultHelp: '0 (off)',
   },
   {
+    flags: '--bm25-k1 <n>',
+    key: 'bm25K1',
+    group: 'retrieval',
+    help: "BM25's term-frequency saturation k1 (--retriever bm25, hybrid, session-aware)",
+    defaultHelp: "1.5, rank_bm25's",
+  },
+  {
+    flags: '--bm25-b <x>',
+    key: 'bm25B',
+    group: 'retrieval',
+    help: "BM25's document-length normalisation b, 0 (none) to 1 (full)",
+    defaultHelp: "0.75, rank_bm25's",
+  },
+  {
     flags: '--weights <bm25,dense>',
     key: 'weights',
     group: 'retrieval',

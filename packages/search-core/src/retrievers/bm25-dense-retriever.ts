@@ -1,5 +1,6 @@
 import { rankByScore } from '../core/rank-by-score.js';
 import type { MemoryDocument, RetrievalHit, Retriever } from '../core/retriever.js';
+import type { Bm25Options } from '../lexical/bm25-index.js';
 import { createBm25Retriever } from '../lexical/bm25-retriever.js';
 import type { Tokenizer } from '../lexical/tokenizer.js';
 import type { DenseScorer } from './dense-scorer.js';
@@ -19,6 +20,8 @@ export type Bm25DenseRetrieverOptions = {
   denseNeighbours?: number;
   /** Documents dated inside the span the question names gain this share of the score spread (time-boost.ts); 0 or unset: off. */
   timeBoost?: number;
+  /** BM25's k1 and b; unset: rank_bm25's 1.5 and 0.75. */
+  bm25?: Bm25Options;
 };
 
 /**
@@ -33,7 +36,7 @@ export function createBm25DenseRetriever(options: Bm25DenseRetrieverOptions): Re
   const { routes, fusion, namespace } = options;
   if (routes.includes('dense') && !options.dense)
     throw new Error('hybrid retriever: the dense route needs a dense scorer');
-  const bm25 = createBm25Retriever({ tokenizer: options.tokenizer });
+  const bm25 = createBm25Retriever({ ...options.bm25, tokenizer: options.tokenizer });
   let documents: readonly MemoryDocument[] = [];
   let dates: (Date | undefined)[] = [];
 

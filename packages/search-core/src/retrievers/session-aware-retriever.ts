@@ -2,7 +2,7 @@ import { rankByScore } from '../core/rank-by-score.js';
 import type { MemoryDocument, RetrievalHit, Retriever, SearchOptions } from '../core/retriever.js';
 import type { SessionSummary, Summarizer } from '../core/summarizer.js';
 import { centroid, dot } from '../core/vector-math.js';
-import { createBm25Index } from '../lexical/bm25-index.js';
+import { type Bm25Options, createBm25Index } from '../lexical/bm25-index.js';
 import type { Tokenizer } from '../lexical/tokenizer.js';
 import type { DenseScorer } from './dense-scorer.js';
 import { type Fusion, fuseScores, type RouteScores, ranksOf } from './fusion.js';
@@ -50,6 +50,8 @@ export type SessionAwareOptions = {
    * score spread (time-boost.ts); 0 or unset: off. Stage 2 ranks turns by content alone.
    */
   timeBoost?: number;
+  /** BM25's k1 and b, for every BM25 index of both stages; unset: rank_bm25's 1.5 and 0.75. */
+  bm25?: Bm25Options;
 };
 
 export type SessionAwareResult = {
@@ -175,10 +177,18 @@ async function indexSessions(
   const sessionDates = options.timeBoost
     ? parseDates(turnsOf.map((turns) => documents[turns[0]!]!.date))
     : [];
-  const turnIndex = createBm25Index(documents.map((document) => tokenizer.tokenize(document.text)));
+  const turnIndex = createBm25Index(
+    documents.map((document) => tokenizer.tokenize(document.text)),
+    options.bm25,
+  );
   const sessionText = turnsOf.map((turns) => turns.map((document) => documents[document]!.text).join(' '));
   const textIndex =
-    weights.text > 0 ? createBm25Index(sessionText.map((text) => tokenizer.tokenize(text))) : undefined;
+    weights.text > 0
+      ? createBm25Index(
+          sessionText.map((text) => tokenizer.tokenize(text)),
+          options.bm25,
+        )
+      : undefined;
   let summaries: SessionSummary[] = [];
   let summaryIndex: ReturnType<typeof createBm25Index> | undefined;
   if (options.summarizer) {
@@ -197,6 +207,7 @@ async function indexSessions(
       summaries.map((summary) =>
         tokenizer.tokenize([summary.topics.join(' '), summary.text, summary.entities.join(' ')].join(' ')),
       ),
+      options.bm25,
     );
   }
   let centroids: Float32Array[] = [];

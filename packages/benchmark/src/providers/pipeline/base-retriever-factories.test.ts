@@ -44,4 +44,27 @@ describe('BASE_RETRIEVER_FACTORIES', () => {
       'multi-source': ['session', 'session'],
     });
   });
+
+  it('hands --bm25-k1 and --bm25-b to the BM25 of bm25, hybrid and session-aware', async () => {
+    const bm25Scores = async (retriever: BaseRetrieverName, bm25: { bm25K1?: number; bm25B?: number }) => {
+      const config = sampleConfig({ cache: false, retriever, granularity: 'session', ...bm25 });
+      const provider = createPipelineProvider(config, { embedder: createHashingEmbedder() }, {});
+      try {
+        const { hits } = await provider.retrieve({ record: records[0]! });
+        return hits.slice(0, 5).map((hit) => hit.routes?.bm25?.score);
+      } finally {
+        await provider.close?.();
+      }
+    };
+    for (const retriever of ['bm25', 'hybrid', 'session-aware'] as const) {
+      const plain = await bm25Scores(retriever, {});
+      expect(
+        plain.every((score) => typeof score === 'number'),
+        retriever,
+      ).toBe(true);
+      expect(await bm25Scores(retriever, { bm25K1: 1.5, bm25B: 0.75 }), retriever).toEqual(plain);
+      expect(await bm25Scores(retriever, { bm25B: 0 }), retriever).not.toEqual(plain);
+      expect(await bm25Scores(retriever, { bm25K1: 0.9 }), retriever).not.toEqual(plain);
+    }
+  });
 });

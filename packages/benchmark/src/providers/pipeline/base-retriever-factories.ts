@@ -49,6 +49,14 @@ export type BaseRetrieverFactory = {
 const neighboursAndTimeBoost = (config: RunConfig) => ({
   ...(config.denseNeighbours ? { denseNeighbours: config.denseNeighbours } : {}),
   ...(config.timeBoost ? { timeBoost: config.timeBoost } : {}),
+  ...(config.bm25K1 !== undefined || config.bm25B !== undefined
+    ? {
+        bm25: {
+          ...(config.bm25K1 !== undefined ? { k1: config.bm25K1 } : {}),
+          ...(config.bm25B !== undefined ? { b: config.bm25B } : {}),
+        },
+      }
+    : {}),
 });
 
 /** bm25, dense, hybrid: the routes searched over the documents, fused when more than one. */
