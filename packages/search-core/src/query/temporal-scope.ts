@@ -56,7 +56,7 @@ const ROLLING = new RegExp(
 );
 const AGO = /\b(day|week|month|year)s?\s+ago$/i;
 const WEEK = /^(?:(last|previous|past)|this)\s+week$/i;
-const WEEKEND = /^(?:(last|previous|past)|(this))?\s*weekend$/i;
+const WEEKEND = /^(?:last|previous|past|(this))?\s*weekend$/i;
 /** A bare "weekend" after these is the most recent one ("over the weekend"); after anything else it is generic ("a theme park weekend"). */
 const DEFINITE_WEEKEND = /\bthe\s+$/i;
 /** A weekday after these is a generic day ("on a Sunday"), not a date. */
@@ -116,7 +116,7 @@ function rangeOf(result: ParsedResult, reference: Date): Range | undefined {
       : { start: monday, end: endOfDay(reference), rule: 'calendar-week' };
   }
   const weekend = WEEKEND.exec(text);
-  if (weekend?.[2]) {
+  if (weekend?.[1]) {
     // "this weekend" is the one of the question's week: asked on a weekday, the coming one (a plan).
     const saturday = addDays(reference, 5 - ((reference.getUTCDay() + 6) % 7));
     return { start: saturday, end: endOfDay(addDays(saturday, 1)), rule: 'weekend' };

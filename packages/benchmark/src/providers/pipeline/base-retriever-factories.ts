@@ -46,7 +46,8 @@ export type BaseRetrieverFactory = {
   reranksCandidates?: true;
 };
 
-const neighboursAndTimeBoost = (config: RunConfig) => ({
+/** Settings of the routes that bm25, dense, hybrid and session-aware share. */
+const routeSettings = (config: RunConfig) => ({
   ...(config.denseNeighbours ? { denseNeighbours: config.denseNeighbours } : {}),
   ...(config.timeBoost ? { timeBoost: config.timeBoost } : {}),
   ...(config.bm25K1 !== undefined || config.bm25B !== undefined
@@ -68,7 +69,7 @@ const routeRetriever: BaseRetrieverFactory = {
       dense,
       fusion,
       namespace,
-      ...neighboursAndTimeBoost(config),
+      ...routeSettings(config),
     }),
   }),
 };
@@ -94,7 +95,7 @@ export const BASE_RETRIEVER_FACTORIES: Readonly<Record<BaseRetrieverName, BaseRe
         finalTopK: config.finalTopK,
         fusion,
         sessionWeights: config.sessionWeights,
-        ...neighboursAndTimeBoost(config),
+        ...routeSettings(config),
         ...(reranker
           ? { turnReranker: createSessionTurnReranker(reranker.reranker, config.rerankDepth, reranker.state) }
           : {}),
