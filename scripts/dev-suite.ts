@@ -255,17 +255,18 @@ for (const benchmark of suite.benchmarks) {
 }
 
 /**
- * The keys on which the candidate differs from the base beyond noise (p < 0.05, uncorrected) in
- * the direction asked: the guarded metrics it is lower on, or the primary it is higher on.
+ * Where the candidate differs from the base beyond noise (p < 0.05, uncorrected), from one `lme
+ * compare` of the two runs: the guarded metrics it is lower on, and the primary if it is higher.
  */
-function beyondNoise(benchmark: SuiteBenchmark, name: string, keys: string[], direction: -1 | 1): string[] {
+function beyondNoise(benchmark: SuiteBenchmark, name: string): { worse: string[]; better: string[] } {
   const base = cells.get(`${benchmark.id}\u0000${candidateFile.base}`);
   const candidate = cells.get(`${benchmark.id}\u0000${name}`);
-  if (!base || !candidate || name === candidateFile.base) return [];
+  if (!base || !candidate || name === candidateFile.base) return { worse: [], better: [] };
+  const keys = [...new Set([...benchmark.guards, ...(benchmark.primary ? [benchmark.primary] : [])])];
   const shared = keys.filter(
     (key) => metricOf(base.summary, key) !== undefined && metricOf(candidate.summary, key) !== undefined,
   );
-  if (shared.length === 0) return [];
+  if (shared.length === 0) return { worse: [], better: [] };
   const metrics = [...new Set(shared.map((key) => splitKey(key).metric))];
   const rows = JSON.parse(
     lme(
@@ -282,13 +283,17 @@ function beyondNoise(benchmark: SuiteBenchmark, name: string, keys: string[], di
       'pipe',
     ),
   ) as ComparisonRow[];
-  return shared.filter((key) => {
+  const significant = (key: string, direction: -1 | 1) => {
     const { type, metric } = splitKey(key);
     const row = rows.find((entry) => entry.question_type === type && entry.metric === metric);
     return (
       row !== undefined && (row.delta ?? 0) * direction > 0 && row.p_value !== null && row.p_value < 0.05
     );
-  });
+  };
+  return {
+    worse: shared.filter((key) => benchmark.guards.includes(key) && significant(key, -1)),
+    better: shared.filter((key) => key === benchmark.primary && significant(key, 1)),
+  };
 }
 
 const format = (value: number | undefined) => (value === undefined ? '-' : value.toFixed(4));
@@ -312,12 +317,9 @@ for (const benchmark of ranBenchmarks) {
   for (const entry of choice) {
     const cell = cells.get(`${benchmark.id}\u0000${entry.name}`);
     if (!cell) continue;
-    const worse = beyondNoise(benchmark, entry.name, benchmark.guards, -1);
+    const { worse, better } = beyondNoise(benchmark, entry.name);
     entry.worse.push(...worse.map((key) => `${benchmark.id} ${key}`));
-    if (benchmark.primary) {
-      const better = beyondNoise(benchmark, entry.name, [benchmark.primary], 1);
-      entry.better.push(...better.map((key) => `${benchmark.id} ${key}`));
-    }
+    entry.better.push(...better.map((key) => `${benchmark.id} ${key}`));
     if (benchmark.primary) entry.means.push(metricOf(cell.summary, benchmark.primary));
     for (const key of benchmark.guards) {
       const value = metricOf(cell.summary, key);
@@ -334,6 +336,7 @@ for (const benchmark of ranBenchmarks) {
       n: cell.summary.metrics.overall.n,
       ...Object.fromEntries(benchmark.show.map((key, index) => [key, shown[index] ?? null])),
       worse_beyond_noise: worse,
+      better_beyond_noise: better,
     });
   }
 }
