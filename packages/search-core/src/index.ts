@@ -11,6 +11,7 @@ export * from './http/node-http-transport.js';
 export * from './http/probe-endpoint.js';
 export * from './http/read-capped-text.js';
 export * from './http/service-error.js';
+export * from './lexical/bm25-feedback.js';
 export * from './lexical/bm25-index.js';
 export * from './lexical/bm25-retriever.js';
 export * from './lexical/tokenizer.js';

@@ -107,6 +107,11 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
   },
   bm25K1: BM25_ROUTE,
   bm25B: BM25_ROUTE,
+  bm25FeedbackDocs: BM25_ROUTE,
+  bm25FeedbackWeight: {
+    used: (config) => BM25_ROUTE.used(config) && (config.bm25FeedbackDocs ?? 0) > 0,
+    needs: '--bm25-feedback-docs above 0',
+  },
   weights: {
     used: (config) => fuses(config) && config.fusion !== 'rrf',
     needs: `--fusion weighted|combmnz with ${FUSES}`,

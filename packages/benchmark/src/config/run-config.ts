@@ -101,6 +101,13 @@ export const runConfigSchema = z
     bm25K1: z.number().min(0).max(10).optional(),
     /** BM25's length normalisation b, 0 (none) to 1 (full); unset: rank_bm25's 0.75. */
     bm25B: z.number().min(0).max(1).optional(),
+    /**
+     * BM25 pseudo-relevance feedback (bm25, hybrid, session-aware stage 1): the best terms of the
+     * first ranking's top `bm25FeedbackDocs` documents join the BM25 query, weighing together
+     * `bm25FeedbackWeight` (unset: 0.5) times the query's own terms; unset or 0: off.
+     */
+    bm25FeedbackDocs: z.number().int().min(0).max(100).optional(),
+    bm25FeedbackWeight: z.number().min(0).max(10).optional(),
     rrfK: z.number().min(1).default(60),
     /** BM25 weight, dense weight for the weighted fusion. */
     weights: z.tuple([z.number().min(0), z.number().min(0)]).default([0.3, 0.7]),

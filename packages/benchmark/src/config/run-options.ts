@@ -206,6 +206,20 @@ export const RUN_OPTIONS = [
     defaultHelp: "0.75, rank_bm25's",
   },
   {
+    flags: '--bm25-feedback-docs <n>',
+    key: 'bm25FeedbackDocs',
+    group: 'retrieval',
+    help: "BM25 pseudo-relevance feedback: add the best terms of the first ranking's top n documents (a hybrid's fused ranking) to the BM25 query and search again",
+    defaultHelp: '0, off',
+  },
+  {
+    flags: '--bm25-feedback-weight <w>',
+    key: 'bm25FeedbackWeight',
+    group: 'retrieval',
+    help: "with --bm25-feedback-docs: the added terms' weight, as a share of the query's own terms",
+    defaultHelp: '0.5',
+  },
+  {
     flags: '--weights <bm25,dense>',
     key: 'weights',
     group: 'retrieval',

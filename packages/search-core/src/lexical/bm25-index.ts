@@ -7,8 +7,21 @@ export type Bm25Options = {
 
 export type Bm25Index = {
   readonly size: number;
-  /** One score per document, in corpus order. */
-  scores(queryTerms: readonly string[]): Float64Array;
+  /**
+   * One score per document, in corpus order. `weights` (one per query term) scale each term's
+   * contribution; without them every occurrence counts once, as BM25Okapi does.
+   */
+  scores(queryTerms: readonly string[], weights?: ArrayLike<number>): Float64Array;
+  /**
+   * The terms of the given documents with their weight as feedback: the mean over those documents
+   * of the term's share of the document (count / length) times its idf, best first; terms in
+   * `exclude` and terms at the idf floor (in most documents) left out.
+   */
+  feedbackTerms(
+    documents: readonly number[],
+    count: number,
+    exclude: ReadonlySet<string>,
+  ): { term: string; weight: number }[];
   /** The idf of a term as BM25Okapi computes it (0 for an unseen term). */
   idf(term: string): number;
 };
@@ -108,18 +121,20 @@ export function createBm25Index(
   for (let doc = 0; doc < size; doc++)
     lengthNorm[doc] = k1 * (1 - b + (b * docLengths[doc]!) / averageLength);
 
+  /** Term of each id, built on the first feedback query. */
+  let terms: string[] | undefined;
   return {
     size,
     idf: (term) => {
       const termId = termIds.get(term);
       return termId === undefined ? 0 : idfs[termId]!;
     },
-    scores(queryTerms) {
+    scores(queryTerms, weights) {
       const scores = new Float64Array(size);
-      for (const term of queryTerms) {
-        const termId = termIds.get(term);
+      for (let position = 0; position < queryTerms.length; position++) {
+        const termId = termIds.get(queryTerms[position]!);
         if (termId === undefined) continue;
-        const idf = idfs[termId]!;
+        const idf = weights ? idfs[termId]! * weights[position]! : idfs[termId]!;
         const end = starts[termId + 1]!;
         for (let at = starts[termId]!; at < end; at++) {
           const doc = postingDocs[at]!;
@@ -128,6 +143,25 @@ export function createBm25Index(
         }
       }
       return scores;
+    },
+    feedbackTerms(feedbackDocs, count, exclude) {
+      const weightOf = new Map<number, number>();
+      for (const doc of feedbackDocs) {
+        if (docLengths[doc]! === 0) continue;
+        for (let pair = docStarts[doc]!; pair < docStarts[doc + 1]!; pair++) {
+          const termId = pairTerms[pair]!;
+          if (idfs[termId]! <= floor) continue;
+          const share = (pairCounts[pair]! / docLengths[doc]!) * idfs[termId]!;
+          weightOf.set(termId, (weightOf.get(termId) ?? 0) + share / feedbackDocs.length);
+        }
+      }
+      terms ??= [...termIds.keys()];
+      const known = terms;
+      return [...weightOf]
+        .filter(([termId]) => !exclude.has(known[termId]!))
+        .sort(([leftId, left], [rightId, right]) => right - left || leftId - rightId)
+        .slice(0, count)
+        .map(([termId, weight]) => ({ term: known[termId]!, weight }));
     },
   };
 }

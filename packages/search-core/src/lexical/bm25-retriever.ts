@@ -1,5 +1,6 @@
 import { rankByScore } from '../core/rank-by-score.js';
 import type { MemoryDocument, RetrievalHit, Retriever } from '../core/retriever.js';
+import { type Bm25Feedback, bm25FeedbackScores } from './bm25-feedback.js';
 import { type Bm25Index, type Bm25Options, createBm25Index } from './bm25-index.js';
 import type { Tokenizer } from './tokenizer.js';
 
@@ -9,6 +10,8 @@ export type Bm25RetrieverOptions = Bm25Options & { tokenizer: Tokenizer };
 export function createBm25Retriever(options: Bm25RetrieverOptions): Retriever & {
   /** Raw scores for every document, in corpus order (for fusion). */
   scoreAll(query: string): Float64Array;
+  /** scoreAll with the query expanded by the terms of `ranking`'s top documents (bm25-feedback.ts). */
+  scoreWithFeedback(query: string, ranking: readonly number[], feedback: Bm25Feedback): Float64Array;
 } {
   const { tokenizer } = options;
   let documents: readonly MemoryDocument[] = [];
@@ -48,5 +51,9 @@ export function createBm25Retriever(options: Bm25RetrieverOptions): Retriever & 
       return hits;
     },
     scoreAll,
+    scoreWithFeedback(query, ranking, feedback) {
+      if (!bm25) throw new Error('bm25 retriever: search before index');
+      return bm25FeedbackScores(bm25, tokenizer.tokenize(query), ranking, feedback);
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { rankByScore } from '../core/rank-by-score.js';
 import type { MemoryDocument, RetrievalHit, Retriever } from '../core/retriever.js';
+import { type Bm25Feedback, bm25FeedbackOn } from '../lexical/bm25-feedback.js';
 import type { Bm25Options } from '../lexical/bm25-index.js';
 import { createBm25Retriever } from '../lexical/bm25-retriever.js';
 import type { Tokenizer } from '../lexical/tokenizer.js';
@@ -22,6 +23,8 @@ export type Bm25DenseRetrieverOptions = {
   timeBoost?: number;
   /** BM25's k1 and b; unset: rank_bm25's 1.5 and 0.75. */
   bm25?: Bm25Options;
+  /** BM25 route: the query expanded by the terms of the first ranking's top documents (bm25-feedback.ts); unset: off. */
+  bm25Feedback?: Bm25Feedback;
 };
 
 /**
@@ -67,11 +70,21 @@ export function createBm25DenseRetriever(options: Bm25DenseRetrieverOptions): Re
     async search({ query, limit, queryDate, signal }) {
       const scored = await routeScores(query, signal);
       const inScope = options.timeBoost ? datesInScope(query, queryDate, dates) : undefined;
-      const final = boostInScope(
-        scored.length === 1 ? scored[0]!.scores : fuseScores(scored, fusion),
-        inScope,
-        options.timeBoost ?? 0,
-      );
+      const rank = () =>
+        boostInScope(
+          scored.length === 1 ? scored[0]!.scores : fuseScores(scored, fusion),
+          inScope,
+          options.timeBoost ?? 0,
+        );
+      let final = rank();
+      const bm25Route = scored.findIndex(({ route }) => route === 'bm25');
+      if (bm25Route >= 0 && bm25FeedbackOn(options.bm25Feedback)) {
+        scored[bm25Route] = {
+          route: 'bm25',
+          scores: bm25.scoreWithFeedback(query, rankByScore(final), options.bm25Feedback),
+        };
+        final = rank();
+      }
       const ranks = scored.map(({ route, scores }) => ({ route, scores, ranks: ranksOf(scores) }));
       const order = rankByScore(final);
       const hits: RetrievalHit[] = [];

@@ -2,6 +2,7 @@ import { rankByScore } from '../core/rank-by-score.js';
 import type { MemoryDocument, RetrievalHit, Retriever, SearchOptions } from '../core/retriever.js';
 import type { SessionSummary, Summarizer } from '../core/summarizer.js';
 import { centroid, dot } from '../core/vector-math.js';
+import { type Bm25Feedback, bm25FeedbackOn, bm25FeedbackScores } from '../lexical/bm25-feedback.js';
 import { type Bm25Options, createBm25Index } from '../lexical/bm25-index.js';
 import type { Tokenizer } from '../lexical/tokenizer.js';
 import type { DenseScorer } from './dense-scorer.js';
@@ -52,6 +53,11 @@ export type SessionAwareOptions = {
   timeBoost?: number;
   /** BM25's k1 and b, for every BM25 index of both stages; unset: rank_bm25's 1.5 and 0.75. */
   bm25?: Bm25Options;
+  /**
+   * Stage 1: the session-text BM25 query expanded by the terms of the first session ranking's
+   * top sessions (bm25-feedback.ts); unset: off.
+   */
+  bm25Feedback?: Bm25Feedback;
 };
 
 export type SessionAwareResult = {
@@ -264,8 +270,18 @@ async function rankSessions(
   const sessionFusion: Fusion =
     options.fusion.kind === 'rrf' ? { kind: 'weighted', weights } : { ...options.fusion, weights };
   const inScope = options.timeBoost ? datesInScope(query, queryDate, index.sessionDates) : undefined;
-  const scores = boostInScope(fuseScores(routes, sessionFusion), inScope, options.timeBoost ?? 0);
-  const order = rankByScore(scores);
+  const fuse = () => boostInScope(fuseScores(routes, sessionFusion), inScope, options.timeBoost ?? 0);
+  let scores = fuse();
+  let order = rankByScore(scores);
+  const text = routes.findIndex(({ route }) => route === 'text');
+  if (text >= 0 && bm25FeedbackOn(options.bm25Feedback)) {
+    routes[text] = {
+      route: 'text',
+      scores: bm25FeedbackScores(index.textIndex!, terms, order, options.bm25Feedback),
+    };
+    scores = fuse();
+    order = rankByScore(scores);
+  }
   const rank = new Int32Array(index.sessionIds.length);
   order.forEach((session, position) => {
     rank[session] = position + 1;

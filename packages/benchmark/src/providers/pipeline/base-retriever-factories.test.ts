@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAnyDataset } from '../../benchmarks/load-dataset.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { BASE_RETRIEVERS, type BaseRetrieverName } from '../../config/base-retrievers.js';
+import type { RunConfig } from '../../config/run-config.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { sampleConfig } from '../../testing/sample-run.js';
 import { BASE_RETRIEVER_FACTORIES } from './base-retriever-factories.js';
@@ -65,6 +66,31 @@ describe('BASE_RETRIEVER_FACTORIES', () => {
       expect(await bm25Scores(retriever, { bm25K1: 1.5, bm25B: 0.75 }), retriever).toEqual(plain);
       expect(await bm25Scores(retriever, { bm25B: 0 }), retriever).not.toEqual(plain);
       expect(await bm25Scores(retriever, { bm25K1: 0.9 }), retriever).not.toEqual(plain);
+    }
+  });
+
+  it('hands --bm25-feedback-docs to the BM25 of bm25 and hybrid and to session-aware stage 1', async () => {
+    const bm25Scores = async (retriever: BaseRetrieverName, feedback: Partial<RunConfig>) => {
+      const config = sampleConfig({ cache: false, retriever, granularity: 'session', ...feedback });
+      const provider = createPipelineProvider(config, { embedder: createHashingEmbedder() }, {});
+      try {
+        const { hits } = await provider.retrieve({ record: records[0]! });
+        const route = retriever === 'session-aware' ? 'session_text' : 'bm25';
+        return hits.map((hit) => hit.routes?.[route]?.score);
+      } finally {
+        await provider.close?.();
+      }
+    };
+    for (const retriever of ['bm25', 'hybrid', 'session-aware'] as const) {
+      const plain = await bm25Scores(retriever, {});
+      expect(
+        plain.every((score) => typeof score === 'number'),
+        retriever,
+      ).toBe(true);
+      expect(await bm25Scores(retriever, { bm25FeedbackDocs: 2, bm25FeedbackWeight: 0 }), retriever).toEqual(
+        plain,
+      );
+      expect(await bm25Scores(retriever, { bm25FeedbackDocs: 2 }), retriever).not.toEqual(plain);
     }
   });
 });

@@ -58,6 +58,9 @@ const routeSettings = (config: RunConfig) => ({
         },
       }
     : {}),
+  ...(config.bm25FeedbackDocs
+    ? { bm25Feedback: { documents: config.bm25FeedbackDocs, weight: config.bm25FeedbackWeight ?? 0.5 } }
+    : {}),
 });
 
 /** bm25, dense, hybrid: the routes searched over the documents, fused when more than one. */

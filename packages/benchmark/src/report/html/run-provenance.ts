@@ -39,6 +39,10 @@ export function runStages(config: Run['config']['config']): string[] {
   if (config.contextual !== 'none') stages.push(`contextual (${config.contextual})`);
   if (config.feedbackDocs > 0)
     stages.push(`dense feedback (${config.feedbackDocs} docs, weight ${config.feedbackWeight})`);
+  if (config.bm25FeedbackDocs)
+    stages.push(
+      `BM25 feedback (${config.bm25FeedbackDocs} docs, weight ${config.bm25FeedbackWeight ?? 0.5})`,
+    );
   if (config.retriever === 'multi-route')
     stages.push(config.sessionFirst ? 'multi-route, session first' : 'multi-route');
   if (config.retriever === 'session-aware')
