@@ -47,6 +47,10 @@ const BM25_ROUTE: Rule = {
     (config.retriever === 'bm25' || config.retriever === 'hybrid' || config.retriever === 'session-aware'),
   needs: '--retriever bm25, hybrid or session-aware',
 };
+const BM25_FEEDBACK: Rule = {
+  used: (config) => BM25_ROUTE.used(config) && (config.bm25FeedbackDocs ?? 0) > 0,
+  needs: '--bm25-feedback-docs above 0',
+};
 const http = (config: RunConfig) => config.provider === 'http';
 
 const RULES: Partial<Record<keyof RunConfig, Rule>> = {
@@ -108,10 +112,8 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
   bm25K1: BM25_ROUTE,
   bm25B: BM25_ROUTE,
   bm25FeedbackDocs: BM25_ROUTE,
-  bm25FeedbackWeight: {
-    used: (config) => BM25_ROUTE.used(config) && (config.bm25FeedbackDocs ?? 0) > 0,
-    needs: '--bm25-feedback-docs above 0',
-  },
+  bm25FeedbackWeight: BM25_FEEDBACK,
+  bm25FeedbackKeep: BM25_FEEDBACK,
   weights: {
     used: (config) => fuses(config) && config.fusion !== 'rrf',
     needs: `--fusion weighted|combmnz with ${FUSES}`,

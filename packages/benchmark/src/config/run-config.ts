@@ -108,6 +108,8 @@ export const runConfigSchema = z
      */
     bm25FeedbackDocs: z.number().int().min(0).max(100).optional(),
     bm25FeedbackWeight: z.number().min(0).max(10).optional(),
+    /** With BM25 feedback: the feedback documents keep their first places; the second pass orders the rest. */
+    bm25FeedbackKeep: z.boolean().optional(),
     rrfK: z.number().min(1).default(60),
     /** BM25 weight, dense weight for the weighted fusion. */
     weights: z.tuple([z.number().min(0), z.number().min(0)]).default([0.3, 0.7]),

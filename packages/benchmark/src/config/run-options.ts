@@ -220,6 +220,13 @@ export const RUN_OPTIONS = [
     defaultHelp: '0.5',
   },
   {
+    flags: '--bm25-feedback-keep',
+    key: 'bm25FeedbackKeep',
+    group: 'retrieval',
+    help: 'with --bm25-feedback-docs: the feedback documents keep their first places, the second pass orders the rest',
+    defaultHelp: 'off',
+  },
+  {
     flags: '--weights <bm25,dense>',
     key: 'weights',
     group: 'retrieval',

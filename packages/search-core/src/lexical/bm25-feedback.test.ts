@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rankByScore } from '../core/rank-by-score.js';
-import { bm25FeedbackScores } from './bm25-feedback.js';
+import { bm25FeedbackScores, orderAfterFeedback } from './bm25-feedback.js';
 import { createBm25Index } from './bm25-index.js';
 
 // Two sessions about one cocktail habit; only the first names it as the question does.
@@ -50,6 +50,18 @@ describe('bm25FeedbackScores', () => {
     const emptyCorpus = createBm25Index([['cocktail'], ['x']]);
     expect([...bm25FeedbackScores(emptyCorpus, query, [0], { documents: 1, weight: 1 })]).toEqual([
       ...emptyCorpus.scores(query),
+    ]);
+  });
+});
+
+describe('orderAfterFeedback', () => {
+  it('keeps the feedback documents first in their first order only when asked', () => {
+    const first = [3, 1, 0, 2];
+    const second = [0, 2, 1, 3];
+    expect(orderAfterFeedback(first, second, { documents: 2, weight: 1 })).toEqual(second);
+    expect(orderAfterFeedback(first, second, { documents: 2, weight: 1, keep: true })).toEqual([3, 1, 0, 2]);
+    expect(orderAfterFeedback(first, [2, 0, 1, 3], { documents: 1, weight: 1, keep: true })).toEqual([
+      3, 2, 0, 1,
     ]);
   });
 });

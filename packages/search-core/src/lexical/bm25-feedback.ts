@@ -7,7 +7,13 @@ import type { Bm25Index } from './bm25-index.js';
  * haystack is scored again. Feedback documents come from the caller's first ranking (in a hybrid,
  * the fused one), so BM25 learns the words of what dense found too.
  */
-export type Bm25Feedback = { documents: number; weight: number; terms?: number };
+export type Bm25Feedback = {
+  documents: number;
+  weight: number;
+  terms?: number;
+  /** The feedback documents keep their first places; the second pass orders the rest. */
+  keep?: boolean;
+};
 
 /** Expansion terms per query when `terms` is unset. */
 export const BM25_FEEDBACK_TERMS = 10;
@@ -36,3 +42,18 @@ export function bm25FeedbackScores(
 /** Feedback that changes nothing (no documents or no weight) is off. */
 export const bm25FeedbackOn = (feedback: Bm25Feedback | undefined): feedback is Bm25Feedback =>
   feedback !== undefined && feedback.documents > 0 && feedback.weight > 0;
+
+/**
+ * The order after the feedback pass: with `keep`, the feedback documents first, in their first
+ * order, then the others in the second pass's order; without it, the second pass's order.
+ */
+export function orderAfterFeedback(
+  firstRanking: readonly number[],
+  secondRanking: number[],
+  feedback: Bm25Feedback,
+): number[] {
+  if (!feedback.keep) return secondRanking;
+  const kept = firstRanking.slice(0, feedback.documents);
+  const isKept = new Set(kept);
+  return [...kept, ...secondRanking.filter((document) => !isKept.has(document))];
+}

@@ -1,6 +1,6 @@
 import { rankByScore } from '../core/rank-by-score.js';
 import type { MemoryDocument, RetrievalHit, Retriever } from '../core/retriever.js';
-import { type Bm25Feedback, bm25FeedbackOn } from '../lexical/bm25-feedback.js';
+import { type Bm25Feedback, bm25FeedbackOn, orderAfterFeedback } from '../lexical/bm25-feedback.js';
 import type { Bm25Options } from '../lexical/bm25-index.js';
 import { createBm25Retriever } from '../lexical/bm25-retriever.js';
 import type { Tokenizer } from '../lexical/tokenizer.js';
@@ -77,16 +77,18 @@ export function createBm25DenseRetriever(options: Bm25DenseRetrieverOptions): Re
           options.timeBoost ?? 0,
         );
       let final = rank();
+      let order = rankByScore(final);
       const bm25Route = scored.findIndex(({ route }) => route === 'bm25');
       if (bm25Route >= 0 && bm25FeedbackOn(options.bm25Feedback)) {
+        const first = order;
         scored[bm25Route] = {
           route: 'bm25',
-          scores: bm25.scoreWithFeedback(query, rankByScore(final), options.bm25Feedback),
+          scores: bm25.scoreWithFeedback(query, first, options.bm25Feedback),
         };
         final = rank();
+        order = orderAfterFeedback(first, rankByScore(final), options.bm25Feedback);
       }
       const ranks = scored.map(({ route, scores }) => ({ route, scores, ranks: ranksOf(scores) }));
-      const order = rankByScore(final);
       const hits: RetrievalHit[] = [];
       for (let rank = 0; rank < Math.min(limit, order.length); rank++) {
         const index = order[rank]!;

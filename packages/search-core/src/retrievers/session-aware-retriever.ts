@@ -2,7 +2,12 @@ import { rankByScore } from '../core/rank-by-score.js';
 import type { MemoryDocument, RetrievalHit, Retriever, SearchOptions } from '../core/retriever.js';
 import type { SessionSummary, Summarizer } from '../core/summarizer.js';
 import { centroid, dot } from '../core/vector-math.js';
-import { type Bm25Feedback, bm25FeedbackOn, bm25FeedbackScores } from '../lexical/bm25-feedback.js';
+import {
+  type Bm25Feedback,
+  bm25FeedbackOn,
+  bm25FeedbackScores,
+  orderAfterFeedback,
+} from '../lexical/bm25-feedback.js';
 import { type Bm25Options, createBm25Index } from '../lexical/bm25-index.js';
 import type { Tokenizer } from '../lexical/tokenizer.js';
 import type { DenseScorer } from './dense-scorer.js';
@@ -280,7 +285,7 @@ async function rankSessions(
       scores: bm25FeedbackScores(index.textIndex!, terms, order, options.bm25Feedback),
     };
     scores = fuse();
-    order = rankByScore(scores);
+    order = orderAfterFeedback(order, rankByScore(scores), options.bm25Feedback);
   }
   const rank = new Int32Array(index.sessionIds.length);
   order.forEach((session, position) => {

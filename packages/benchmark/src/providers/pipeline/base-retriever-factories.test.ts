@@ -93,4 +93,34 @@ describe('BASE_RETRIEVER_FACTORIES', () => {
       expect(await bm25Scores(retriever, { bm25FeedbackDocs: 2 }), retriever).not.toEqual(plain);
     }
   });
+
+  it('with --bm25-feedback-keep the feedback documents keep their first places', async () => {
+    const topSessions = async (retriever: BaseRetrieverName, feedback: Partial<RunConfig>) => {
+      const config = sampleConfig({ cache: false, retriever, granularity: 'session', ...feedback });
+      const provider = createPipelineProvider(config, { embedder: createHashingEmbedder() }, {});
+      try {
+        const orders: string[][] = [];
+        for (const record of records) {
+          const { hits } = await provider.retrieve({ record });
+          // session-aware: the stage-1 order, which its turn hits carry as the session rank.
+          const ranked = hits
+            .map((hit, position) => ({ id: hit.sessionId, rank: hit.routes?.session?.rank ?? position }))
+            .sort((left, right) => left.rank - right.rank);
+          orders.push([...new Set(ranked.map(({ id }) => id))].slice(0, 2));
+        }
+        return orders;
+      } finally {
+        await provider.close?.();
+      }
+    };
+    for (const retriever of ['hybrid', 'session-aware'] as const) {
+      const plain = await topSessions(retriever, {});
+      const moved = await topSessions(retriever, { bm25FeedbackDocs: 2, bm25FeedbackWeight: 3 });
+      expect(moved, retriever).not.toEqual(plain);
+      expect(
+        await topSessions(retriever, { bm25FeedbackDocs: 2, bm25FeedbackWeight: 3, bm25FeedbackKeep: true }),
+        retriever,
+      ).toEqual(plain);
+    }
+  });
 });

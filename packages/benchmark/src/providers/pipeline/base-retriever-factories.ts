@@ -59,7 +59,13 @@ const routeSettings = (config: RunConfig) => ({
       }
     : {}),
   ...(config.bm25FeedbackDocs
-    ? { bm25Feedback: { documents: config.bm25FeedbackDocs, weight: config.bm25FeedbackWeight ?? 0.5 } }
+    ? {
+        bm25Feedback: {
+          documents: config.bm25FeedbackDocs,
+          weight: config.bm25FeedbackWeight ?? 0.5,
+          ...(config.bm25FeedbackKeep ? { keep: true } : {}),
+        },
+      }
     : {}),
 });
 

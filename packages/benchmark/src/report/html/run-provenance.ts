@@ -41,7 +41,7 @@ export function runStages(config: Run['config']['config']): string[] {
     stages.push(`dense feedback (${config.feedbackDocs} docs, weight ${config.feedbackWeight})`);
   if (config.bm25FeedbackDocs)
     stages.push(
-      `BM25 feedback (${config.bm25FeedbackDocs} docs, weight ${config.bm25FeedbackWeight ?? 0.5})`,
+      `BM25 feedback (${config.bm25FeedbackDocs} docs, weight ${config.bm25FeedbackWeight ?? 0.5}${config.bm25FeedbackKeep ? ', kept first' : ''})`,
     );
   if (config.retriever === 'multi-route')
     stages.push(config.sessionFirst ? 'multi-route, session first' : 'multi-route');
