@@ -53,7 +53,10 @@ export function modelsCommand(): Command {
     .action(async (options: ModelsOptions) => {
       const { catalog, store } = settingsOf(options);
       const rows: string[][] = [];
-      for (const choice of namesOf(catalog, [])) {
+      const everyDtype = Object.entries(catalog.models).flatMap(([repository, model]) =>
+        Object.keys(model.dtypes).map((dtype) => chooseModel(catalog, `hf:${repository}@${dtype}`)),
+      );
+      for (const choice of everyDtype) {
         const { model } = choice;
         const present = await store
           .locate(choice)
@@ -67,7 +70,12 @@ export function modelsCommand(): Command {
           JSON.stringify(model.documentPrefix),
           megabytes(choice.files.model.bytes + choice.files.tokenizer.bytes),
           present ? `yes (${present.source})` : 'no',
-          ['hub', ...model.packages.map((entry) => `maven ${entry.artifact}`)].join(', '),
+          [
+            'hub',
+            ...model.packages
+              .filter((entry) => entry.dtype === choice.dtype)
+              .map((entry) => `maven ${entry.artifact}`),
+          ].join(', '),
         ]);
       }
       const header = [
