@@ -70,13 +70,13 @@ export function createBm25DenseRetriever(options: Bm25DenseRetrieverOptions): Re
     async search({ query, limit, queryDate, signal }) {
       const scored = await routeScores(query, signal);
       const inScope = options.timeBoost ? datesInScope(query, queryDate, dates) : undefined;
-      const rank = () =>
+      const fuseAndBoost = () =>
         boostInScope(
           scored.length === 1 ? scored[0]!.scores : fuseScores(scored, fusion),
           inScope,
           options.timeBoost ?? 0,
         );
-      let final = rank();
+      let final = fuseAndBoost();
       let order = rankByScore(final);
       const bm25Route = scored.findIndex(({ route }) => route === 'bm25');
       if (bm25Route >= 0 && bm25FeedbackOn(options.bm25Feedback)) {
@@ -85,7 +85,7 @@ export function createBm25DenseRetriever(options: Bm25DenseRetrieverOptions): Re
           route: 'bm25',
           scores: bm25.scoreWithFeedback(query, first, options.bm25Feedback),
         };
-        final = rank();
+        final = fuseAndBoost();
         order = orderAfterFeedback(first, rankByScore(final), options.bm25Feedback);
       }
       const ranks = scored.map(({ route, scores }) => ({ route, scores, ranks: ranksOf(scores) }));
