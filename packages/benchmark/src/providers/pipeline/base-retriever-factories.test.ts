@@ -46,72 +46,63 @@ describe('BASE_RETRIEVER_FACTORIES', () => {
     });
   });
 
+  /** The hits of the first sample question under these settings (session granularity). */
+  const hitsWith = async (
+    retriever: BaseRetrieverName,
+    settings: Partial<RunConfig>,
+    record = records[0]!,
+  ) => {
+    const config = sampleConfig({ cache: false, retriever, granularity: 'session', ...settings });
+    const provider = createPipelineProvider(config, { embedder: createHashingEmbedder() }, {});
+    try {
+      return (await provider.retrieve({ record })).hits;
+    } finally {
+      await provider.close?.();
+    }
+  };
+  const scoresOf = async (retriever: BaseRetrieverName, settings: Partial<RunConfig>, route: string) =>
+    (await hitsWith(retriever, settings)).map((hit) => hit.routes?.[route]?.score);
+
   it('hands --bm25-k1 and --bm25-b to the BM25 of bm25, hybrid and session-aware', async () => {
-    const bm25Scores = async (retriever: BaseRetrieverName, bm25: { bm25K1?: number; bm25B?: number }) => {
-      const config = sampleConfig({ cache: false, retriever, granularity: 'session', ...bm25 });
-      const provider = createPipelineProvider(config, { embedder: createHashingEmbedder() }, {});
-      try {
-        const { hits } = await provider.retrieve({ record: records[0]! });
-        return hits.slice(0, 5).map((hit) => hit.routes?.bm25?.score);
-      } finally {
-        await provider.close?.();
-      }
-    };
     for (const retriever of ['bm25', 'hybrid', 'session-aware'] as const) {
-      const plain = await bm25Scores(retriever, {});
+      const plain = await scoresOf(retriever, {}, 'bm25');
       expect(
         plain.every((score) => typeof score === 'number'),
         retriever,
       ).toBe(true);
-      expect(await bm25Scores(retriever, { bm25K1: 1.5, bm25B: 0.75 }), retriever).toEqual(plain);
-      expect(await bm25Scores(retriever, { bm25B: 0 }), retriever).not.toEqual(plain);
-      expect(await bm25Scores(retriever, { bm25K1: 0.9 }), retriever).not.toEqual(plain);
+      expect(await scoresOf(retriever, { bm25K1: 1.5, bm25B: 0.75 }, 'bm25'), retriever).toEqual(plain);
+      expect(await scoresOf(retriever, { bm25B: 0 }, 'bm25'), retriever).not.toEqual(plain);
+      expect(await scoresOf(retriever, { bm25K1: 0.9 }, 'bm25'), retriever).not.toEqual(plain);
     }
   });
 
   it('hands --bm25-feedback-docs to the BM25 of bm25 and hybrid and to session-aware stage 1', async () => {
-    const bm25Scores = async (retriever: BaseRetrieverName, feedback: Partial<RunConfig>) => {
-      const config = sampleConfig({ cache: false, retriever, granularity: 'session', ...feedback });
-      const provider = createPipelineProvider(config, { embedder: createHashingEmbedder() }, {});
-      try {
-        const { hits } = await provider.retrieve({ record: records[0]! });
-        const route = retriever === 'session-aware' ? 'session_text' : 'bm25';
-        return hits.map((hit) => hit.routes?.[route]?.score);
-      } finally {
-        await provider.close?.();
-      }
-    };
     for (const retriever of ['bm25', 'hybrid', 'session-aware'] as const) {
-      const plain = await bm25Scores(retriever, {});
+      const route = retriever === 'session-aware' ? 'session_text' : 'bm25';
+      const plain = await scoresOf(retriever, {}, route);
       expect(
         plain.every((score) => typeof score === 'number'),
         retriever,
       ).toBe(true);
-      expect(await bm25Scores(retriever, { bm25FeedbackDocs: 2, bm25FeedbackWeight: 0 }), retriever).toEqual(
-        plain,
-      );
-      expect(await bm25Scores(retriever, { bm25FeedbackDocs: 2 }), retriever).not.toEqual(plain);
+      expect(
+        await scoresOf(retriever, { bm25FeedbackDocs: 2, bm25FeedbackWeight: 0 }, route),
+        retriever,
+      ).toEqual(plain);
+      expect(await scoresOf(retriever, { bm25FeedbackDocs: 2 }, route), retriever).not.toEqual(plain);
     }
   });
 
   it('with --bm25-feedback-keep the feedback documents keep their first places', async () => {
     const topSessions = async (retriever: BaseRetrieverName, feedback: Partial<RunConfig>) => {
-      const config = sampleConfig({ cache: false, retriever, granularity: 'session', ...feedback });
-      const provider = createPipelineProvider(config, { embedder: createHashingEmbedder() }, {});
-      try {
-        const orders: string[][] = [];
-        for (const record of records) {
-          const { hits } = await provider.retrieve({ record });
-          // session-aware: the stage-1 order, which its turn hits carry as the session rank.
-          const ranked = hits
-            .map((hit, position) => ({ id: hit.sessionId, rank: hit.routes?.session?.rank ?? position }))
-            .sort((left, right) => left.rank - right.rank);
-          orders.push([...new Set(ranked.map(({ id }) => id))].slice(0, 2));
-        }
-        return orders;
-      } finally {
-        await provider.close?.();
+      const orders: string[][] = [];
+      for (const record of records) {
+        // session-aware: the stage-1 order, which its turn hits carry as the session rank.
+        const ranked = (await hitsWith(retriever, feedback, record))
+          .map((hit, position) => ({ id: hit.sessionId, rank: hit.routes?.session?.rank ?? position }))
+          .sort((left, right) => left.rank - right.rank);
+        orders.push([...new Set(ranked.map(({ id }) => id))].slice(0, 2));
       }
+      return orders;
     };
     for (const retriever of ['hybrid', 'session-aware'] as const) {
       const plain = await topSessions(retriever, {});
