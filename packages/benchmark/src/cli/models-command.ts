@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { runOptionOf } from '../config/run-options.js';
 import {
   chooseModel,
+  HF_PREFIX,
   loadModelCatalog,
   MODEL_CATALOG_PATH,
   type ModelCatalog,
@@ -54,7 +55,7 @@ export function modelsCommand(): Command {
       const { catalog, store } = settingsOf(options);
       const rows: string[][] = [];
       const everyDtype = Object.entries(catalog.models).flatMap(([repository, model]) =>
-        Object.keys(model.dtypes).map((dtype) => chooseModel(catalog, `hf:${repository}@${dtype}`)),
+        Object.keys(model.dtypes).map((dtype) => chooseModel(catalog, `${HF_PREFIX}${repository}@${dtype}`)),
       );
       for (const choice of everyDtype) {
         const { model } = choice;

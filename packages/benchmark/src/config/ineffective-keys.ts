@@ -40,7 +40,7 @@ const RETRIEVER_OPTION_RULES = Object.fromEntries(
   ),
 ) as Partial<Record<keyof RunConfig, Rule>>;
 const reads = readsAndJudges;
-/** The retrievers that take BM25's k1 and b (session-aware ranks turns by BM25 in stage 2 always; multi-route and multi-source keep rank_bm25's). */
+/** The retrievers that take BM25's k1, b and feedback (session-aware ranks turns by BM25 in stage 2 always; multi-route and multi-source keep rank_bm25's). */
 const BM25_ROUTE: Rule = {
   used: (config) =>
     pipeline(config) &&

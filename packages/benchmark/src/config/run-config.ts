@@ -32,6 +32,9 @@ const endpointUrl = z
     return !url || (url.search === '' && url.hash === '');
   }, 'must be a base URL without a query string or fragment (a query can carry a key)');
 
+/** The weight of BM25 feedback's added terms when a run names none (`--bm25-feedback-weight`). */
+export const BM25_FEEDBACK_WEIGHT = 0.5;
+
 export const runConfigSchema = z
   .object({
     /** The preset the config started from (recorded for provenance). */

@@ -1,9 +1,9 @@
-import { rankByScore } from '../core/rank-by-score.js';
 import type { MemoryDocument, RetrievalHit, Retriever } from '../core/retriever.js';
-import { type Bm25Feedback, bm25FeedbackOn, orderAfterFeedback } from '../lexical/bm25-feedback.js';
+import type { Bm25Feedback } from '../lexical/bm25-feedback.js';
 import type { Bm25Options } from '../lexical/bm25-index.js';
 import { createBm25Retriever } from '../lexical/bm25-retriever.js';
 import type { Tokenizer } from '../lexical/tokenizer.js';
+import { rankWithBm25Feedback } from './bm25-feedback-pass.js';
 import type { DenseScorer } from './dense-scorer.js';
 import { type Fusion, fuseScores, type RouteScores, ranksOf } from './fusion.js';
 import { smoothWithNeighbours } from './neighbour-turns.js';
@@ -70,24 +70,18 @@ export function createBm25DenseRetriever(options: Bm25DenseRetrieverOptions): Re
     async search({ query, limit, queryDate, signal }) {
       const scored = await routeScores(query, signal);
       const inScope = options.timeBoost ? datesInScope(query, queryDate, dates) : undefined;
-      const fuseAndBoost = () =>
-        boostInScope(
-          scored.length === 1 ? scored[0]!.scores : fuseScores(scored, fusion),
-          inScope,
-          options.timeBoost ?? 0,
-        );
-      let final = fuseAndBoost();
-      let order = rankByScore(final);
-      const bm25Route = scored.findIndex(({ route }) => route === 'bm25');
-      if (bm25Route >= 0 && bm25FeedbackOn(options.bm25Feedback)) {
-        const first = order;
-        scored[bm25Route] = {
-          route: 'bm25',
-          scores: bm25.scoreWithFeedback(query, first, options.bm25Feedback),
-        };
-        final = fuseAndBoost();
-        order = orderAfterFeedback(first, rankByScore(final), options.bm25Feedback);
-      }
+      const { scores: final, order } = rankWithBm25Feedback({
+        routes: scored,
+        route: 'bm25',
+        feedback: options.bm25Feedback,
+        rescore: (ranking, feedback) => bm25.scoreWithFeedback(query, ranking, feedback),
+        fuse: () =>
+          boostInScope(
+            scored.length === 1 ? scored[0]!.scores : fuseScores(scored, fusion),
+            inScope,
+            options.timeBoost ?? 0,
+          ),
+      });
       const ranks = scored.map(({ route, scores }) => ({ route, scores, ranks: ranksOf(scores) }));
       const hits: RetrievalHit[] = [];
       for (let rank = 0; rank < Math.min(limit, order.length); rank++) {

@@ -2,14 +2,10 @@ import { rankByScore } from '../core/rank-by-score.js';
 import type { MemoryDocument, RetrievalHit, Retriever, SearchOptions } from '../core/retriever.js';
 import type { SessionSummary, Summarizer } from '../core/summarizer.js';
 import { centroid, dot } from '../core/vector-math.js';
-import {
-  type Bm25Feedback,
-  bm25FeedbackOn,
-  bm25FeedbackScores,
-  orderAfterFeedback,
-} from '../lexical/bm25-feedback.js';
+import { type Bm25Feedback, bm25FeedbackScores } from '../lexical/bm25-feedback.js';
 import { type Bm25Options, createBm25Index } from '../lexical/bm25-index.js';
 import type { Tokenizer } from '../lexical/tokenizer.js';
+import { rankWithBm25Feedback } from './bm25-feedback-pass.js';
 import type { DenseScorer } from './dense-scorer.js';
 import { type Fusion, fuseScores, type RouteScores, ranksOf } from './fusion.js';
 import { smoothWithNeighbours } from './neighbour-turns.js';
@@ -275,18 +271,13 @@ async function rankSessions(
   const sessionFusion: Fusion =
     options.fusion.kind === 'rrf' ? { kind: 'weighted', weights } : { ...options.fusion, weights };
   const inScope = options.timeBoost ? datesInScope(query, queryDate, index.sessionDates) : undefined;
-  const fuse = () => boostInScope(fuseScores(routes, sessionFusion), inScope, options.timeBoost ?? 0);
-  let scores = fuse();
-  let order = rankByScore(scores);
-  const text = routes.findIndex(({ route }) => route === 'text');
-  if (text >= 0 && bm25FeedbackOn(options.bm25Feedback)) {
-    routes[text] = {
-      route: 'text',
-      scores: bm25FeedbackScores(index.textIndex!, terms, order, options.bm25Feedback),
-    };
-    scores = fuse();
-    order = orderAfterFeedback(order, rankByScore(scores), options.bm25Feedback);
-  }
+  const { scores, order } = rankWithBm25Feedback({
+    routes,
+    route: 'text',
+    feedback: options.bm25Feedback,
+    rescore: (ranking, feedback) => bm25FeedbackScores(index.textIndex!, terms, ranking, feedback),
+    fuse: () => boostInScope(fuseScores(routes, sessionFusion), inScope, options.timeBoost ?? 0),
+  });
   const rank = new Int32Array(index.sessionIds.length);
   order.forEach((session, position) => {
     rank[session] = position + 1;

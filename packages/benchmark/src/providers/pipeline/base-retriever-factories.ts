@@ -13,7 +13,7 @@ import {
   type Tokenizer,
 } from '@lme/search-core';
 import type { BaseRetrieverName, Route } from '../../config/base-retrievers.js';
-import type { RunConfig } from '../../config/run-config.js';
+import { BM25_FEEDBACK_WEIGHT, type RunConfig } from '../../config/run-config.js';
 import { createConfiguredMultiSource } from './configured-multi-source.js';
 
 /** What every base retriever of one haystack is built from. */
@@ -62,7 +62,7 @@ const routeSettings = (config: RunConfig) => ({
     ? {
         bm25Feedback: {
           documents: config.bm25FeedbackDocs,
-          weight: config.bm25FeedbackWeight ?? 0.5,
+          weight: config.bm25FeedbackWeight ?? BM25_FEEDBACK_WEIGHT,
           ...(config.bm25FeedbackKeep ? { keep: true } : {}),
         },
       }

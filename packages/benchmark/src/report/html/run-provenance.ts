@@ -1,6 +1,7 @@
 import type { Run } from '../../analysis/read-run.js';
 import { describeErrata, runLabel } from '../../analysis/run-label.js';
 import { fusesRoutes, searchesDense, takesRoutes } from '../../config/base-retrievers.js';
+import { BM25_FEEDBACK_WEIGHT } from '../../config/run-config.js';
 import { describeProvider } from '../../results/provider-identity.js';
 import type { Summary } from '../../results/summary.js';
 
@@ -41,7 +42,7 @@ export function runStages(config: Run['config']['config']): string[] {
     stages.push(`dense feedback (${config.feedbackDocs} docs, weight ${config.feedbackWeight})`);
   if (config.bm25FeedbackDocs)
     stages.push(
-      `BM25 feedback (${config.bm25FeedbackDocs} docs, weight ${config.bm25FeedbackWeight ?? 0.5}${config.bm25FeedbackKeep ? ', kept first' : ''})`,
+      `BM25 feedback (${config.bm25FeedbackDocs} docs, weight ${config.bm25FeedbackWeight ?? BM25_FEEDBACK_WEIGHT}${config.bm25FeedbackKeep ? ', kept first' : ''})`,
     );
   if (config.retriever === 'multi-route')
     stages.push(config.sessionFirst ? 'multi-route, session first' : 'multi-route');
