@@ -1,0 +1,43 @@
+import type { z } from 'zod';
+import type { ExternalMemory } from './external-memory.js';
+
+/**
+ * What the rest of the program may ask of a provider instead of comparing its name.
+ */
+export type ProviderCapabilities = {
+  /** An external memory system: receives every role by default, opaque ids, one ingest per haystack. */
+  external: boolean;
+  /** Can answer questions itself (`--answers provider`). */
+  answersItself: boolean;
+  /** Ranks the haystack (false for full-context and oracle: no retrieval metrics). */
+  ranks: boolean;
+  /** Must start from an empty store for every question (no namespace shared between questions). */
+  freshPerQuestion?: boolean;
+  /** Environment variables holding its credentials (names only, never values). */
+  apiKeyEnv?: readonly string[];
+};
+
+/** What a run hands an external memory system's factory besides its own options. */
+export type ExternalMemoryDependencies = {
+  /** Where credentials are looked up (process.env in a run; tests pass their own). */
+  environment: Readonly<Record<string, string | undefined>>;
+  /** Budget of one request attempt. */
+  timeoutMs: number;
+  /** Extra attempts after a retryable failure. */
+  maxRetries: number;
+  /** A folder the system may keep files in for this run (a bridge's store), inside lme's cache. */
+  workDir: string;
+};
+
+/**
+ * One external memory system (a folder under providers/ and one registry line): its name, what it
+ * is, its options as a zod object parsed from `--provider-option key=value` (each field's
+ * `.describe()` is its help line), its capabilities, and the factory.
+ */
+export type ExternalMemoryDescriptor<Options = Record<string, unknown>> = {
+  readonly name: string;
+  readonly description: string;
+  readonly options: z.ZodType<Options>;
+  readonly capabilities: ProviderCapabilities;
+  createMemory(options: Options, dependencies: ExternalMemoryDependencies): ExternalMemory;
+};
