@@ -1,0 +1,18 @@
+import type { ExternalMemoryDescriptor } from '../external/external-memory-descriptor.js';
+import { createSupermemoryMemory } from './supermemory-memory.js';
+import { type SupermemoryOptions, supermemoryOptionsSchema } from './supermemory-options.js';
+
+/** `--provider supermemory`: the hosted supermemory API (v3 documents, v4 search). */
+export const supermemoryDescriptor: ExternalMemoryDescriptor<SupermemoryOptions> = {
+  name: 'supermemory',
+  description:
+    'supermemory (API 3.0.0: v3 documents, v4 search): one container tag per namespace, one document per session, results mapped back by metadata; key in SUPERMEMORY_API_KEY.',
+  options: supermemoryOptionsSchema,
+  capabilities: {
+    external: true,
+    answersItself: false,
+    ranks: true,
+    apiKeyEnv: ['SUPERMEMORY_API_KEY'],
+  },
+  createMemory: (options, dependencies) => createSupermemoryMemory(options, dependencies),
+};
