@@ -59,3 +59,16 @@ function readTurnIndex(value: unknown): number | undefined {
   const number = typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value;
   return typeof number === 'number' && Number.isInteger(number) && number >= 0 ? number : undefined;
 }
+
+/** How many more results than hits an adapter asks for (see `resultsToAsk`). */
+export const OVERFETCH = 3;
+
+/**
+ * How many results to ask a hosted service for when `topK` hits are wanted: several results often
+ * map to one session (memories distilled from it, its turns) and some map to none, so the adapter
+ * asks for `OVERFETCH` times as many, within the service's own limit, and keeps the first `topK`
+ * distinct hits.
+ */
+export function resultsToAsk(topK: number, serviceMax: number): number {
+  return Math.max(1, Math.min(serviceMax, topK * OVERFETCH));
+}

@@ -220,7 +220,7 @@ describe('mem0-platform adapter', () => {
     expect(search?.body).toEqual({
       query: 'where does my sister work at the bakery',
       filters: { user_id: 'ns-1' },
-      top_k: 10,
+      top_k: 30,
       threshold: 0,
       rerank: false,
       reference_date: '2023-07-01T10:00:00.000Z',

@@ -26,7 +26,7 @@ import {
   type HostedTestHooks,
 } from '../hosted/hosted-connection.js';
 import { sessionsOnlyError } from '../hosted/hosted-options.js';
-import { mapHostedHits } from '../hosted/map-hosted-hits.js';
+import { mapHostedHits, resultsToAsk } from '../hosted/map-hosted-hits.js';
 import { type PollState, pollUntilDone } from '../hosted/poll-until-done.js';
 import { sessionInstant } from '../hosted/session-text.js';
 import type { ProtocolSession } from '../http/protocol.js';
@@ -131,7 +131,7 @@ export function createMem0PlatformMemory(
         body: {
           query: request.query,
           filters: { user_id: request.namespace },
-          top_k: Math.min(request.topK, MAX_TOP_K),
+          top_k: resultsToAsk(request.topK, MAX_TOP_K),
           threshold: options.threshold,
           rerank: options.rerank,
           ...(referenceDate ? { reference_date: referenceDate.toISOString() } : {}),

@@ -26,7 +26,7 @@ import {
   type HostedTestHooks,
 } from '../hosted/hosted-connection.js';
 import { sessionsOnlyError } from '../hosted/hosted-options.js';
-import { mapHostedHits } from '../hosted/map-hosted-hits.js';
+import { mapHostedHits, resultsToAsk } from '../hosted/map-hosted-hits.js';
 import { pollUntilDone } from '../hosted/poll-until-done.js';
 import { safeIdentifier } from '../hosted/safe-identifier.js';
 import { sessionTranscript } from '../hosted/session-text.js';
@@ -124,7 +124,7 @@ export function createSupermemoryMemory(
         body: {
           q: request.query,
           containerTag: safeIdentifier(request.namespace),
-          limit: Math.min(request.topK, MAX_LIMIT),
+          limit: resultsToAsk(request.topK, MAX_LIMIT),
           threshold: options.threshold,
           rerank: options.rerank,
           searchMode: options['search-mode'],

@@ -28,7 +28,7 @@ import {
   type HostedTestHooks,
 } from '../hosted/hosted-connection.js';
 import { sessionsOnlyError } from '../hosted/hosted-options.js';
-import { type HostedHitCandidate, mapHostedHits } from '../hosted/map-hosted-hits.js';
+import { type HostedHitCandidate, mapHostedHits, resultsToAsk } from '../hosted/map-hosted-hits.js';
 import { pollUntilDone } from '../hosted/poll-until-done.js';
 import { sessionInstant } from '../hosted/session-text.js';
 import type { ProtocolSession } from '../http/protocol.js';
@@ -183,7 +183,7 @@ export function createZepMemory(
           user_id: request.namespace,
           query: request.query,
           scope: options.scope,
-          limit: Math.min(request.topK, MAX_LIMIT),
+          limit: resultsToAsk(request.topK, MAX_LIMIT),
           reranker: options.reranker,
         },
         signal,
