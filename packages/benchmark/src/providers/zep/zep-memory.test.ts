@@ -106,7 +106,13 @@ async function startZepStandIn() {
       reply: (_request, [uuid]) => {
         const episode = episodes.find((candidate) => candidate.uuid === uuid);
         if (!episode) return { status: 404, body: { message: 'not found' } };
-        const answer = { uuid, content: episode.data, created_at: 'x', processed: episode.processed };
+        const answer = {
+          uuid,
+          content: episode.data,
+          created_at: 'x',
+          processed: episode.processed,
+          metadata: episode.metadata,
+        };
         episode.processed = true;
         return { body: answer };
       },
@@ -253,6 +259,34 @@ describe('zep adapter', () => {
       reranker: 'rrf',
     });
     expect(standIn.rejected).toEqual([]);
+  });
+
+  it('credits facts of a run it did not ingest (a resumed run) by reading their episodes once', async () => {
+    const { standIn, memory } = await setUp();
+    await memory.ingest('ns-1', STAND_IN_SESSIONS);
+    const resumed = createZepMemory(
+      zepDescriptor.options.parse({ 'base-url': standIn.url }),
+      dependencies({ ZEP_API_KEY: STAND_IN_KEY }),
+      { sleep: async () => {} },
+    );
+    const before = standIn.requests.length;
+    const search = {
+      namespace: 'ns-1',
+      query: 'my sister in Lisbon',
+      topK: 5,
+      granularity: 'session' as const,
+    };
+    expect((await resumed.search(search)).hits.map((hit) => hit.session_id)).toEqual(['s-91bc', 's-7f3a']);
+    expect(resumed.droppedHits()).toBe(1);
+    expect(standIn.requests.slice(before).map((request) => `${request.method} ${request.path}`)).toEqual([
+      'POST /graph/search',
+      'GET /graph/episodes/ep-1',
+      'GET /graph/episodes/ep-not-from-lme',
+      'GET /graph/episodes/ep-0',
+    ]);
+    // Looked up once: the second search reads nothing more.
+    await resumed.search(search);
+    expect(standIn.requests.slice(before).filter((request) => request.method === 'GET')).toHaveLength(3);
   });
 
   it('stores one episode per turn and ranks turns from episode metadata when asked', async () => {

@@ -17,9 +17,10 @@
  * lme_date[, lme_turn_index]}`. Zep processes episodes in order and asynchronously: after an
  * ingest the adapter polls the last episode until `processed`, within `max-wait-ms`. A search over
  * episodes maps each by its metadata; a search over facts (edges, the default) credits each fact
- * to the episodes Zep lists for it, looked up among the episodes this process added (a fact from
- * an episode it did not add is dropped and counted). Reset deletes the user. Cannot: rank more
- * than 50 results (Zep's search limit), rank turns unless `episode=turn`, report tokens.
+ * to the episodes Zep lists for it, by the metadata of those episodes (remembered from the adds of
+ * this process, else read once with GET /graph/episodes/{uuid}); a fact whose episodes carry no
+ * lme metadata is dropped and counted. Reset deletes the user. Cannot: rank more than 50 results
+ * (Zep's search limit), rank turns unless `episode=turn`, report tokens.
  */
 import type { ExternalMemoryDependencies } from '../external/external-memory-descriptor.js';
 import {
@@ -59,6 +60,8 @@ export function createZepMemory(
   const users = new Set<string>();
   /** Episode uuid → what lme sent in it, per namespace (facts name episodes, not metadata). */
   const episodes = new Map<string, Map<string, EpisodeSource>>();
+  /** Episode uuids already looked up, per namespace (found or not). */
+  const lookedUp = new Map<string, Set<string>>();
   let dropped = 0;
   const userPath = (namespace: string) => `/users/${encodeURIComponent(namespace)}`;
 
@@ -115,6 +118,34 @@ export function createZepMemory(
     return chunks.map((chunk) => base(chunk));
   }
 
+  /**
+   * Reads the metadata of episodes a fact names that this process did not add (a resumed run):
+   * `GET /graph/episodes/{uuid}`, once per episode; one that is gone or carries no lme metadata
+   * stays unknown, and its facts are dropped.
+   */
+  async function learnEpisodes(
+    namespace: string,
+    known: Map<string, EpisodeSource>,
+    uuids: readonly string[],
+    signal: AbortSignal | undefined,
+  ) {
+    const looked = lookedUp.get(namespace) ?? new Set<string>();
+    lookedUp.set(namespace, looked);
+    for (const uuid of new Set(uuids)) {
+      if (known.has(uuid) || looked.has(uuid)) continue;
+      looked.add(uuid);
+      const episode = await connection.requestOrMissing(episodeReply, {
+        method: 'GET',
+        path: `/graph/episodes/${encodeURIComponent(uuid)}`,
+        signal,
+      });
+      const sessionId = episode?.metadata?.['lme_session_id'];
+      const turnIndex = episode?.metadata?.['lme_turn_index'];
+      if (typeof sessionId !== 'string' || sessionId === '') continue;
+      known.set(uuid, { sessionId, ...(typeof turnIndex === 'number' ? { turnIndex } : {}) });
+    }
+  }
+
   return {
     identity: () => ({ ...connection.identity }),
     droppedHits: () => dropped,
@@ -129,6 +160,7 @@ export function createZepMemory(
       });
       users.delete(namespace);
       episodes.delete(namespace);
+      lookedUp.delete(namespace);
     },
     async ingest(namespace, sessions, { signal } = {}) {
       await ensureUser(namespace, signal);
@@ -199,7 +231,14 @@ export function createZepMemory(
           });
         }
       } else {
-        for (const fact of reply.edges ?? []) {
+        const facts = reply.edges ?? [];
+        await learnEpisodes(
+          request.namespace,
+          known,
+          facts.flatMap((fact) => fact.episodes ?? []),
+          signal,
+        );
+        for (const fact of facts) {
           const sources = (fact.episodes ?? []).flatMap((uuid) => known.get(uuid) ?? []);
           if (sources.length === 0) candidates.push({});
           for (const source of sources) candidates.push({ ...source, score: fact.score ?? undefined });
