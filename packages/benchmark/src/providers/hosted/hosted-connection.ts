@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import {
   createJsonClient,
   isAuthStatus,
@@ -130,16 +131,7 @@ export function createHostedConnection(options: HostedConnectionOptions): Hosted
     base,
     identity,
     redact,
-    sleep: (ms, signal) =>
-      sleep
-        ? sleep(ms, signal)
-        : new Promise<void>((resolve, reject) => {
-            const timer = setTimeout(resolve, ms);
-            signal?.addEventListener('abort', () => {
-              clearTimeout(timer);
-              reject(signal.reason);
-            });
-          }),
+    sleep: (ms, signal) => (sleep ? sleep(ms, signal) : wait(ms, undefined, signal ? { signal } : {})),
     async request(schema, request) {
       return check(schema, await send(request), request);
     },
