@@ -76,6 +76,29 @@ export function hostedContractChecks(contract: HostedContract): void {
     expect(failure.message).not.toContain(wrongKey.slice(0, 10));
   });
 
+  it('says in one sentence, after its retries, that nothing answers at the base URL', async () => {
+    const closed = await contract.start();
+    const url = closed.url;
+    await closed.close();
+    const waits: number[] = [];
+    const memory = contract.create(
+      url,
+      { [contract.apiKeyEnv]: STAND_IN_KEY },
+      {
+        sleep: async (ms) => {
+          waits.push(ms);
+        },
+      },
+    );
+    const failure = (await memory.preflight().catch((error: unknown) => error)) as Error;
+    expect(failure.message).toMatch(
+      new RegExp(
+        `^${contract.displayName}: GET ${url.replace(/[.:/]/g, '\\$&')}/\\S+ failed: ECONNREFUSED.* after 3 attempts\\.$`,
+      ),
+    );
+    expect(waits).toEqual([500, 1000]);
+  });
+
   it('retries a 429 (waiting as retry-after asks) and a 503, then succeeds', async () => {
     const { standIn, memory, waits } = await setUp();
     standIn.failNext({ status: 429, headers: { 'retry-after': '2' }, body: {} }, { status: 503, body: {} });
