@@ -1,4 +1,7 @@
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadAnyDataset } from '../../benchmarks/load-dataset.js';
+import { REPO_ROOT } from '../../testing/run-cli.js';
 import { sessionInstant } from './session-text.js';
 
 describe('sessionInstant', () => {
@@ -7,5 +10,16 @@ describe('sessionInstant', () => {
     expect(sessionInstant('2024-01-02T03:04:05Z')?.toISOString()).toBe('2024-01-02T03:04:05.000Z');
     expect(sessionInstant('last Tuesday')).toBeUndefined();
     expect(sessionInstant('')).toBeUndefined();
+  });
+});
+
+describe('sessionInstant on the committed datasets', () => {
+  it('reads every session date of the LongMemEval sample and of the LoCoMo fixture as loaded', async () => {
+    for (const file of ['sample/longmemeval_s_sample.json.gz', 'fixtures/locomo-mini.json']) {
+      const { records } = await loadAnyDataset(resolve(REPO_ROOT, 'datasets', file));
+      const dates = records.flatMap((record) => record.haystack_dates);
+      expect(dates.length).toBeGreaterThan(10);
+      expect(dates.filter((date) => sessionInstant(date) === undefined)).toEqual([]);
+    }
   });
 });
