@@ -172,7 +172,11 @@ describe('letta adapter', () => {
       tags: ['lme'],
     });
     const [agent] = [...agents.values()];
-    expect(agent!.passages.map(({ id: _id, ...passage }) => passage)).toEqual([
+    // Inserted several at a time: compare in session and turn order.
+    const stored = agent!.passages
+      .map(({ id: _id, ...passage }) => passage)
+      .sort((a, b) => (a.tags ?? []).join().localeCompare((b.tags ?? []).join()));
+    expect(stored).toEqual([
       {
         text: 'user: I adopted a greyhound called Comet last week.',
         created_at: '2023-05-20T02:21:00.000Z',

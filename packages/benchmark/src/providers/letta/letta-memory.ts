@@ -15,10 +15,12 @@
  * and no tools: only its archival store is used); each turn (or, with `passage=session`, each
  * session) is one archival passage `role: text`, with `created_at` the session's date and the tags
  * `lme-session:<id>` and `lme-turn:<index>`; a passage found by search maps back through those
- * tags. Letta embeds on insert, so an ingest is searchable when it returns (nothing to poll).
+ * tags (inserted `ingest-concurrency` at a time). Letta embeds on insert, so an ingest is
+ * searchable when it returns (nothing to poll).
  * Reset deletes the namespace's agents. Cannot: give scores (its search returns none; the rank
  * stands in as 1/rank), report tokens.
  */
+import pLimit from 'p-limit';
 import type { ExternalMemoryDependencies } from '../external/external-memory-descriptor.js';
 import {
   createHostedConnection,
@@ -134,16 +136,19 @@ export function createLettaMemory(
     },
     async ingest(namespace, sessions, { signal } = {}) {
       const agentId = await agentOf(namespace, true, signal);
-      for (const session of sessions) {
-        for (const passage of passagesOf(session)) {
-          await connection.request(insertReply, {
-            method: 'POST',
-            path: `/v1/agents/${encodeURIComponent(agentId!)}/archival-memory`,
-            body: passage,
-            signal,
-          });
-        }
-      }
+      const limit = pLimit(options['ingest-concurrency']);
+      await Promise.all(
+        sessions.flatMap(passagesOf).map((passage) =>
+          limit(() =>
+            connection.request(insertReply, {
+              method: 'POST',
+              path: `/v1/agents/${encodeURIComponent(agentId!)}/archival-memory`,
+              body: passage,
+              signal,
+            }),
+          ),
+        ),
+      );
       return {};
     },
     async search(request, { signal } = {}) {

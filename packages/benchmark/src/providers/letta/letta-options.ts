@@ -14,6 +14,15 @@ export const lettaOptionsSchema = z
       .describe(
         'What one archival passage holds: one turn (default; ranks turns and sessions) or a whole session (fewer calls; sessions only).',
       ),
+    'ingest-concurrency': z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(32)
+      .default(4)
+      .describe(
+        'Passage inserts in flight at once during an ingest (default 4); a rate limit (429) is retried.',
+      ),
     embedding: z
       .string()
       .min(1)
