@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { checkDatasetFile } from '../../../dataset/check-dataset-file.js';
 import { readWholeDatasetFile } from '../../../dataset/input-limits.js';
+import { parseDatasetJson } from '../../../dataset/parse-dataset-json.js';
 import { pythonStrip } from '../../../dataset/python-compat.js';
 import { formatRecordDate } from '../../../dataset/record-date.js';
 import type { LongMemEvalRecord, Turn } from '../../longmemeval-record.js';
@@ -74,8 +75,8 @@ export async function loadLocomoPlus(path: string): Promise<LoadedLocomoPlus> {
   const plusBytes = await readWholeDatasetFile(path);
   const locomoBytes = await readWholeDatasetFile(locomoPath);
   const sha256 = createHash('sha256').update(plusBytes).update(locomoBytes).digest('hex');
-  const plus = parseJson(path, plusBytes);
-  const locomo = parseJson(locomoPath, locomoBytes);
+  const plus = parseDatasetJson(path, plusBytes);
+  const locomo = parseDatasetJson(locomoPath, locomoBytes);
   const locomoQuestions = withFile(locomoPath, () => locomoPlusLocomoRecords(locomo));
   const cognitive = withFile(path, () => locomoPlusCognitiveRecords(plus, locomo));
   return {
@@ -240,14 +241,6 @@ function locomoTurnContent(turn: Record<string, unknown>): string {
 /** UTC milliseconds → `2023/05/08 (Mon) 13:56`. */
 function lmeDate(time: number): string {
   return formatRecordDate(new Date(time));
-}
-
-function parseJson(path: string, bytes: Buffer): unknown {
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch (error) {
-    throw new Error(`${path}: not valid JSON (${(error as Error).message})`);
-  }
 }
 
 function withFile<T>(path: string, read: () => T): T {
