@@ -3,8 +3,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, w
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseRunConfig } from '../../config/parse-run-config.js';
 import { INPUT_LIMITS } from '../../dataset/input-limits.js';
 import { datasetFileSha256 } from '../../run/dataset-checksum.js';
+import { openQuestionSource } from '../../run/question-source.js';
 import { isAbstention } from '../longmemeval-record.js';
 import { loadBeam } from './load-beam.js';
 
@@ -108,6 +110,24 @@ describe('BEAM silences', () => {
       `${join(tier, '2')}: question beam_c2_information_extraction_1 (probing_questions.json information_extraction[0]): field "source_chat_ids" holds "0", 0.5, null, true, not a message id (a whole number); left out of the gold`,
     ]);
     expect(records[0]!.beam_evidence_messages).toEqual([0]);
+  });
+
+  it('hands the loader’s warnings to lme run (the question source a run reads), each once', async () => {
+    const [tier] = tierCopy();
+    editProbing(join(tier, '2'), (value) => {
+      value.information_extraction![0]!.source_chat_ids = [0, 99];
+    });
+    const warnings: string[] = [];
+    const config = parseRunConfig({ retriever: 'bm25', convention: 'evidence' });
+    const source = await openQuestionSource(tier, config, undefined, undefined, (message) =>
+      warnings.push(message),
+    );
+    let questions = 0;
+    for await (const _item of source.items) questions++;
+    expect(questions).toBe(2);
+    expect(warnings).toEqual([
+      `${join(tier, '2')}: question beam_c2_information_extraction_1 names message 99 that is not in chat.json (left out of the gold)`,
+    ]);
   });
 
   it('does not make a folder named 1_abs turn its questions into abstention questions', async () => {
