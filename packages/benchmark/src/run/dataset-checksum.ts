@@ -3,6 +3,7 @@ import { constants, readdirSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { benchmarkNamed, recognizeBenchmarkPath } from '../benchmarks/benchmark-registry.js';
+import { formatLimit, INPUT_LIMITS } from '../dataset/input-limits.js';
 
 /**
  * SHA-256 of a dataset file's bytes as stored (compressed or not), hex. A dataset that is a
@@ -19,23 +20,29 @@ export async function datasetFileSha256(path: string): Promise<string> {
     const listed = format === undefined ? undefined : benchmarkNamed(format).datasetFiles?.(path);
     for (const file of listed ? [...listed].sort(comparePaths) : filesUnder(path)) {
       hash.update(`${file}\0`);
-      await hashFile(hash, join(path, file));
+      // A file its loader reads whole is refused here as the loader would, before 2 GB are hashed.
+      await hashFile(hash, join(path, file), listed ? INPUT_LIMITS.wholeFileBytes : undefined);
     }
   } else await hashFile(hash, path);
   return hash.digest('hex');
 }
 
 /** A regular file's bytes into the hash; a FIFO or a device (a link to /dev/zero) is refused at once, never read. */
-async function hashFile(hash: Hash, path: string): Promise<void> {
+async function hashFile(hash: Hash, path: string, maxBytes?: number): Promise<void> {
   const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch(
     (error: NodeJS.ErrnoException) => {
       throw new Error(`${path} cannot be read (${error.code ?? error.message}).`);
     },
   );
   try {
-    if (!(await handle.stat()).isFile())
+    const stats = await handle.stat();
+    if (!stats.isFile())
       throw new Error(
         `${path} is not a regular file (a device, a pipe or a socket); lme reads a dataset from regular files.`,
+      );
+    if (maxBytes !== undefined && stats.size > maxBytes)
+      throw new Error(
+        `${path}: is more than ${formatLimit(maxBytes)}, the most lme reads whole (a decompression bomb, or not a dataset)`,
       );
     for await (const chunk of handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false }))
       hash.update(chunk as Buffer);

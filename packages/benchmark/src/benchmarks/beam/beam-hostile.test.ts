@@ -55,6 +55,8 @@ describe('BEAM files go through the guarded reader', () => {
     await expect(loadBeam(tier)).rejects.toThrow(
       `${chat}: is more than 512 MB, the most lme reads whole (a decompression bomb, or not a dataset)`,
     );
+    // The run's dataset checksum refuses it too, before hashing 600 MB.
+    await expect(datasetFileSha256(tier)).rejects.toThrow(`${chat}: is more than 512 MB`);
   });
 
   it('refuses a byte that is not UTF-8, naming its offset', async () => {
