@@ -381,3 +381,140 @@ QDRANT_URL=$(cat "$work/q-old") run_case "36.12 Qdrant 1.17.1" dense old
 # 13. Upserts over gRPC (QDRANT_GRPC_URL) at a port nothing serves: stopped in preflight too.
 QDRANT_URL=$(cat "$work/q-ok") QDRANT_GRPC_URL="http://127.0.0.1:$dead" run_case "36.13 QDRANT_GRPC_URL down" dense grpcdown
 kill "$q_short" "$q_drop" "$q_old" "$q_ok"
+
+# Issue 50, the input, loader and network half (H2, H3, H4, H7, H8, H9 bounds; issue 52 item 4).
+# Each case prints its exit code, seconds and the first line a user sees. HOSTILE_ONLY=50 runs these only.
+if [ -z "${HOSTILE_ONLY:-}" ] || [ "${HOSTILE_ONLY}" = 50 ]; then
+timed() { # name, then the command: exit code, seconds and the first line
+  local name=$1 started code
+  shift
+  started=$(date +%s.%N)
+  "$@" >"$work/out" 2>&1
+  code=$?
+  printf '%-38s exit %-3s %5.1f s  %s\n' "$name" "$code" "$(echo "$(date +%s.%N) - $started" | bc)" \
+    "$(grep -v -e '^\s*$' -e '^read ' "$work/out" | head -1 | cut -c1-150)"
+}
+beam_tier() { # a fresh copy of the stand-in BEAM tier; prints its path
+  local dir
+  dir=$(mktemp -d "$work/beam-XXXX")
+  cp -r "$here/packages/benchmark/src/benchmarks/beam/fixtures/tier/." "$dir/"
+  echo "$dir"
+}
+beam_run() { lme run --dataset "$1" --retriever bm25 --out "$work" --run-id "beam-$RANDOM" --overwrite; }
+# H2: chat.json as a FIFO, a link to /dev/zero, 600 MB and 1.9 GB (sparse), a 0xE9 byte, a 70 MB message.
+t=$(beam_tier); rm "$t/2/chat.json"; mkfifo "$t/2/chat.json"
+timed "50.H2 chat.json a FIFO" beam_run "$t"
+t=$(beam_tier); rm "$t/2/chat.json"; ln -s /dev/zero "$t/2/chat.json"
+timed "50.H2 chat.json -> /dev/zero" beam_run "$t"
+for size in 600M 1900M; do
+  t=$(beam_tier); truncate -s "$size" "$t/2/chat.json"
+  timed "50.H2 chat.json of $size" beam_run "$t"
+done
+t=$(beam_tier); sed -i 's/sourdough/\xe9ourdough/' "$t/2/chat.json"
+timed "50.H2 a 0xE9 byte" beam_run "$t"
+t=$(beam_tier)
+node -e 'const fs = require("fs"); const v = JSON.parse(fs.readFileSync(process.argv[1]));
+v[0].turns[1][0].content = "x".repeat(70 * 1024 * 1024); fs.writeFileSync(process.argv[1], JSON.stringify(v));' "$t/2/chat.json"
+timed "50.H2 a 70 MB message" beam_run "$t"
+rm -rf "$t"
+# H8: gold ids "0", 0.5, null, true (lme run prints the loader's warning); a folder 1_abs; chat.json []; links
+# beside the conversations; a 100k-deep source_chat_ids.
+t=$(beam_tier)
+node -e 'const fs = require("fs"); const v = JSON.parse(fs.readFileSync(process.argv[1]));
+v.information_extraction[0].source_chat_ids = ["0", 0.5, null, true]; fs.writeFileSync(process.argv[1], JSON.stringify(v));' \
+  "$t/2/probing_questions/probing_questions.json"
+beam_run "$t" >"$work/out" 2>&1
+echo "50.H8 gold ids \"0\" 0.5 null true    exit $?   $(grep -m1 'source_chat_ids' "$work/out" | cut -c1-170)"
+t=$(beam_tier); mv "$t/1" "$t/1_abs"
+lme run --dataset "$t" --retriever bm25 --out "$work" --run-id abs --overwrite >/dev/null 2>&1
+echo "50.H8 a folder named 1_abs          abstention questions: $(grep -c '"abstention":true' "$work/abs/samples.jsonl" 2>/dev/null) of $(wc -l <"$work/abs/samples.jsonl" 2>/dev/null) (1 is the abstention ability's)"
+t=$(beam_tier); echo '[]' >"$t/2/chat.json"
+timed "50.H8 chat.json holding []" beam_run "$t"
+t=$(beam_tier); ln -s . "$t/dot"; ln -s / "$t/root"; ln -s "$t/loop-b" "$t/loop-a"; ln -s "$t/loop-a" "$t/loop-b"
+truncate -s 8G "$t/unrelated.bin"
+timed "50.H8 links and an 8 GB file beside" beam_run "$t"
+rm -f "$t/unrelated.bin"
+t=$(beam_tier)
+node -e 'const fs = require("fs"); const p = process.argv[1]; const deep = "[".repeat(100000) + "0" + "]".repeat(100000);
+fs.writeFileSync(p, fs.readFileSync(p, "utf8").replace("[0, 42]", deep));' "$t/2/probing_questions/probing_questions.json"
+timed "50.H8 100k-deep source_chat_ids" beam_run "$t"
+# H7: LoCoMo-Plus items.
+for change in '{"time_gap": "99999999999 years later"}' '{"cue_dialogue": ""}' '{"trigger_query": "  "}'; do
+  plus=$(mktemp -d "$work/plus-XXXX")
+  cp "$data/fixtures/locomo-mini.json" "$plus/locomo10.json"
+  node -e 'const item = {relation_type: "causal", cue_dialogue: "A: I started the cello.", trigger_query: "A: The neighbours complain.",
+    time_gap: "two months later"}; require("fs").writeFileSync(process.argv[1], JSON.stringify([{...item, ...JSON.parse(process.argv[2])}]));' \
+    "$plus/locomo_plus.json" "$change"
+  timed "50.H7 $change" lme run --dataset "$plus/locomo_plus.json" --retriever bm25 --out "$work" --run-id plus --overwrite
+done
+# H3: a .part that is a link, a target that is a FIFO or /dev/zero, a server that never answers (lme's own
+# 30 s connect timeout, not undici's 300 s), and BEAM with no route to raw GitHub (issue 52 item 4).
+node -e 'require("net").createServer(() => {}).listen(0, "127.0.0.1", function () { console.log(this.address().port); })' \
+  >"$work/port-silent" &
+silent=$!
+for _ in $(seq 50); do [ -s "$work/port-silent" ] && break; sleep 0.1; done
+raw="http://127.0.0.1:$(cat "$work/port-silent")"
+dd="$work/dd-part"; mkdir -p "$dd/beam/chats/100K/1"; echo kept >"$work/victim-part"
+ln -s "$work/victim-part" "$dd/beam/chats/100K/1/chat.json.part"
+timed "50.H3 .part is a link" lme datasets download beam-100k --data-dir "$dd" --github-raw-url "$raw"
+echo "  the linked-to file: $(cat "$work/victim-part")"
+dd="$work/dd-fifo"; mkdir -p "$dd/beam/chats/100K/1"; mkfifo "$dd/beam/chats/100K/1/chat.json"
+timed "50.H3 target a FIFO" lme datasets download beam-100k --data-dir "$dd" --github-raw-url "$raw"
+dd="$work/dd-zero"; mkdir -p "$dd/beam/chats/100K/1"; ln -s /dev/zero "$dd/beam/chats/100K/1/chat.json"
+timed "50.H3 target -> /dev/zero" lme datasets download beam-100k --data-dir "$dd" --github-raw-url "$raw"
+timed "50.H3 a server that never answers" lme datasets download beam-100k --data-dir "$work/dd-silent" --github-raw-url "$raw"
+kill "$silent"
+nothing=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
+timed "52.4 beam-100k with no route" lme datasets download beam-100k --data-dir "$work/dd-none" \
+  --github-raw-url "http://127.0.0.1:$nothing"
+echo "  left behind: $(find "$work/dd-none" 2>/dev/null | wc -l) paths"
+# H4: a reader that answers 429 Retry-After 99999; one SIGTERM once the run is under way.
+node -e '
+const http = require("http");
+http.createServer((q, s) => { q.resume(); q.on("end", () => { s.writeHead(429, {"content-type": "application/json",
+  "retry-after": "99999"}); s.end(JSON.stringify({error: {message: "busy"}})); }); })
+  .listen(0, "127.0.0.1", function () { console.log(this.address().port); });
+' >"$work/port-busy" &
+busy=$!
+for _ in $(seq 50); do [ -s "$work/port-busy" ] && break; sleep 0.1; done
+(cd "$repo" && OPENAI_API_KEY=sk-test OPENAI_BASE_URL="http://127.0.0.1:$(cat "$work/port-busy")/v1" exec timeout 300 node \
+  --import tsx --conditions=source packages/benchmark/src/cli/main.ts run --dataset sample --data-dir "$data" \
+  --preset bm25-official --out "$work" --run-id busy --limit 2 --reader-model gpt-4o-mini --no-cache) >"$work/out-busy" 2>&1 &
+runner=$!
+for _ in $(seq 600); do grep -q '^read ' "$work/out-busy" 2>/dev/null && break; sleep 0.1; done
+sleep 3
+kill -TERM "$runner"
+started=$(date +%s.%N)
+wait "$runner"
+code=$?
+printf '%-38s exit %-3s ended %.1f s after one SIGTERM  %s\n' "50.H4 Retry-After 99999, SIGTERM" "$code" \
+  "$(echo "$(date +%s.%N) - $started" | bc)" "$(grep -m1 'Run interrupted' "$work/out-busy" | cut -c1-90)"
+kill "$busy"
+# H9: --embed-threads 64 with use-lite; lme serve given a non-UTF-8 body and date "yesterday"; a TLS gRPC URL
+# at a plain-text port.
+timed "50.H9 --embed-threads 64 use-lite" lme run --dataset sample --data-dir "$data" --preset hybrid \
+  --embedder local:use-lite --embed-threads 64 --out "$work" --run-id threads --limit 1
+(cd "$repo" && exec node --import tsx --conditions=source packages/benchmark/src/cli/main.ts serve --port 0) \
+  >"$work/serve-out" 2>"$work/serve-err" &
+served=$!
+for _ in $(seq 300); do grep -q 'listening on' "$work/serve-err" 2>/dev/null && break; sleep 0.1; done
+url=$(grep -o 'http://[0-9.:]*' "$work/serve-err" | head -1)
+printf '{"namespace":"n","sessions":[{"session_id":"s","date":"2023/05/30 (Tue) 23:40","turns":[{"role":"user","content":"caf\xe9","turn_index":0}]}]}' \
+  >"$work/latin1.json"
+echo "50.H9 serve: a 0xE9 byte              $(curl -s -H 'content-type: application/json' --data-binary @"$work/latin1.json" "$url/v1/ingest" | cut -c1-140)"
+echo "50.H9 serve: date \"yesterday\"         $(curl -s -H 'content-type: application/json' \
+  -d '{"namespace":"n","sessions":[{"session_id":"s","date":"yesterday","turns":[]}]}' "$url/v1/ingest" | cut -c1-140)"
+echo "50.H9 serve: /v1/health memory        $(curl -s "$url/v1/health" | grep -o '"memory_mb.*')"
+kill "$served"
+tls=$(node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
+node -e 'require("net").createServer((c) => c.once("data", () => c.end("HTTP/1.1 400 Bad Request\r\n\r\n"))).listen(+process.argv[1], "127.0.0.1")' \
+  "$tls" &
+plain=$!
+sleep 0.5
+start_qdrant "$work/q-tls"
+q_tls=$!
+wait_for "$work/q-tls"
+QDRANT_URL=$(cat "$work/q-tls") QDRANT_GRPC_URL="https://127.0.0.1:$tls" timed "50.H9 TLS gRPC URL at a plain port" dense tls
+echo "  DEP0123 lines: $(grep -c DEP0123 "$work/out"); lines of output: $(wc -l <"$work/out")"
+kill "$plain" "$q_tls"
+fi

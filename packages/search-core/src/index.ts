@@ -6,6 +6,7 @@ export * from './core/retriever.js';
 export * from './core/summarizer.js';
 export * from './core/vector-math.js';
 export * from './embedding/index.js';
+export * from './http/capped-retry-fetch.js';
 export * from './http/json-client.js';
 export * from './http/node-http-transport.js';
 export * from './http/probe-endpoint.js';

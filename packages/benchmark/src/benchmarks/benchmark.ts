@@ -146,6 +146,12 @@ export type Benchmark = {
    */
   recognizesPath?(path: string): boolean | Promise<boolean>;
   /**
+   * For a dataset that is a folder: the files its loader reads, relative to it with `/`. A run's
+   * dataset checksum hashes these and nothing else under the folder (no link walked, no unrelated
+   * file read). Without it, a folder is hashed file by file, links not followed.
+   */
+  datasetFiles?(path: string): string[];
+  /**
    * Whether parsed JSON is this benchmark's format: a whole file that is one object, or an array
    * holding a file's first record. The registry asks each benchmark in turn; the default one
    * (the last to be asked) takes what no other recognises.

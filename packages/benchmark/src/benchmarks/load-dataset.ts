@@ -1,8 +1,8 @@
 import { open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import { checkDatasetFile } from '../dataset/check-dataset-file.js';
-import { readWholeDatasetFile } from '../dataset/input-limits.js';
 import { readJsonArrayObjects } from '../dataset/json-array-records.js';
+import { readDatasetJson } from '../dataset/parse-dataset-json.js';
 import type { BenchmarkLoadOptions, LoadedBenchmarkFile } from './benchmark.js';
 import {
   benchmarkNamed,
@@ -63,12 +63,7 @@ export async function detectDatasetFormat(path: string): Promise<DatasetFormat> 
 
 /** Parses a whole (small) JSON file, `.gz` or not; errors start with the path. */
 async function readJsonValue(path: string): Promise<unknown> {
-  const bytes = await readWholeDatasetFile(path);
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch (error) {
-    throw new Error(`${path}: not valid JSON (${(error as Error).message})`);
-  }
+  return (await readDatasetJson(path)).value;
 }
 
 /**

@@ -9,10 +9,10 @@ export const QUESTION_TYPES = [
   'temporal-reasoning',
 ] as const;
 
-/** `2023/05/30 (Tue) 23:40`, the official date format. */
-const DATE = /^\d{4}\/\d{2}\/\d{2} \([A-Z][a-z]{2}\) \d{2}:\d{2}$/;
+/** `2023/05/30 (Tue) 23:40`, the official date format (every loader's records, the provider protocol's dates). */
+export const RECORD_DATE = /^\d{4}\/\d{2}\/\d{2} \([A-Z][a-z]{2}\) \d{2}:\d{2}$/;
 const dateField = (missing: string) =>
-  z.string({ error: missing }).regex(DATE, { error: 'is not a date like "2023/05/30 (Tue) 23:40"' });
+  z.string({ error: missing }).regex(RECORD_DATE, { error: 'is not a date like "2023/05/30 (Tue) 23:40"' });
 
 /**
  * One turn of a LongMemEval haystack session, as in the official files. The messages are the

@@ -132,7 +132,7 @@ export const RUN_OPTIONS = [
     flags: '--embed-threads <n>',
     key: 'embedThreads',
     group: 'retrieval',
-    help: 'threads of an in-process embedder (hf: model calls at once, one text and one ONNX Runtime thread each; local:use-lite: worker threads); default: the cores, at most 4',
+    help: 'threads of an in-process embedder (hf: model calls at once, one text and one ONNX Runtime thread each; local:use-lite: worker threads); default: the cores, at most 4; never more than fit in memory (a model copy each, at most 2 GB in all)',
   },
   {
     flags: '--model-dir <dir>',

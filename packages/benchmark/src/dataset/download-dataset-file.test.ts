@@ -1,11 +1,12 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { downloadDatasetFile } from './download-dataset-file.js';
+import { DOWNLOAD_TIMEOUTS, downloadDatasetFile } from './download-dataset-file.js';
 
 /** A loopback file server that honours `Range` and can cut the connection mid-body once. */
 type FileServer = { url: string; requests: Array<{ path: string; range?: string }>; cutNextAfter?: number };
@@ -25,6 +26,13 @@ beforeAll(async () => {
   server = createServer((request, response) => {
     const path = request.url ?? '';
     hub.requests.push({ path, range: request.headers.range });
+    if (path === '/silent.json') return; // never answers
+    if (path === '/stall.json') {
+      // Headers and a first piece, then nothing more.
+      response.writeHead(200, { 'content-length': content.length });
+      response.write(content.subarray(0, 1000));
+      return;
+    }
     const body = files.get(path);
     if (!body) {
       response.writeHead(404, 'Not Found').end('Entry not found');
@@ -61,7 +69,13 @@ beforeAll(async () => {
   hub.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+);
 
 function target(name: string): string {
   return join(mkdtempSync(join(dir, 'case-')), name);
@@ -240,5 +254,59 @@ describe('downloadDatasetFile', () => {
     expect(readFileSync(path).equals(content)).toBe(true);
     expect(hub.requests.length - before).toBe(1);
     expect(existsSync(`${path}.part`) || existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  it('refuses a .part that is a symbolic link instead of appending through it', async () => {
+    const path = target('data.json');
+    const outside = join(mkdtempSync(join(dir, 'outside-')), 'victim');
+    writeFileSync(outside, 'kept');
+    symlinkSync(outside, `${path}.part`);
+    await expect(
+      downloadDatasetFile({ url: `${hub.url}/data.json`, target: path, bytes: content.length, sha256 }),
+    ).rejects.toThrow(
+      `${path}.part is a symbolic link; lme writes a download there itself and never through a link: delete it and run the same command again.`,
+    );
+    expect(readFileSync(outside, 'utf8')).toBe('kept');
+  });
+
+  it('refuses a target that is a FIFO or a link to /dev/zero instead of reading it forever', async () => {
+    const fifo = target('data.json');
+    execFileSync('mkfifo', [fifo]);
+    const zero = target('data.json');
+    symlinkSync('/dev/zero', zero);
+    for (const path of [fifo, zero]) {
+      await expect(
+        downloadDatasetFile({ url: `${hub.url}/data.json`, target: path, bytes: content.length, sha256 }),
+      ).rejects.toThrow(
+        `${path} exists but is not a regular file (a device, a pipe or a socket); move it away to download there.`,
+      );
+    }
+  });
+
+  it('ends a download from a server that never answers, or stalls after its headers, with lme’s timeouts', async () => {
+    // lme's own bounds: a silent server ends within 90 s (undici alone waits 300 s).
+    expect(DOWNLOAD_TIMEOUTS.connectMs + DOWNLOAD_TIMEOUTS.idleMs).toBeLessThanOrEqual(90_000);
+    const timeouts = { connectMs: 200, idleMs: 200 };
+    await expect(
+      downloadDatasetFile({
+        url: `${hub.url}/silent.json`,
+        target: target('silent.json'),
+        bytes: content.length,
+        sha256,
+        timeouts,
+      }),
+    ).rejects.toThrow(`${hub.url}/silent.json: the server did not answer within 0.2 s (connect timeout).`);
+    const stalled = target('stall.json');
+    await expect(
+      downloadDatasetFile({
+        url: `${hub.url}/stall.json`,
+        target: stalled,
+        bytes: content.length,
+        sha256,
+        timeouts,
+      }),
+    ).rejects.toThrow(
+      `${hub.url}/stall.json: the connection broke after 1000 of ${content.length} bytes (no byte for 0.2 s, idle timeout); ${stalled}.part keeps them, run the same command again to resume.`,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { lock } from 'proper-lockfile';
 
@@ -17,7 +17,25 @@ export type DownloadOptions = {
   /** Bytes written so far (including a resumed part) and the total when known. */
   onProgress?: (received: number, total: number | null) => void;
   fetch?: typeof fetch;
+  /** Bounds on a server that stalls (defaults DOWNLOAD_TIMEOUTS); tests pass short ones. */
+  timeouts?: Partial<DownloadTimeouts>;
 };
+
+export type DownloadTimeouts = {
+  /** From the request until the response's headers: a server that never answers. */
+  connectMs: number;
+  /** Between two pieces of the body: a server that stalls after its headers. */
+  idleMs: number;
+};
+
+/**
+ * lme's own bounds on a download (undici's are 300 s each): 30 s to answer, 60 s of silence in
+ * the body, so a silent server ends a download within 90 s with a sentence saying which.
+ */
+export const DOWNLOAD_TIMEOUTS: DownloadTimeouts = { connectMs: 30_000, idleMs: 60_000 };
+
+/** A download that could not reach the server (no route, refused, no answer in time): the caller may add where else to get the file. */
+export class DownloadConnectionError extends Error {}
 
 export type DownloadResult = {
   path: string;
@@ -72,6 +90,11 @@ async function presentFile(options: DownloadOptions): Promise<DownloadResult | u
   const { target, checksumSource = 'the dataset config' } = options;
   const present = await sizeOf(target);
   if (present === undefined) return undefined;
+  // A FIFO or a device (a link to /dev/zero) is never read: it would hang or never end.
+  if (!(await stat(target)).isFile())
+    throw new Error(
+      `${target} exists but is not a regular file (a device, a pipe or a socket); move it away to download there.`,
+    );
   const digest = await sha256OfFile(target);
   if (options.sha256 !== null && digest !== options.sha256) {
     throw new Error(
@@ -94,6 +117,14 @@ async function downloadLocked(
   const { url, target, checksumSource = 'the dataset config' } = options;
   const fetchImplementation = options.fetch ?? fetch;
   const part = `${target}.part`;
+  // The part is lme's own: a link (to a file elsewhere, or to /dev/zero) or a special file is
+  // refused, never appended through; writes below open it with O_NOFOLLOW as well.
+  const partStats = await lstat(part).catch(() => undefined);
+  if (partStats && !partStats.isFile())
+    throw new Error(
+      `${part} is ${partStats.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; lme writes a download there itself and never through a link: delete it and run the same command again.`,
+    );
+  const timeouts = { ...DOWNLOAD_TIMEOUTS, ...options.timeouts };
   let kept = (await sizeOf(part)) ?? 0;
   if (options.bytes !== null && kept > options.bytes) {
     await rm(part);
@@ -105,7 +136,7 @@ async function downloadLocked(
   // The size of the file on the server, as the response declares it (undefined: not declared).
   let serverSize: number | null = null;
   if (options.bytes === null || kept < options.bytes) {
-    const response = await request(fetchImplementation, url, kept);
+    const { response, idle } = await request(fetchImplementation, url, kept, timeouts);
     if (response.status === 416 && kept > 0 && options.bytes === null) {
       // The part already holds every byte the server has; the checksum decides.
       await response.body?.cancel();
@@ -139,17 +170,17 @@ async function downloadLocked(
       }
       const total = options.bytes ?? serverSize;
       try {
-        received = await writeBody(
-          response,
+        received = await writeBody(response, {
           part,
           append,
           hash,
-          received,
+          start: received,
           total,
-          options.onProgress,
+          onProgress: options.onProgress,
           url,
-          options.bytes,
-        );
+          limit: options.bytes,
+          idle,
+        });
       } catch (error) {
         if (!(error instanceof TooLongError)) throw error;
         await rm(part, { force: true });
@@ -214,37 +245,114 @@ export async function sha256OfFile(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** A regular file's bytes into the hash (opened non-blocking: a FIFO or device is refused, never read). */
 async function hashFile(path: string, hash: Hash): Promise<void> {
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!(await handle.stat()).isFile())
+      throw new Error(`${path} is not a regular file (a device, a pipe or a socket); move it away.`);
+    for await (const chunk of handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false }))
+      hash.update(chunk as Buffer);
+  } finally {
+    await handle.close();
+  }
 }
 
-async function request(fetchImplementation: typeof fetch, url: string, from: number): Promise<Response> {
+/** The body's idle watch: `arm` before each read, `disarm` when done; `fired` once it aborted the body. */
+type IdleWatch = { arm(): void; disarm(): void; readonly fired: boolean; readonly ms: number };
+
+/**
+ * The request, bounded: no headers within `connectMs` aborts it (a server that never answers);
+ * the returned watch aborts the body after `idleMs` without a byte (one that stalls after its headers).
+ */
+async function request(
+  fetchImplementation: typeof fetch,
+  url: string,
+  from: number,
+  timeouts: DownloadTimeouts,
+): Promise<{ response: Response; idle: IdleWatch }> {
+  const controller = new AbortController();
+  let connectFired = false;
+  const connectTimer = setTimeout(() => {
+    connectFired = true;
+    controller.abort();
+  }, timeouts.connectMs);
+  let response: Response;
   try {
-    return await fetchImplementation(url, { headers: from > 0 ? { Range: `bytes=${from}-` } : {} });
+    response = await fetchImplementation(url, {
+      headers: from > 0 ? { Range: `bytes=${from}-` } : {},
+      signal: controller.signal,
+    });
   } catch (error) {
+    if (connectFired)
+      throw new DownloadConnectionError(
+        `${url}: the server did not answer within ${seconds(timeouts.connectMs)} (connect timeout).`,
+      );
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new Error(`${url}: cannot connect (${cause?.code ?? cause?.message ?? (error as Error).message}).`);
+    throw new DownloadConnectionError(
+      `${url}: cannot connect (${cause?.code ?? cause?.message ?? (error as Error).message}).`,
+    );
+  } finally {
+    clearTimeout(connectTimer);
   }
+  let idleTimer: NodeJS.Timeout | undefined;
+  let idleFired = false;
+  const idle: IdleWatch = {
+    arm() {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => {
+        idleFired = true;
+        controller.abort();
+      }, timeouts.idleMs);
+    },
+    disarm: () => clearTimeout(idleTimer),
+    get fired() {
+      return idleFired;
+    },
+    ms: timeouts.idleMs,
+  };
+  return { response, idle };
+}
+
+/** `30 s`, `0.1 s`. */
+function seconds(ms: number): string {
+  return `${ms / 1000} s`;
 }
 
 async function writeBody(
   response: Response,
-  part: string,
-  append: boolean,
-  hash: Hash,
-  start: number,
-  total: number | null,
-  onProgress: DownloadOptions['onProgress'],
-  url: string,
-  /** The expected size: a body that goes on past it is stopped (TooLongError), never written past it. */
-  limit: number | null,
+  options: {
+    part: string;
+    append: boolean;
+    hash: Hash;
+    start: number;
+    total: number | null;
+    onProgress: DownloadOptions['onProgress'];
+    url: string;
+    /** The expected size: a body that goes on past it is stopped (TooLongError), never written past it. */
+    limit: number | null;
+    idle: IdleWatch;
+  },
 ): Promise<number> {
-  const handle = await open(part, append ? 'a' : 'w');
-  let received = start;
+  const { part, hash, total, onProgress, url, limit, idle } = options;
+  // Never through a link, even one made since the check above (O_NOFOLLOW fails with ELOOP).
+  const flags =
+    constants.O_WRONLY |
+    constants.O_CREAT |
+    constants.O_NOFOLLOW |
+    (options.append ? constants.O_APPEND : constants.O_TRUNC);
+  const handle = await open(part, flags).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(
+      `${part} cannot be written (${error.code === 'ELOOP' ? 'it is a symbolic link' : (error.code ?? error.message)}); delete it and run the same command again.`,
+    );
+  });
+  let received = options.start;
   try {
     onProgress?.(received, total);
     if (response.body) {
+      idle.arm();
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        idle.arm();
         if (limit !== null && received + chunk.length > limit) throw new TooLongError();
         await handle.write(chunk);
         hash.update(chunk);
@@ -257,11 +365,14 @@ async function writeBody(
       // Leaving the loop cancels the body; the caller deletes the part.
       throw error;
     }
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+    const cause = idle.fired
+      ? `no byte for ${seconds(idle.ms)}, idle timeout`
+      : ((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message);
     throw new Error(
       `${url}: the connection broke after ${received}${total === null ? '' : ` of ${total}`} bytes (${cause}); ${part} keeps them, run the same command again to resume.`,
     );
   } finally {
+    idle.disarm();
     await handle.close();
   }
   return received;

@@ -1,5 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
+import { readRegularFileCapped } from '../config/read-capped-file.js';
 import { describeNonUtf8, firstNonUtf8Byte } from '../config/strict-utf8.js';
 
 const MB = 1024 * 1024;
@@ -19,6 +19,12 @@ export const INPUT_LIMITS = {
   wholeFileBytes: 512 * MB,
   /** A streamed file, decompressed (bounds the time spent on a bomb, not memory). */
   streamBytes: 32 * 1024 * MB,
+  /**
+   * Arrays and objects inside one another (a real file needs 6: BEAM's `source_chat_ids` maps of
+   * lists inside questions inside abilities); deeper is refused naming where, before any code
+   * walks it recursively (a 100k-deep list overflows the stack).
+   */
+  nestingDepth: 64,
 } as const;
 
 /** `256 MB`. */
@@ -27,9 +33,11 @@ export function formatLimit(bytes: number): string {
 }
 
 /**
- * A dataset file read whole (`.gz` decompressed), refused in one sentence naming it when it is, or
- * decompresses to, more than `INPUT_LIMITS.wholeFileBytes`, or holds a byte that is not UTF-8 (named
- * by its offset); corrupt gzip data is named too.
+ * A dataset file read whole (`.gz` decompressed), refused in one sentence naming it when it is not
+ * a regular file (a FIFO, a device such as a link to /dev/zero, a folder), is or decompresses to more
+ * than `INPUT_LIMITS.wholeFileBytes`, or holds a byte that is not UTF-8 (named by its offset);
+ * corrupt gzip data is named too. Every loader that reads a file whole reads it here (then parses
+ * it with `parseDatasetJson`).
  */
 export async function readWholeDatasetFile(path: string): Promise<Buffer> {
   const bytes = await readCappedDatasetFile(path);
@@ -44,18 +52,21 @@ export async function readWholeDatasetFile(path: string): Promise<Buffer> {
 
 async function readCappedDatasetFile(path: string): Promise<Buffer> {
   const limit = INPUT_LIMITS.wholeFileBytes;
-  const refuse = (): never => {
-    throw new Error(
+  const refusal = () =>
+    new Error(
       `${path}: ${path.endsWith('.gz') ? 'decompresses to' : 'is'} more than ${formatLimit(limit)}, the most lme reads whole (a decompression bomb, or not a dataset)`,
     );
-  };
-  if ((await stat(path)).size > limit) refuse();
-  const bytes = await readFile(path);
+  // Regular files only (a FIFO or a link to /dev/zero is refused at once), capped while read.
+  const bytes = await readRegularFileCapped(path, {
+    what: path,
+    maxBytes: limit,
+    tooLarge: refusal,
+  });
   if (!path.endsWith('.gz')) return bytes;
   try {
     return gunzipSync(bytes, { maxOutputLength: limit });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') refuse();
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw refusal();
     throw new Error(`${path}: the gzip data is corrupt or truncated (${(error as Error).message})`);
   }
 }

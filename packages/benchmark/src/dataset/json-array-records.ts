@@ -113,6 +113,12 @@ export async function* readJsonArrayObjects(
           backslashRun = 0;
         } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
           depth++;
+          // depth counts the file's array too: a record's own braces are level 1 of it.
+          if (depth - 1 > INPUT_LIMITS.nestingDepth) {
+            throw new Error(
+              `record ${records + 1}, at byte ${offset + position} of the JSON, is nested more than ${INPUT_LIMITS.nestingDepth} levels deep (arrays and objects inside one another), the most lme reads; a dataset record needs a few`,
+            );
+          }
         } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
           depth--;
           if (depth === 1) {

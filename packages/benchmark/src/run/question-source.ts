@@ -115,9 +115,24 @@ export async function openQuestionSource(
   config: RunConfig,
   preloaded?: LoadedRecords,
   twoPassBytes = TWO_PASS_BYTES,
+  /** The loader's warnings (a BEAM gold id naming no message, …), each once, as it reads. */
+  onWarning?: (message: string) => void,
 ): Promise<QuestionSource> {
   const selection = selectionOf(config);
-  const options = { duplicateSessions: config.duplicateSessions };
+  // A file may be read more than once (counted, then streamed): each warning is told once.
+  const told = new Set<string>();
+  const options = {
+    duplicateSessions: config.duplicateSessions,
+    ...(onWarning
+      ? {
+          onWarning: (message: string) => {
+            if (told.has(message)) return;
+            told.add(message);
+            onWarning(message);
+          },
+        }
+      : {}),
+  };
   const format = preloaded?.format ?? (await detectDatasetFormat(path));
   const benchmark = benchmarkNamed(format);
   checkConvention(benchmark, config.convention, path);

@@ -167,7 +167,9 @@ export async function runBenchmark(
       manifest.provider = identity;
     }
     const qa = await createQaStage(config, dependencies.environment, (message) => hooks.onWarning?.(message));
-    const source = await openQuestionSource(datasetPath, config, dependencies.dataset);
+    const source = await openQuestionSource(datasetPath, config, dependencies.dataset, undefined, (message) =>
+      hooks.onWarning?.(message),
+    );
     claim = claimRunFolder(dir, { mode: resume ? 'resume' : 'new', overwrite: config.overwrite });
     hooks.onRunStart?.({ dir, runId });
     if (resume)

@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import { describeNonUtf8, firstNonUtf8Byte } from '../config/strict-utf8.js';
+import { checkJsonBounds } from '../dataset/parse-dataset-json.js';
 import { httpError } from './http-exchange.js';
 import { megabytes } from './namespace-store.js';
 
@@ -57,7 +59,21 @@ export function createBodyBudget(options: { maxBytes: number; maxBodyBytes: numb
           if (size > reserved) reserve(size - reserved);
           chunks.push(chunk);
         }
-        const text = Buffer.concat(chunks).toString('utf8');
+        const bytes = Buffer.concat(chunks);
+        // Never decoded to U+FFFD: a byte that is not UTF-8 is refused, named by its offset.
+        const bad = firstNonUtf8Byte(bytes);
+        if (bad)
+          throw httpError(
+            400,
+            `request body is not UTF-8 (${describeNonUtf8(bad)}); send JSON as UTF-8 text.`,
+          );
+        try {
+          // The dataset loaders' bounds: no string over 64 MB, no nesting past 64 levels.
+          checkJsonBounds(bytes, 'request body');
+        } catch (error) {
+          throw httpError(400, `${(error as Error).message}.`);
+        }
+        const text = bytes.toString('utf8');
         try {
           return { body: JSON.parse(text), release };
         } catch (error) {

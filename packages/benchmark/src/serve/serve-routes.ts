@@ -73,8 +73,11 @@ export function createServeRoutes({
         tokenizer: config.tokenizer,
         index_roles: config.indexRoles,
         namespaces: namespaces.size,
+        // The estimate --max-memory-mb bounds (the namespaces' sessions and their index), and what
+        // the process holds in all, measured: Node itself, the pipeline's models and caches too.
         memory_mb: megabytes(namespaces.heldBytes),
         max_memory_mb: megabytes(maxMemoryBytes),
+        rss_mb: megabytes(process.memoryUsage.rss()),
       }),
     },
     '/v1/reset': {

@@ -2,6 +2,7 @@ import pLimit from 'p-limit';
 import { loadOpenAi } from '../core/load-openai.js';
 import { redactSecrets } from '../core/redact-secrets.js';
 import { unitVector } from '../core/vector-math.js';
+import { cappedRetryFetch } from '../http/capped-retry-fetch.js';
 import { isRetryableStatus, ServiceError } from '../http/service-error.js';
 import type { EmbedDocumentsOptions, Embedder, EmbedQueryOptions } from './embedder.js';
 
@@ -16,10 +17,12 @@ export type OpenAiEmbedderOptions = {
   batchSize?: number;
   /** Requests in flight at once. Default 4. */
   concurrency?: number;
-  /** Retries by the openai client (429, 5xx, timeouts, honouring retry-after). Default 4. */
+  /** Retries by the openai client (429, 5xx, timeouts, honouring retry-after up to 30 s). Default 4. */
   maxRetries?: number;
   /** Per-request timeout. Default 60 s. */
   timeoutMs?: number;
+  /** The wait before a retry a server asked for, capped at 30 s (`cappedRetryFetch`); tests record it. */
+  retrySleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
   /**
    * Requested output size (sent as `dimensions`, for models that can shorten their vectors).
    * Then every response must have it, and the embedder id becomes `openai:<model>@<dimensions>`
@@ -64,6 +67,11 @@ export function createOpenAiEmbedder(options: OpenAiEmbedderOptions): Embedder {
     project: null,
     maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
     timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    // A server's retry-after honoured up to 30 s, the wait ended by the request's signal.
+    fetch: cappedRetryFetch({
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      ...(options.retrySleep ? { sleep: options.retrySleep } : {}),
+    }),
     // The core never prints.
     logLevel: 'off',
   });

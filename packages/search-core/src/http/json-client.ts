@@ -4,6 +4,9 @@ import type { HttpTransport } from './node-http-transport.js';
 import { ReplyTooLargeError, readCappedText } from './read-capped-text.js';
 import { isRetryableStatus, ServiceError } from './service-error.js';
 
+/** The longest lme waits before any one retry, whoever asks (a server's `retry-after` included). */
+export const MAX_RETRY_WAIT_MS = 30_000;
+
 export type JsonClientOptions = {
   /** Base URL without a trailing slash; request paths are appended. */
   baseUrl: string;
@@ -76,7 +79,7 @@ export type JsonClient = {
  */
 export function createJsonClient(options: JsonClientOptions): JsonClient {
   const retryBaseDelayMs = options.retryBaseDelayMs ?? 500;
-  const maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
+  const maxRetryDelayMs = options.maxRetryDelayMs ?? MAX_RETRY_WAIT_MS;
   const maxTotalRetryWaitMs = options.maxTotalRetryWaitMs ?? 10 * 60_000;
   const maxConsecutiveFailures = options.maxConsecutiveFailures ?? 5;
   let waited = 0;

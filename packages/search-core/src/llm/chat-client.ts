@@ -72,6 +72,11 @@ export type ChatClientOptions = {
   maxRetries?: number;
   /** Per-attempt timeout. Default 180000 (3 minutes: a 128k-token prompt can take a minute). */
   timeoutMs?: number;
+  /**
+   * The wait before a retry a server asked for (`retry-after`), capped at 30 s
+   * (`cappedRetryFetch`); tests pass a sleep that records instead of waiting.
+   */
+  retrySleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
   /** Cache root; completions are kept in `<cacheDir>/llm/`. No disk cache when omitted. */
   cacheDir?: string;
   /** Told about problems that do not fail a request (a cache folder that cannot be written). */

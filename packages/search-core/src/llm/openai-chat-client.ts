@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import { loadOpenAi } from '../core/load-openai.js';
 import { redactSecrets, redactSecretValues } from '../core/redact-secrets.js';
+import { cappedRetryFetch } from '../http/capped-retry-fetch.js';
 import type {
   ChatClient,
   ChatClientOptions,
@@ -22,7 +23,8 @@ export const LOGPROBS_MARK = 'lme-logprobs:';
 
 /**
  * A chat client that calls an OpenAI-compatible endpoint through the `openai` package. Retries
- * (with `retry-after` honoured) and the per-attempt timeout are the package's own. No cache.
+ * and the per-attempt timeout are the package's own; a server's `retry-after` is honoured up to
+ * 30 s, the wait ended by the request's signal (`cappedRetryFetch`). No cache.
  * Everything comes from the options, never from the environment (the caller resolves that); the
  * key never appears in an error or a reply text.
  */
@@ -56,6 +58,11 @@ export function createOpenAiChatClient(
       project: null,
       maxRetries,
       timeout: timeoutMs,
+      // Every retry wait a server asks for capped at 30 s and ended by the request's signal.
+      fetch: cappedRetryFetch({
+        maxRetries,
+        ...(options.retrySleep ? { sleep: options.retrySleep } : {}),
+      }),
       // The core never prints.
       logLevel: 'off',
     });

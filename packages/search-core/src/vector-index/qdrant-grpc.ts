@@ -1,4 +1,6 @@
+import { isIP } from 'node:net';
 import { endianness } from 'node:os';
+import { checkServerIdentity } from 'node:tls';
 import { Client, credentials, status as grpcStatus, Metadata } from '@grpc/grpc-js';
 import protobuf from 'protobufjs/minimal.js';
 import { redactSecrets } from '../core/redact-secrets.js';
@@ -75,7 +77,20 @@ export function createQdrantGrpc(options: QdrantGrpcOptions): QdrantGrpc {
       },
     ],
   };
-  const client = new Client(target, tls ? credentials.createSsl() : credentials.createInsecure(), {
+  // TLS to an IP address: grpc-js would send the IP as the TLS server name, which Node warns of
+  // (DEP0123: RFC 6066 forbids it). A placeholder name goes instead, and the certificate is still
+  // checked against the address itself.
+  const ipHost = tls && isIP(parsed.hostname.replace(/^\[|\]$/g, '')) !== 0;
+  const channelCredentials = !tls
+    ? credentials.createInsecure()
+    : ipHost
+      ? credentials.createSsl(null, null, null, {
+          checkServerIdentity: (_name, cert) =>
+            checkServerIdentity(parsed.hostname.replace(/^\[|\]$/g, ''), cert),
+        })
+      : credentials.createSsl();
+  const client = new Client(target, channelCredentials, {
+    ...(ipHost ? { 'grpc.ssl_target_name_override': 'qdrant.invalid' } : {}),
     'grpc.service_config': JSON.stringify(serviceConfig),
     // A retried call keeps its request; an upsert of 128 points of 768 dimensions is ~400 KB.
     'grpc.per_rpc_retry_buffer_size': 64 << 20,
@@ -164,10 +179,15 @@ export class QdrantGrpcError extends Error {
 function grpcErrorDetail(error: unknown): string {
   const { code, details, message } = error as { code?: number; details?: string; message?: string };
   if (code === undefined) return (message ?? String(error)).replace(/\.$/, '');
-  const cause = (details ?? '')
+  let cause = (details ?? '')
     .replace(/^No connection established\. Last error: (Error: )?/, '')
     .replace(/\.? ?Resolution note: ?$/, '')
     .replace(/\.$/, '');
+  // OpenSSL's multi-line text (`…:error:0A00010B:SSL routines:…:wrong version number:…`) as its reason alone.
+  const openssl = /SSL routines:[^:]*:([^:\n]+)/.exec(cause);
+  if (openssl)
+    cause = `TLS failed: ${openssl[1]}${/wrong version number|packet length too long|http request/i.test(openssl[1]!) ? '; the port does not speak TLS: use http:// in QDRANT_GRPC_URL for a plain-text port' : ''}`;
+  cause = cause.replace(/\s+/g, ' ').trim();
   return `${grpcStatus[code] ?? code}${cause ? ` (${cause})` : ''}`;
 }
 

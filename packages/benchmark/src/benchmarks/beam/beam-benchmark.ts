@@ -3,7 +3,7 @@ import { BEAM_ABILITIES } from './beam-abilities.js';
 import { BEAM_DATASETS, beamTierFolder, downloadBeamTier } from './beam-download.js';
 import { BEAM_READER_PROMPT } from './beam-prompts.js';
 import { beamOfficialRubric, beamPartialRubric } from './beam-rubric.js';
-import { isBeamFolder, loadBeam } from './load-beam.js';
+import { beamDatasetFiles, isBeamFolder, loadBeam } from './load-beam.js';
 
 /**
  * BEAM (github.com/mohammadtavakoli78/BEAM): one user's long conversation per folder, probing
@@ -20,6 +20,7 @@ export const beamBenchmark: Benchmark = {
   formatHint:
     'a BEAM folder (a tier such as chats/100K of numbered conversation folders, each with chat.json and probing_questions/probing_questions.json)',
   recognizesPath: (path) => isBeamFolder(path),
+  datasetFiles: (path) => beamDatasetFiles(path),
   // Files are never BEAM's: a dataset is a folder (recognizesPath).
   recognizes: () => false,
   load: async (path, options = {}) => {

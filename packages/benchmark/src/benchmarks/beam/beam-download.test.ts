@@ -81,7 +81,30 @@ describe('downloadBeamTier (loopback raw-GitHub server)', () => {
     ).rejects.toThrow(
       /1[\\/]chat\.json: the downloaded file's SHA-256 is [0-9a-f]{64}, but benchmarks\/beam\/beam-files\.ts expects [0-9a-f]{64}; the download was deleted\./,
     );
-    expect(readdirSync(join(dataDir, 'beam', '1'))).toEqual([]);
+    // Nothing left: the mismatching file deleted, and the folders made for it with it.
+    expect(existsSync(join(dataDir, 'beam', '1'))).toBe(false);
+    expect(readdirSync(dataDir)).toEqual([]);
+  });
+
+  it('with no route to the server, fails in one sentence saying where else to get the files, and leaves no folder', async () => {
+    // A port nothing listens on: the connection is refused at once (no route, as offline).
+    const dead = await new Promise<number>((done) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => done(port));
+      });
+    });
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'lme-beam-offline-')), 'data');
+    const error = await downloadBeamTier({
+      name: 'beam-100k',
+      dataDir,
+      rawUrl: `http://127.0.0.1:${dead}`,
+      files: standInFiles(),
+    }).catch((caught: Error) => caught);
+    expect((error as Error).message).toBe(
+      `http://127.0.0.1:${dead}${PREFIX}chats/100K/1/chat.json: cannot connect (ECONNREFUSED); fetch from a mirror of raw GitHub with --github-raw-url <url> (or LME_GITHUB_RAW_URL), or put the tier's files (${BEAM_REPOSITORY} at commit ${BEAM_COMMIT.slice(0, 7)}: chats/100K/<n>/chat.json and probing_questions/probing_questions.json) under ${beamTierFolder(dataDir, '100K')} yourself (--data-dir or LME_DATA_DIR chooses the data folder).`,
+    );
+    expect(existsSync(dataDir)).toBe(false);
   });
 
   it('refuses tiers it cannot pin, and unknown names, in one sentence', async () => {

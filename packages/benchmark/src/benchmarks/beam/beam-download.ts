@@ -1,5 +1,10 @@
-import { join } from 'node:path';
-import { downloadDatasetFile } from '../../dataset/download-dataset-file.js';
+import { existsSync, rmdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import {
+  DownloadConnectionError,
+  type DownloadTimeouts,
+  downloadDatasetFile,
+} from '../../dataset/download-dataset-file.js';
 import { BEAM_COMMIT, BEAM_FILES, BEAM_REPOSITORY, type BeamFile } from './beam-files.js';
 
 /** Where raw GitHub files are served from (env LME_GITHUB_RAW_URL or `--github-raw-url` in tests). */
@@ -35,6 +40,7 @@ export type BeamDownloadOptions = {
   files?: readonly BeamFile[];
   onFile?: (file: BeamFile, index: number, total: number) => void;
   fetch?: typeof fetch;
+  timeouts?: Partial<DownloadTimeouts>;
 };
 
 export type BeamDownloadResult = { folder: string; files: number; fetched: number; alreadyPresent: number };
@@ -55,18 +61,53 @@ export async function downloadBeamTier(options: BeamDownloadOptions): Promise<Be
   const base = (options.rawUrl ?? GITHUB_RAW_URL).replace(/\/+$/, '');
   let fetched = 0;
   let alreadyPresent = 0;
-  for (const [index, file] of files.entries()) {
-    options.onFile?.(file, index, files.length);
-    const result = await downloadDatasetFile({
-      url: `${base}/${BEAM_REPOSITORY}/${BEAM_COMMIT}/${file.path}`,
-      target: join(options.dataDir, 'beam', file.path),
-      bytes: file.bytes,
-      sha256: file.sha256,
-      checksumSource: 'benchmarks/beam/beam-files.ts',
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-    });
-    if (result.alreadyPresent) alreadyPresent++;
-    else fetched++;
+  // Folders this call makes, removed again (when still empty) if it fails: no empty tier left behind.
+  const made: string[] = [];
+  try {
+    for (const [index, file] of files.entries()) {
+      options.onFile?.(file, index, files.length);
+      const target = join(options.dataDir, 'beam', file.path);
+      made.push(...missingFolders(dirname(target)));
+      const result = await downloadDatasetFile({
+        url: `${base}/${BEAM_REPOSITORY}/${BEAM_COMMIT}/${file.path}`,
+        target,
+        bytes: file.bytes,
+        sha256: file.sha256,
+        checksumSource: 'benchmarks/beam/beam-files.ts',
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+      });
+      if (result.alreadyPresent) alreadyPresent++;
+      else fetched++;
+    }
+  } catch (error) {
+    removeEmptyFolders(made);
+    if (!(error instanceof DownloadConnectionError)) throw error;
+    // No route to raw GitHub: where else the files can come from, in the same sentence.
+    throw new Error(
+      `${error.message.replace(/\.$/, '')}; fetch from a mirror of raw GitHub with --github-raw-url <url> (or LME_GITHUB_RAW_URL), or put the tier's files (${BEAM_REPOSITORY} at commit ${BEAM_COMMIT.slice(0, 7)}: chats/${tier}/<n>/chat.json and probing_questions/probing_questions.json) under ${beamTierFolder(options.dataDir, tier)} yourself (--data-dir or LME_DATA_DIR chooses the data folder).`,
+    );
   }
   return { folder: beamTierFolder(options.dataDir, tier), files: files.length, fetched, alreadyPresent };
+}
+
+/** The folders from `folder` up that do not exist yet, deepest first. */
+function missingFolders(folder: string): string[] {
+  const missing: string[] = [];
+  for (let at = resolve(folder); !existsSync(at); at = dirname(at)) {
+    missing.push(at);
+    if (dirname(at) === at) break;
+  }
+  return missing;
+}
+
+/** Removes the folders listed, deepest first, each only while empty (a kept `.part` keeps its folder). */
+function removeEmptyFolders(folders: readonly string[]): void {
+  for (const folder of [...new Set(folders)].sort((left, right) => right.length - left.length)) {
+    try {
+      rmdirSync(folder);
+    } catch {
+      // not empty (a partial download to resume), or gone already
+    }
+  }
 }

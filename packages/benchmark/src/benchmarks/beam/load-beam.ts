@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readDatasetJson } from '../../dataset/parse-dataset-json.js';
 import { formatRecordDate, MONTH_NAMES } from '../../dataset/record-date.js';
 import type { LongMemEvalRecord, Turn } from '../longmemeval-record.js';
 import { BEAM_ABILITIES, type BeamAbility, isBeamAbility } from './beam-abilities.js';
@@ -98,16 +98,37 @@ export async function loadBeam(path: string): Promise<LoadedBeam> {
   return { path, sha256: digest.digest('hex'), records, warnings };
 }
 
+/**
+ * One file of a conversation through the guarded reader every loader uses (a regular file only, a
+ * FIFO or device refused at once; 512 MB, UTF-8, 64 MB per string, nesting bounded), its
+ * SHA-256 added to the tier's digest.
+ */
 async function readJson(file: string, digest: ReturnType<typeof createHash>, name: string): Promise<unknown> {
-  const bytes = await readFile(file).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`${file}: cannot be read (${error.code ?? error.message})`);
-  });
+  const { bytes, value } = await readDatasetJson(file);
   digest.update(`${name}\0${createHash('sha256').update(bytes).digest('hex')}\n`);
-  try {
-    return JSON.parse(bytes.toString('utf8')) as unknown;
-  } catch (error) {
-    throw new Error(`${file}: not valid JSON (${(error as Error).message})`);
-  }
+  return value;
+}
+
+/**
+ * The files `loadBeam` reads from a BEAM path, relative to it with `/`, in the order of its
+ * conversation folders: what a run's dataset checksum covers (nothing else under the folder:
+ * no link it holds is walked, no unrelated file is hashed).
+ */
+export function beamDatasetFiles(path: string): string[] {
+  return beamConversationFolders(path).flatMap((folder) => {
+    const relative = folder === path ? '' : `${folder.slice(path.length).replace(/^[\\/]+/, '')}/`;
+    return [`${relative}${CHAT}`, `${relative}probing_questions/probing_questions.json`];
+  });
+}
+
+/**
+ * A conversation's name as it stands in question ids: the folder name with every character but
+ * letters, digits, `.` and `-` written `-`, so no folder name can put `_abs` (lme's abstention
+ * mark, tested as a substring as LongMemEval's scripts do) or another id's shape into an id: a
+ * folder `1_abs` gives `beam_c1-abs_…`, and only the abstention ability's questions are abstention.
+ */
+export function beamConversationId(conversation: string): string {
+  return conversation.replace(/[^A-Za-z0-9.-]/g, '-');
 }
 
 type BeamMessage = { id: number; role: 'user' | 'assistant'; content: string; timeAnchor?: string };
@@ -175,10 +196,17 @@ export function beamSessions(conversation: string, chat: unknown): BeamSession[]
           ...(anchor ? { timeAnchor: anchor } : {}),
         };
       });
-      sessions.push({ id: `c${conversation}_b${batchIndex + 1}_t${turnIndex + 1}`, messages });
+      sessions.push({
+        id: `c${beamConversationId(conversation)}_b${batchIndex + 1}_t${turnIndex + 1}`,
+        messages,
+      });
       anchors.push(batchAnchor);
     });
   });
+  if (sessions.length === 0)
+    throw new Error(
+      'chat.json holds no conversation (no batch with a turn); a BEAM conversation needs the chat its questions are about',
+    );
   const first = anchors.find((anchor) => anchor !== undefined);
   let current = first;
   return sessions.map((session, index) => {
@@ -199,11 +227,30 @@ const ANSWER_FIELDS = [
 
 /** `source_chat_ids` flattened: a list, a map of lists (`first_statement`, `original_info`, …) or a number. */
 export function flattenSourceIds(value: unknown): number[] {
-  if (value === undefined || value === null) return [];
-  if (typeof value === 'number') return Number.isInteger(value) ? [value] : [];
-  if (Array.isArray(value)) return value.flatMap(flattenSourceIds);
-  if (typeof value === 'object') return Object.values(value).flatMap(flattenSourceIds);
-  return [];
+  return readSourceIds(value).ids;
+}
+
+/**
+ * `source_chat_ids` read: the message ids it names (whole numbers, in order), and every other
+ * value found in it (`"0"`, `0.5`, `null`, `true`) as JSON, for a warning naming them. Absent or
+ * `null` as a whole means no gold. Walked with a stack, never recursion (nesting is bounded by the
+ * reader, and a hand-made value must not overflow the stack either).
+ */
+export function readSourceIds(value: unknown): { ids: number[]; invalid: string[] } {
+  const ids: number[] = [];
+  const invalid: string[] = [];
+  if (value === undefined || value === null) return { ids, invalid };
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current === 'number' && Number.isInteger(current)) ids.push(current);
+    else if (Array.isArray(current)) for (let at = current.length - 1; at >= 0; at--) stack.push(current[at]);
+    else if (current !== null && typeof current === 'object') {
+      const values = Object.values(current);
+      for (let at = values.length - 1; at >= 0; at--) stack.push(values[at]);
+    } else invalid.push(JSON.stringify(current) ?? String(current));
+  }
+  return { ids, invalid };
 }
 
 /**
@@ -249,7 +296,7 @@ export function beamConversationRecords(
     if (!Array.isArray(questions))
       throw new Error(`probing_questions.json: "${ability}" is not an array of questions`);
     questions.forEach((item, index) => {
-      const questionId = `beam_c${conversation}_${ability}_${index + 1}`;
+      const questionId = `beam_c${beamConversationId(conversation)}_${ability}_${index + 1}`;
       const where = `probing_questions.json ${ability}[${index}]`;
       const value = item as Record<string, unknown> | null;
       if (!value || typeof value !== 'object') throw new Error(`${where}: is not a question object`);
@@ -260,7 +307,12 @@ export function beamConversationRecords(
         throw new Error(`${where}: field "rubric" is missing or not a non-empty list of strings`);
       const answerField = ANSWER_FIELDS.find((field) => typeof value[field] === 'string');
       const answer = answerField ? (value[answerField] as string) : (rubric as string[]).join('; ');
-      const evidence = [...new Set(flattenSourceIds(value.source_chat_ids))].sort((a, b) => a - b);
+      const source = readSourceIds(value.source_chat_ids);
+      if (source.invalid.length > 0)
+        warnings.push(
+          `question ${questionId} (${where}): field "source_chat_ids" holds ${source.invalid.slice(0, 5).join(', ')}${source.invalid.length > 5 ? ', …' : ''}, not a message id (a whole number); left out of the gold`,
+        );
+      const evidence = [...new Set(source.ids)].sort((a, b) => a - b);
       const missing = evidence.filter((id) => !sessionOfMessage.has(id));
       if (missing.length > 0)
         warnings.push(

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { checkDatasetFile } from '../../dataset/check-dataset-file.js';
-import { readWholeDatasetFile } from '../../dataset/input-limits.js';
+import { readDatasetJson } from '../../dataset/parse-dataset-json.js';
 import { formatRecordDate, MONTH_NAMES } from '../../dataset/record-date.js';
 import type { LongMemEvalRecord, Turn } from '../longmemeval-record.js';
 import { LOCOMO_ADVERSARIAL, LOCOMO_CATEGORIES, type LocomoCategoryId } from './locomo-categories.js';
@@ -65,14 +65,8 @@ export function isLocomoShaped(value: unknown): boolean {
 /** Reads a LoCoMo file (`locomo10.json`, optionally gzipped; an array of conversations or one). */
 export async function loadLocomo(path: string): Promise<LoadedLocomo> {
   await checkDatasetFile(path);
-  const bytes = await readWholeDatasetFile(path);
+  const { bytes, value } = await readDatasetJson(path);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  let value: unknown;
-  try {
-    value = JSON.parse(bytes.toString('utf8'));
-  } catch (error) {
-    throw new Error(`${path}: not valid JSON (${(error as Error).message})`);
-  }
   try {
     return { path, sha256, ...locomoRecords(value) };
   } catch (error) {

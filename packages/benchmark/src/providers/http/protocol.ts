@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RECORD_DATE } from '../../benchmarks/longmemeval-record.js';
 
 /**
  * The HTTP provider protocol (docs/provider-protocol.md) as zod schemas: the one definition the
@@ -18,9 +19,17 @@ export const protocolTurnSchema = z.object({
   turn_index: z.number().int().min(0),
 });
 
+/** A date as the loaders check them: LongMemEval's `2023/05/30 (Tue) 23:40` (never `yesterday`). */
+const protocolDate = z.string().regex(RECORD_DATE, { error: 'is not a date like "2023/05/30 (Tue) 23:40"' });
+
 export const protocolSessionSchema = z.object({
   session_id: z.string().min(1),
-  date: z.string(),
+  date: protocolDate,
+  /**
+   * May be empty, on purpose: lme sends every session of a haystack, one whose turns are all of
+   * roles not indexed (`--index-roles user`) with none, and the in-process pipeline ranks such a
+   * session too (its metrics count it), so a server must take it to give the same numbers.
+   */
   turns: z.array(protocolTurnSchema),
 });
 
@@ -34,7 +43,7 @@ export const ingestRequestSchema = z.object({
 export const searchRequestSchema = z.object({
   namespace: namespaceSchema,
   query: z.string(),
-  query_date: z.string().optional(),
+  query_date: protocolDate.optional(),
   top_k: z.number().int().min(1),
   granularity: z.enum(['session', 'turn']).optional(),
 });

@@ -9,6 +9,7 @@ import {
 import { resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
 import { embedderParts, type RunConfig } from '../../config/run-config.js';
 import { onnxModelResolver } from '../../models/onnx-model-resolver.js';
+import { checkEmbedThreads } from './embed-threads-bound.js';
 
 /** An embedder, with what its disk cache tells when it has one. */
 export type ConfiguredEmbedder = Embedder &
@@ -25,6 +26,8 @@ export function createConfiguredEmbedder(
   environment: NodeJS.ProcessEnv = process.env,
 ): ConfiguredEmbedder {
   const names = embedderParts(config.embedder);
+  // Refused before a thread starts when the threads asked for would not fit in memory.
+  checkEmbedThreads(config);
   if (names.length > 1) {
     // Each part is created (and cached) as if named alone, so its vectors serve runs of it alone too.
     const parts = names.map((embedder) => createConfiguredEmbedder({ ...config, embedder }, environment));

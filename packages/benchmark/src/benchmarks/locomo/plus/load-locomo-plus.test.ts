@@ -98,6 +98,22 @@ describe('loading LoCoMo-Plus (locomo_plus.json with locomo10.json beside it)', 
       `${path}: item 1: field "time_gap" is missing or not a string`,
     );
   });
+
+  it('refuses, naming the item and field, a time_gap no date can show, an empty cue and a blank trigger', async () => {
+    const cases: Array<[Record<string, string>, string]> = [
+      [
+        { time_gap: '99999999999 years later' },
+        'item 1: field "time_gap" "99999999999 years later" puts the cue outside the years 1 to 9999',
+      ],
+      [{ cue_dialogue: '' }, 'item 1: field "cue_dialogue" holds no "A: …" or "B: …" line with text'],
+      [{ trigger_query: '   ' }, 'item 1: field "trigger_query" holds no "A: …" or "B: …" line with text'],
+      [{ trigger_query: 'A:   ' }, 'item 1: field "trigger_query" holds no "A: …" or "B: …" line with text'],
+    ];
+    for (const [change, message] of cases) {
+      const path = standIn([ITEMS[0], { ...ITEMS[1], ...change }]);
+      await expect(loadLocomoPlus(path)).rejects.toThrow(`${path}: ${message}`);
+    }
+  });
 });
 
 const official = officialLocomoPlus();

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { checkDatasetFile } from '../../../dataset/check-dataset-file.js';
 import { readWholeDatasetFile } from '../../../dataset/input-limits.js';
+import { parseDatasetJson } from '../../../dataset/parse-dataset-json.js';
 import { pythonStrip } from '../../../dataset/python-compat.js';
 import { formatRecordDate } from '../../../dataset/record-date.js';
 import type { LongMemEvalRecord, Turn } from '../../longmemeval-record.js';
@@ -74,8 +75,8 @@ export async function loadLocomoPlus(path: string): Promise<LoadedLocomoPlus> {
   const plusBytes = await readWholeDatasetFile(path);
   const locomoBytes = await readWholeDatasetFile(locomoPath);
   const sha256 = createHash('sha256').update(plusBytes).update(locomoBytes).digest('hex');
-  const plus = parseJson(path, plusBytes);
-  const locomo = parseJson(locomoPath, locomoBytes);
+  const plus = parseDatasetJson(path, plusBytes);
+  const locomo = parseDatasetJson(locomoPath, locomoBytes);
   const locomoQuestions = withFile(locomoPath, () => locomoPlusLocomoRecords(locomo));
   const cognitive = withFile(path, () => locomoPlusCognitiveRecords(plus, locomo));
   return {
@@ -183,6 +184,7 @@ export function locomoPlusCognitiveRecords(plus: unknown, locomo: unknown): Loco
     } catch (error) {
       throw new Error(`${where} (stitched into conversation ${conversationId}): ${(error as Error).message}`);
     }
+    checkStitched(where, item, context);
     const questionId = `${conversationId}_plus${index + 1}`;
     const cueId = `${questionId}_cue`;
     const sessions: Array<{ id: string; date: string; turns: Turn[] }> = [];
@@ -231,6 +233,37 @@ export function locomoPlusCognitiveRecords(plus: unknown, locomo: unknown): Loco
   });
 }
 
+/** Python's `datetime.min` and `datetime.max` (the official build_conv.py dates the cue with them). */
+const PYTHON_DATETIME_RANGE = [
+  new Date('0001-01-01T00:00:00Z').getTime(),
+  new Date('9999-12-31T23:59:59Z').getTime(),
+];
+
+/**
+ * An item that stitches into no question a judge could grade, refused in one sentence naming it
+ * and the field: a `time_gap` that dates the cue outside what a date can be (`99999999999 years
+ * later`: the official code's datetime overflows; lme would print NaN/NaN/NaN), a `cue_dialogue`
+ * with no `A:`/`B:` line of text (the gold session would hold no turn), a `trigger_query` with
+ * none (the question would be blank).
+ */
+function checkStitched(where: string, item: LocomoPlusItem, context: StitchedContext): void {
+  const [earliest, latest] = PYTHON_DATETIME_RANGE as [number, number];
+  if (!Number.isFinite(context.cueTime) || context.cueTime < earliest || context.cueTime > latest) {
+    throw new Error(
+      `${where}: field "time_gap" ${JSON.stringify(item.time_gap.slice(0, 80))} puts the cue outside the years 1 to 9999, which no date can show (the official build_conv.py fails on it too); write a gap such as "two months later"`,
+    );
+  }
+  for (const [field, turns] of [
+    ['cue_dialogue', context.cueTurns],
+    ['trigger_query', context.queryTurns],
+  ] as const) {
+    if (!turns.some((turn) => turn.text.trim() !== ''))
+      throw new Error(
+        `${where}: field "${field}" holds no "A: …" or "B: …" line with text, so the ${field === 'cue_dialogue' ? 'cue (the question’s gold) would be a session of no turns' : 'question would be blank'}`,
+      );
+  }
+}
+
 /** A turn as lme's LoCoMo loader writes it: `<speaker>: <text>[ [shares <caption>]]`. */
 function locomoTurnContent(turn: Record<string, unknown>): string {
   const caption = typeof turn.blip_caption === 'string' ? ` [shares ${turn.blip_caption}]` : '';
@@ -240,14 +273,6 @@ function locomoTurnContent(turn: Record<string, unknown>): string {
 /** UTC milliseconds → `2023/05/08 (Mon) 13:56`. */
 function lmeDate(time: number): string {
   return formatRecordDate(new Date(time));
-}
-
-function parseJson(path: string, bytes: Buffer): unknown {
-  try {
-    return JSON.parse(bytes.toString('utf8'));
-  } catch (error) {
-    throw new Error(`${path}: not valid JSON (${(error as Error).message})`);
-  }
 }
 
 function withFile<T>(path: string, read: () => T): T {

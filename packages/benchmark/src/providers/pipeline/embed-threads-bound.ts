@@ -1,0 +1,55 @@
+import { freemem } from 'node:os';
+import { embedderParts } from '../../config/run-config.js';
+
+const MB = 1024 * 1024;
+
+/**
+ * What one in-process embedder thread holds, about: a local:use-lite worker its own copy of the
+ * model and a TensorFlow.js backend (measured: 64 threads took 4 GB), an hf: thread an ONNX
+ * Runtime session of the model (a few hundred MB for the catalog's base-size models).
+ */
+export const THREAD_BYTES = { 'local:use-lite': 64 * MB, hf: 256 * MB } as const;
+
+/**
+ * The memory the threads of a run's embedders may take: half of what is free, and never more
+ * than 2 GB (32 use-lite threads, 8 hf: ones: far past what a machine's cores keep busy).
+ */
+export const THREADS_MAX_BYTES = 2048 * MB;
+const SHARE = 0.5;
+
+/** `1.5 GB`, `640 MB`. */
+function size(bytes: number): string {
+  return bytes >= 1024 * MB ? `${(bytes / (1024 * MB)).toFixed(1)} GB` : `${Math.round(bytes / MB)} MB`;
+}
+
+/**
+ * `--embed-threads` bounded by memory: the threads of the in-process embedders the config names
+ * (each thread a copy of its model, `THREAD_BYTES`) may take at most half of the memory free
+ * when the run starts, and at most `THREADS_MAX_BYTES`; more is refused in one sentence naming the flag, the estimate and the most
+ * that fit, before a thread starts. Nothing to check without the flag (the default, the cores up
+ * to 4, always fits) or for openai: embedders (no thread).
+ */
+export function checkEmbedThreads(
+  config: { embedder: string; embedThreads?: number | undefined },
+  freeBytes: number = freemem(),
+): void {
+  const threads = config.embedThreads;
+  if (threads === undefined) return;
+  const perThread = embedderParts(config.embedder).reduce(
+    (total, part) =>
+      total +
+      (part === 'local:use-lite'
+        ? THREAD_BYTES['local:use-lite']
+        : part.startsWith('hf:')
+          ? THREAD_BYTES.hf
+          : 0),
+    0,
+  );
+  if (perThread === 0) return;
+  const budget = Math.min(freeBytes * SHARE, THREADS_MAX_BYTES);
+  if (threads * perThread <= budget) return;
+  const fit = Math.max(1, Math.floor(budget / perThread));
+  throw new Error(
+    `--embed-threads ${threads}: ${threads} threads of ${config.embedder} would hold about ${size(threads * perThread)} (about ${size(perThread)} each, a copy of the model per thread), more than ${budget === THREADS_MAX_BYTES ? `the ${size(THREADS_MAX_BYTES)} lme lets embedder threads take` : `half of the ${size(freeBytes)} this machine has free`}; pass --embed-threads ${fit} or fewer (threads beyond the cores add memory, not speed).`,
+  );
+}
