@@ -2,7 +2,6 @@ import {
   cacheIdentityOf,
   createDenseScorer,
   type DenseScorer,
-  type Embedder,
   type Fusion,
   getTokenizer,
   type MemoryDocument,
