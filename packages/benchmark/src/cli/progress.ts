@@ -82,23 +82,27 @@ export function formatProgress(state: ProgressState): string {
 }
 
 /**
- * The pace of a run, measured from the first unit this process finished: the time before it
- * (loading a model, building the first index, a cold cache) is paid once, so counting it would
- * put the ETA of a short run off by minutes. Until a second unit is done there is no pace.
+ * The pace of a run: units per second over the recent updates (the last quarter of them, at
+ * least the last five), never counting the time before the first unit this process finished.
+ * That time (loading a model, building the first index, a cold cache) is paid once, so counting it
+ * put the ETA of a 3-minute run at 10 minutes; and a recent window follows a machine whose load
+ * changes. Until a second unit is done there is no pace.
  */
 export function createPace(now: () => number) {
-  let first: { at: number; done: number } | undefined;
+  const points: { at: number; done: number }[] = [];
   return {
-    /** Units per second after the first finished one, or undefined. */
+    /** Units per second at `done`, or undefined. */
     perSecond(done: number, baseline: number): number | undefined {
-      const at = now();
       if (done <= baseline) return undefined;
-      if (first === undefined) {
-        first = { at, done };
-        return undefined;
-      }
-      const seconds = (at - first.at) / 1000;
-      return done > first.done && seconds > 0 ? (done - first.done) / seconds : undefined;
+      const last = points.at(-1);
+      if (last === undefined || done > last.done) points.push({ at: now(), done });
+      // A download updates per chunk: the last 400 points are window enough.
+      if (points.length > 400) points.splice(0, points.length - 400);
+      const span = Math.max(5, Math.ceil(points.length / 4));
+      const from = points[Math.max(0, points.length - 1 - span)]!;
+      const to = points.at(-1)!;
+      const seconds = (to.at - from.at) / 1000;
+      return to.done > from.done && seconds > 0 ? (to.done - from.done) / seconds : undefined;
     },
   };
 }
