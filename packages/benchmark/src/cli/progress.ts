@@ -138,7 +138,9 @@ export function createProgress(label: string, options: ProgressOptions = {}): Pr
     terminalBar = new SingleBar({
       stream: stream as NodeJS.WriteStream,
       // The line is lme's own (rate and ETA from the injected clock); cli-progress draws it.
-      format: (_options, params) => `${bar(params.progress)} ${lineOf()}`,
+      // No bar while the total is unknown (a download without a length).
+      format: (_options, params) =>
+        latest?.total === undefined ? lineOf() : `${bar(params.progress)} ${lineOf()}`,
       hideCursor: false,
       linewrap: false,
       fps: 5,
