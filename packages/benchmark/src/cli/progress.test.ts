@@ -104,21 +104,6 @@ describe('progress', () => {
     );
   });
 
-  it('follows a change of pace (a machine whose load drops) within a few questions', () => {
-    const { progress, tick, text } = fakeProgress(false, 'questions');
-    progress.start(0);
-    const seen: { done: number; eta: number }[] = [];
-    for (let done = 1; done <= 22; done++) {
-      tick(done <= 10 ? 10_000 : 2_000);
-      progress.update(done, 22);
-      const line = text().trimEnd().split('\n').at(-1)!;
-      const eta = /^questions (\d+)\/22 .*ETA (?:(\d+) min )?(\d+) s/.exec(line);
-      if (eta && Number(eta[1]) === done) seen.push({ done, eta: Number(eta[2] ?? 0) * 60 + Number(eta[3]) });
-    }
-    // From the 16th question on, the last five took 2 s each: 6 left take 12 s.
-    expect(seen.find(({ done }) => done === 16)?.eta).toBe(12);
-  });
-
   it('prints a line every tenth of the total when piped, each with done/total, rate and ETA', () => {
     const { progress, tick, text } = fakeProgress(false);
     progress.start(0);

@@ -82,27 +82,25 @@ export function formatProgress(state: ProgressState): string {
 }
 
 /**
- * The pace of a run: units per second over the recent updates (the last quarter of them, at
- * least the last five), never counting the time before the first unit this process finished.
- * That time (loading a model, building the first index, a cold cache) is paid once, so counting it
- * put the ETA of a 3-minute run at 10 minutes; and a recent window follows a machine whose load
- * changes. Until a second unit is done there is no pace.
+ * The pace of a run, measured from the first unit this process finished: the time before it
+ * (loading a model, building the first index, a cold cache) is paid once, so counting it put the
+ * ETA of a 3-minute run at 10 minutes. The whole span since then, not a recent window: questions
+ * differ in size and a loaded machine in speed, and on the committed sample a window of the last
+ * few questions was further off than the whole span. Until a second unit is done there is no pace.
  */
 export function createPace(now: () => number) {
-  const points: { at: number; done: number }[] = [];
+  let first: { at: number; done: number } | undefined;
   return {
     /** Units per second at `done`, or undefined. */
     perSecond(done: number, baseline: number): number | undefined {
       if (done <= baseline) return undefined;
-      const last = points.at(-1);
-      if (last === undefined || done > last.done) points.push({ at: now(), done });
-      // A download updates per chunk: the last 400 points are window enough.
-      if (points.length > 400) points.splice(0, points.length - 400);
-      const span = Math.max(5, Math.ceil(points.length / 4));
-      const from = points[Math.max(0, points.length - 1 - span)]!;
-      const to = points.at(-1)!;
-      const seconds = (to.at - from.at) / 1000;
-      return to.done > from.done && seconds > 0 ? (to.done - from.done) / seconds : undefined;
+      const at = now();
+      if (first === undefined) {
+        first = { at, done };
+        return undefined;
+      }
+      const seconds = (at - first.at) / 1000;
+      return done > first.done && seconds > 0 ? (done - first.done) / seconds : undefined;
     },
   };
 }
