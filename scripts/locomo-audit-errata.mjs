@@ -6,6 +6,7 @@
 // lme's own: what this script checked against locomo10.json and the turns it quotes from it.
 //
 //   node scripts/locomo-audit-errata.mjs <locomo10.json> <folder with errors_conv_0..9.json>
+//   pnpm -s biome format --write configs/errata/locomo.json
 //
 // Neither input is committed (locomo10.json and the audit are CC BY-NC 4.0 data).
 import { createHash } from 'node:crypto';
@@ -103,7 +104,20 @@ conversations.forEach((conversation, index) => {
   const sampleId = conversation.sample_id;
   if (index === 0) {
     if (sampleId !== 'conv-26') throw new Error('conversation 0 is not conv-26');
-    entries.push(...conv26.entries);
+    // lme's own entries, their source saying now whether the audit lists the question.
+    const listed = new Map(
+      audit.map((item) => [`conv-26_q${Number(/qa(\d+)$/.exec(item.question_id)[1]) + 1}`, item]),
+    );
+    const withAudit = (entry) => {
+      const id = entry.question_id.replace(/_abs$/, '');
+      const item = listed.get(id);
+      const said = item
+        ? `the locomo-audit (${AUDIT}, audit/errors_conv_0.json) lists it too, as entry ${item.question_id} (${item.error_type})`
+        : `the locomo-audit (${AUDIT}, audit/errors_conv_0.json) does not list it`;
+      return { ...entry, source: `${entry.source.replace(/\. The locomo-audit list .*$/, '')}; ${said}` };
+    };
+    entries.push(...conv26.entries.map(withAudit));
+    reviewed.splice(0, reviewed.length, ...conv26.reviewed.map(withAudit));
   }
   for (const item of audit) {
     auditEntries++;
