@@ -179,6 +179,11 @@ export type Benchmark = {
     download(name: string, options: { dataDir: string; baseUrl?: string }): Promise<string>;
   };
   /**
+   * Datasets `lme datasets list` shows besides configs/datasets.json's files, downloaded or not:
+   * what each is, where it is (or goes) in the data directory, and how to get it.
+   */
+  readonly catalog?: readonly DatasetCatalogEntry[];
+  /**
    * The published files configs/datasets.json lists (LongMemEval: oracle, s, m) and its committed
    * sample, for `lme datasets list|verify|info` (`publishedDatasetFiles()` in the registry).
    */
@@ -243,4 +248,17 @@ export type Benchmark = {
   ): Record<string, unknown> | undefined;
   /** Tables appended to report.md after the per-category table; '' when it has none for this run. */
   tables?(summary: Summary, samples: readonly Sample[]): string;
+};
+
+/** A dataset `lme datasets list` shows (`Benchmark.catalog`). */
+export type DatasetCatalogEntry = {
+  /** A `--dataset` or `lme datasets download` name, or the benchmark's name for a file passed by path. */
+  readonly name: string;
+  readonly what: string;
+  /** How many questions, or '?'. */
+  readonly questions: string;
+  /** Where it is, or would be, in the data directory, and whether it is there whole. */
+  locate(dataDir: string): { path: string; status: 'present' | 'incomplete' | 'missing'; note?: string };
+  /** How to get it: the download command and size, or where to put the files by hand. */
+  readonly get: string;
 };

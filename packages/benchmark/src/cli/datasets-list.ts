@@ -1,5 +1,5 @@
 import type { DatasetVerifyResult as VerifyResult } from '../benchmarks/benchmark.js';
-import { publishedDatasetFiles } from '../benchmarks/benchmark-registry.js';
+import { benchmarks, publishedDatasetFiles } from '../benchmarks/benchmark-registry.js';
 import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
 import type { DatasetSources } from '../dataset/dataset-sources.js';
 
@@ -19,13 +19,28 @@ const STATUS_TEXT: Record<VerifyResult['status'], string> = {
   missing: 'not downloaded',
 };
 
-/** One known dataset as `lme datasets list` shows it. */
-export type DatasetListing = { name: string; what: string; questions: string; status: string; path: string };
+/** One known dataset as `lme datasets list` shows it; `get` says how to get it when it is not here whole. */
+export type DatasetListing = {
+  name: string;
+  what: string;
+  questions: string;
+  status: string;
+  path: string;
+  get?: string;
+};
+
+const CATALOG_STATUS = {
+  present: 'present (not checked)',
+  incomplete: 'INCOMPLETE',
+  missing: 'not downloaded',
+} as const;
 
 /**
- * `lme datasets list`: every dataset lme knows (the committed sample and the files of
- * configs/datasets.json), what it is, and where it is in the data dir with its SHA-256 checked
- * (a known rebuilt copy counts its own questions); with `verify` false, only whether the file is there.
+ * `lme datasets list`: every dataset lme knows, from the benchmark registry: the committed sample
+ * and the files of configs/datasets.json (what each is, where it is in the data dir with its
+ * SHA-256 checked, a known rebuilt copy counting its own questions; with `verify` false, only
+ * whether the file is there), then every benchmark's catalog (BEAM's tiers, LoCoMo, LoCoMo-Plus),
+ * downloaded or not, each not here whole with how to get it.
  */
 export async function listDatasets(
   sources: DatasetSources,
@@ -48,6 +63,7 @@ export async function listDatasets(
     const source = sources.files[name]!;
     const what = WHAT[name] ? `${WHAT[name]} (${source.file})` : source.file;
     const questions = String(source.questions ?? '?');
+    const get = `lme datasets download ${name}${source.bytes ? ` (${(source.bytes / 1e6).toFixed(0)} MB)` : ''}`;
     if (verify) {
       const result = verified.find((item) => item.dataset === name)!;
       const copy = sources.knownCopies.find((candidate) => candidate.sha256 === result.sha256);
@@ -57,6 +73,7 @@ export async function listDatasets(
         questions: String(copy?.questions ?? questions),
         status: STATUS_TEXT[result.status],
         path: result.path ?? '',
+        ...(result.status === 'missing' ? { get } : {}),
       });
       continue;
     }
@@ -67,7 +84,21 @@ export async function listDatasets(
       questions,
       status: path ? 'present (not checked)' : 'not downloaded',
       path: path ?? '',
+      ...(path ? {} : { get }),
     });
+  }
+  for (const benchmark of Object.values(benchmarks())) {
+    for (const entry of benchmark.catalog ?? []) {
+      const found = entry.locate(dataDir);
+      listings.push({
+        name: entry.name,
+        what: entry.what,
+        questions: entry.questions,
+        status: `${CATALOG_STATUS[found.status]}${found.note ? ` (${found.note})` : ''}`,
+        path: found.path,
+        ...(found.status === 'present' ? {} : { get: entry.get }),
+      });
+    }
   }
   return listings;
 }
@@ -81,7 +112,8 @@ export function renderDatasetList(listings: readonly DatasetListing[]): string {
     .map(
       (listing) =>
         `${listing.name.padEnd(name)}  ${listing.status.padEnd(status)}  ${listing.questions.padStart(questions)} questions  ${listing.path}`.trimEnd() +
-        `\n${' '.repeat(name + 2)}${listing.what}\n`,
+        `\n${' '.repeat(name + 2)}${listing.what}\n` +
+        (listing.get ? `${' '.repeat(name + 2)}get: ${listing.get}\n` : ''),
     )
     .join('');
 }

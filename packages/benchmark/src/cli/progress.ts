@@ -1,17 +1,22 @@
+import { SingleBar } from 'cli-progress';
+import { escapeControlCharacters } from '../config/terminal-text.js';
 import { type Logger, log } from './logger.js';
 
 export type Progress = {
-  /** Starts the clock of the rate; `done` units (a resumed run's) are already finished. */
+  /** Starts the clock; `done` units (a resumed run's) are already finished. */
   start(done?: number): void;
   /** `done` of `total` units finished (`total` unknown: undefined), and a short note. */
   update(done: number, total: number | undefined, detail?: string): void;
   stop(): void;
 };
 
+/** What progress writes to: stderr, or a test's stand-in (a terminal when `isTTY`). */
+export type ProgressStream = Pick<NodeJS.WriteStream, 'write'> & { isTTY?: boolean; columns?: number };
+
 export type ProgressOptions = {
   /** What is counted: `questions` or `bytes` (shown as MB). */
   unit?: 'questions' | 'bytes';
-  stream?: Pick<NodeJS.WriteStream, 'write'> & { isTTY?: boolean };
+  stream?: ProgressStream;
   /** Milliseconds since some fixed point; injected by tests. */
   now?: () => number;
   /** Redraw one line (a terminal) or print periodic lines (a pipe, a CI log); default: the stream's isTTY. */
@@ -47,37 +52,69 @@ export type ProgressState = {
   unit: 'questions' | 'bytes';
   done: number;
   total: number | undefined;
-  /** Units done at the first update (a resumed run's earlier questions), left out of the rate. */
-  startDone: number;
+  /** Milliseconds since start: the `took` of the last line. */
   elapsedMs: number;
+  /** Units per second at the current pace; undefined until it can be measured. */
+  perSecond?: number;
   detail?: string;
 };
 
 /**
- * One progress line: `questions 5/22 (23%) · 1.3 questions/s · ETA 13 s · note`. The rate counts
- * only what this process did; no rate or ETA before the first unit is done.
+ * One progress line: `questions 5/22 (23%) · 1.3 questions/s · ETA 13 s · note`. No rate or ETA
+ * before the pace is measured; the note (a provider's, from data or a server) has its control
+ * characters escaped.
  */
 export function formatProgress(state: ProgressState): string {
-  const { unit, done, total } = state;
+  const { unit, done, total, perSecond } = state;
   const parts = [
     total === undefined
       ? `${state.label} ${amount(unit, done)}`
       : `${state.label} ${amount(unit, done)}/${amount(unit, total)} (${Math.floor((done / Math.max(total, 1)) * 100)}%)`,
   ];
-  const worked = done - state.startDone;
-  if (worked > 0 && state.elapsedMs > 0) {
-    const perSecond = worked / (state.elapsedMs / 1000);
+  const finished = total !== undefined && done >= total;
+  if (perSecond !== undefined && perSecond > 0) {
     parts.push(formatRate(unit, perSecond));
-    if (total !== undefined && done < total) parts.push(`ETA ${formatDuration((total - done) / perSecond)}`);
-    if (total !== undefined && done >= total) parts.push(`took ${formatDuration(state.elapsedMs / 1000)}`);
+    if (total !== undefined && !finished) parts.push(`ETA ${formatDuration((total - done) / perSecond)}`);
   }
-  if (state.detail) parts.push(state.detail);
+  if (finished && state.elapsedMs > 0) parts.push(`took ${formatDuration(state.elapsedMs / 1000)}`);
+  if (state.detail) parts.push(escapeControlCharacters(state.detail));
   return parts.join(' · ');
 }
 
 /**
- * Progress on stderr: one redrawn line on a terminal; otherwise a plain line each time another
- * tenth of the total is done or 30 s passed, and at the end, each with done/total, rate and ETA.
+ * The pace of a run, measured from the first unit this process finished: the time before it
+ * (loading a model, building the first index, a cold cache) is paid once, so counting it put the
+ * ETA of a 3-minute run at 10 minutes. The whole span since then, not a recent window: questions
+ * differ in size and a loaded machine in speed, and on the committed sample a window of the last
+ * few questions was further off than the whole span. Until a second unit is done there is no pace.
+ */
+export function createPace(now: () => number) {
+  let first: { at: number; done: number } | undefined;
+  return {
+    /** Units per second at `done`, or undefined. */
+    perSecond(done: number, baseline: number): number | undefined {
+      if (done <= baseline) return undefined;
+      const at = now();
+      if (first === undefined) {
+        first = { at, done };
+        return undefined;
+      }
+      const seconds = (at - first.at) / 1000;
+      return done > first.done && seconds > 0 ? (done - first.done) / seconds : undefined;
+    },
+  };
+}
+
+/** A 20-cell bar for the terminal line, in ASCII (any terminal, any log viewer): `[=====---------------]`. */
+function bar(fraction: number): string {
+  const cells = Math.round(Math.min(Math.max(fraction, 0), 1) * 20);
+  return `[${'='.repeat(cells)}${'-'.repeat(20 - cells)}]`;
+}
+
+/**
+ * Progress on stderr. On a terminal: one line redrawn in place by cli-progress (its cursor and
+ * line controls written on their own, the text escaped). Otherwise (a pipe, a CI log): a plain line
+ * each time another tenth of the total is done or 30 s passed, and at the end. With --quiet: nothing.
  */
 export function createProgress(label: string, options: ProgressOptions = {}): Progress {
   const stream = options.stream ?? process.stderr;
@@ -87,36 +124,43 @@ export function createProgress(label: string, options: ProgressOptions = {}): Pr
   const everyFraction = options.everyFraction ?? 0.1;
   const everyMs = options.everyMs ?? 30_000;
   const unit = options.unit ?? 'questions';
+  const pace = createPace(now);
   let started: { at: number; done: number } | undefined;
+  let latest: Omit<ProgressState, 'elapsedMs'> | undefined;
   let lastLine: { at: number; fraction: number } | undefined;
-  let drawn = false;
+  let terminalBar: SingleBar | undefined;
   let stopped = false;
+  const lineOf = () =>
+    latest ? formatProgress({ ...latest, elapsedMs: now() - (started?.at ?? now()) }) : label;
+  const openBar = (done: number, total: number | undefined) => {
+    terminalBar = new SingleBar({
+      stream: stream as NodeJS.WriteStream,
+      // The line is lme's own (rate and ETA from the injected clock); cli-progress draws it.
+      // No bar while the total is unknown (a download without a length).
+      format: (_options, params) =>
+        latest?.total === undefined ? lineOf() : `${bar(params.progress)} ${lineOf()}`,
+      hideCursor: false,
+      linewrap: false,
+      fps: 5,
+      forceRedraw: false,
+    });
+    terminalBar.start(total ?? 0, done);
+  };
   return {
     start(done = 0) {
       started = { at: now(), done };
     },
     update(done, total, detail) {
       if (stopped || !logger.shows('info')) return;
-      const at = now();
-      // Without start(): the clock starts at the first update, which counts as the first unit.
-      started ??= { at, done };
-      const line = formatProgress({
-        label,
-        unit,
-        done,
-        total,
-        startDone: started.done,
-        elapsedMs: at - started.at,
-        detail,
-      });
+      started ??= { at: now(), done: 0 };
+      latest = { label, unit, done, total, detail, perSecond: pace.perSecond(done, started.done) };
       if (interactive) {
-        // Redraw at most ten times a second (downloads update often), and always the last one.
-        if (drawn && lastLine && at - lastLine.at < 100 && done !== total) return;
-        stream.write(`\r\u001b[2K${line}`);
-        drawn = true;
-        lastLine = { at, fraction: 0 };
+        if (!terminalBar) openBar(done, total);
+        if (total !== undefined) terminalBar!.setTotal(total);
+        terminalBar!.update(done);
         return;
       }
+      const at = now();
       const fraction = total ? done / total : 0;
       const due =
         lastLine === undefined ||
@@ -124,12 +168,13 @@ export function createProgress(label: string, options: ProgressOptions = {}): Pr
         Math.floor(fraction / everyFraction) > Math.floor(lastLine.fraction / everyFraction) ||
         at - lastLine.at >= everyMs;
       if (!due) return;
-      stream.write(`${line}\n`);
+      stream.write(`${lineOf()}\n`);
       lastLine = { at, fraction };
     },
     stop() {
-      if (drawn && !stopped) stream.write('\n');
+      if (stopped) return;
       stopped = true;
+      terminalBar?.stop();
     },
   };
 }

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
 import { createHashingEmbedder, startFakeQdrant } from '@lme/search-core/testing';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +11,14 @@ import { REPO_ROOT } from '../testing/run-cli.js';
 import { sampleConfig, samplesOf } from '../testing/sample-run.js';
 import { runBenchmark } from './run-benchmark.js';
 
+/** The committed sample's records, in file order. */
+const sampleRecords = () =>
+  JSON.parse(
+    gunzipSync(readFileSync(join(REPO_ROOT, 'datasets/sample/longmemeval_s_sample.json.gz'))).toString(
+      'utf8',
+    ),
+  ) as LongMemEvalRecord[];
+
 const config = (overrides: RunConfigInput = {}) => sampleConfig(overrides, 'lme-ahead-');
 
 describe('the next question indexed ahead', () => {
@@ -19,16 +26,26 @@ describe('the next question indexed ahead', () => {
     const base = config({ runId: 'ahead' });
     const inner = createPipelineProvider(base);
     const events: string[] = [];
+    const total = sampleRecords().length;
+    // Each question but the last is answered only once the run has asked for the next one to be
+    // prepared: no clock decides whether the run got to the next question in time.
+    let prepared = 0;
+    let retrieved = 0;
+    let wake: (() => void) | undefined;
     const provider: Provider = {
       id: 'pipeline',
       prepare(options) {
         events.push(`prepare ${options.record.question_id}`);
         inner.prepare!(options);
+        prepared++;
+        wake?.();
       },
       async retrieve(options) {
         events.push(`retrieve ${options.record.question_id}`);
-        // Long enough for the run to hold the next question when this one is still at work.
-        await setTimeout(20);
+        const position = ++retrieved;
+        if (position < total) {
+          while (prepared < position) await new Promise<void>((resolve) => (wake = resolve));
+        }
         return inner.retrieve(options);
       },
       close: () => inner.close!(),
@@ -45,11 +62,7 @@ describe('the next question indexed ahead', () => {
 });
 
 describe('a pipeline provider asked to prepare', () => {
-  const records = JSON.parse(
-    gunzipSync(readFileSync(join(REPO_ROOT, 'datasets/sample/longmemeval_s_sample.json.gz'))).toString(
-      'utf8',
-    ),
-  ) as LongMemEvalRecord[];
+  const records = sampleRecords();
   const qdrantConfig = () =>
     sampleConfig({ retriever: 'hybrid', vectorStore: 'qdrant', cache: false }, 'lme-ahead-q-');
 

@@ -74,7 +74,15 @@ export function presentColumns(
 
 /** The per-category table of one run, with its conventions in the header line. */
 export function renderSummaryTable(summary: Summary): string {
-  const rows = summaryRows(summary);
+  // A type all of whose questions are abstention ones (BEAM's `abstention`, LoCoMo's category 5)
+  // has no row of its own: its questions are in the abstention row.
+  const rows = summaryRows(summary).filter(
+    (row) =>
+      row.means.n > 0 ||
+      (row.means.errors ?? 0) > 0 ||
+      row.label === 'overall' ||
+      row.label === ABSTENTION_RETRIEVAL_LABEL,
+  );
   // QA figures have their own table (qa/render-qa-table.ts): their abstention row is in overall.
   const columns = presentColumns(rows, headlineMetrics(summary.convention)).filter(
     (metric) => !metric.startsWith('qa.'),

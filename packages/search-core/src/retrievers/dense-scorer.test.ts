@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { MemoryDocument } from '../core/retriever.js';
 import { createHashingEmbedder } from '../testing/hashing-embedder.js';
 import { startFakeQdrant } from '../testing/qdrant-wire-server.js';
@@ -180,9 +180,11 @@ describe('a vector store that takes its time to store', () => {
     // The caller builds its lexical indexes now, while a remote store applies the upsert.
     expect(store.calls).toEqual(['upsert sent']);
     const scoring = scorer.scoreAll({ query: 'a new baby' });
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    // The query embeds meanwhile; the search waits.
-    expect(store.calls).toEqual(['upsert sent', 'query embedded']);
+    // The query embeds meanwhile (however late a loaded machine gets to it); the search waits.
+    await vi.waitFor(() => expect(store.calls).toEqual(['upsert sent', 'query embedded']), {
+      timeout: 20_000,
+      interval: 5,
+    });
     store.release();
     const scores = await scoring;
     expect(store.calls).toEqual(['upsert sent', 'query embedded', 'upsert stored', 'search']);

@@ -1,8 +1,10 @@
 import { type Benchmark, RECORD_EVIDENCE_GOLD } from '../benchmark.js';
 import { BEAM_ABILITIES } from './beam-abilities.js';
-import { BEAM_DATASETS, beamTierFolder, downloadBeamTier } from './beam-download.js';
+import { BEAM_CATALOG } from './beam-catalog.js';
+import { BEAM_DATASETS, downloadBeamTier } from './beam-download.js';
 import { BEAM_READER_PROMPT } from './beam-prompts.js';
 import { beamOfficialRubric, beamPartialRubric } from './beam-rubric.js';
+import { resolveBeamTier } from './beam-tier-status.js';
 import { beamDatasetFiles, isBeamFolder, loadBeam } from './load-beam.js';
 
 /**
@@ -31,8 +33,10 @@ export const beamBenchmark: Benchmark = {
   },
   datasets: {
     names: Object.keys(BEAM_DATASETS),
-    resolve: (name, dataDir) => beamTierFolder(dataDir, BEAM_DATASETS[name]!),
+    // An absent or half-downloaded tier is named as such, with the next step (not "a folder").
+    resolve: (name, dataDir) => resolveBeamTier(name, dataDir),
   },
+  catalog: BEAM_CATALOG,
   downloads: {
     names: [...Object.keys(BEAM_DATASETS), 'beam-1m', 'beam-10m'],
     download: async (name, { dataDir, baseUrl }) => {

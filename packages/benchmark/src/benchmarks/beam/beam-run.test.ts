@@ -96,6 +96,19 @@ describe('BEAM end to end over a loopback OpenAI-compatible server (stand-in tie
     }
   }, 120_000);
 
+  // Issue 52, item 5: the docs' own command warned about the fixture and showed two abstention rows.
+  it("runs docs/beam.md's command on the stand-in tier with no warning and one abstention row", async () => {
+    const out = mkdtempSync(join(tmpdir(), 'lme-beam-docs-'));
+    const result = await startCli([
+      'run',
+      ...['--dataset', TIER, '--preset', 'bm25', '--granularity', 'turn', '--out', out, '--run-id', 'docs'],
+    ]).done;
+    expect(result.status).toBe(0);
+    expect(result.stderr).not.toContain('warning');
+    const rows = result.stdout.split('\n').filter((line) => line.startsWith('| abstention'));
+    expect(rows).toEqual([expect.stringMatching(/^\| abstention \(not in overall\) \| 1 \|/)]);
+  }, 120_000);
+
   it('refuses --convention official in one sentence rather than scoring every question 0', async () => {
     const out = mkdtempSync(join(tmpdir(), 'lme-beam-official-'));
     const result = await startCli([

@@ -67,9 +67,17 @@ describe('loadBeam (stand-in tier written in BEAM’s format)', () => {
   });
 
   it('warns, naming the question, about a gold id that names no message, and keeps the rest of the gold', async () => {
-    const { records, warnings } = await loadBeam(TIER);
+    expect((await loadBeam(TIER)).warnings).toEqual([]);
+    // The stand-in tier with message 42, which its chat.json does not hold, added to one gold.
+    const folder = mkdtempSync(join(tmpdir(), 'lme-beam-missing-'));
+    cpSync(TIER, folder, { recursive: true });
+    const questionsPath = join(folder, '2', 'probing_questions', 'probing_questions.json');
+    const questions = JSON.parse(readFileSync(questionsPath, 'utf8'));
+    questions.information_extraction[0].source_chat_ids = [0, 42];
+    writeFileSync(questionsPath, JSON.stringify(questions));
+    const { records, warnings } = await loadBeam(folder);
     expect(warnings).toEqual([
-      `${join(TIER, '2')}: question beam_c2_information_extraction_1 names message 42 that is not in chat.json (left out of the gold)`,
+      `${join(folder, '2')}: question beam_c2_information_extraction_1 names message 42 that is not in chat.json (left out of the gold)`,
     ]);
     expect(
       records.find((record) => record.question_id === 'beam_c2_information_extraction_1')!

@@ -2,6 +2,7 @@ import { type Benchmark, RECORD_EVIDENCE_GOLD } from '../benchmark.js';
 import { aggregateLocomo } from './aggregate-locomo.js';
 import { LOCOMO_PROBES } from './judge-probes.js';
 import { isLocomoShaped, loadLocomo } from './load-locomo.js';
+import { LOCOMO_CATALOG } from './locomo-catalog.js';
 import {
   LOCOMO_ADVERSARIAL,
   LOCOMO_CATEGORY_ORDER,
@@ -34,6 +35,7 @@ export const locomoBenchmark: Benchmark = {
     return loaded;
   },
   questionTypes: LOCOMO_CATEGORY_ORDER.map(locomoQuestionType),
+  catalog: LOCOMO_CATALOG,
   statisticsNote: (rows) =>
     `\nLoCoMo categories:\n${rows
       .flatMap((row) => {

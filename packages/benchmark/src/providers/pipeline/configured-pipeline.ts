@@ -2,7 +2,6 @@ import {
   cacheIdentityOf,
   createDenseScorer,
   type DenseScorer,
-  type Embedder,
   type Fusion,
   getTokenizer,
   type MemoryDocument,
@@ -19,12 +18,13 @@ import { fromRegistry } from '../../config/config-error.js';
 import type { RunConfig } from '../../config/run-config.js';
 import { pipelineEmbeds } from '../../config/run-shape.js';
 import { BASE_RETRIEVER_FACTORIES, type BaseRetrieverParts } from './base-retriever-factories.js';
-import { createConfiguredEmbedder, type PipelineResources } from './configured-embedder.js';
+import type { PipelineResources } from './configured-embedder.js';
 import { withSourceTrace } from './configured-multi-source.js';
 import { createConfiguredReranker, newRerankHookState } from './configured-reranker.js';
 import type { ContextualizeCorpusResult } from './contextualize-corpus.js';
 import { type ContextualStats, createPipelineContextualizer } from './pipeline-contextualizer.js';
 import { createPipelineSummarizer, type SummaryStats } from './pipeline-summarizer.js';
+import { createTimedEmbedder } from './timed-embedder.js';
 import { createVectorStore } from './vector-stores.js';
 
 /** What the progress bar shows about embedding work. */
@@ -39,6 +39,7 @@ export type PipelineStats = {
   truncated?: number;
   /** What the embedding cache keys vectors by: the embedder id, plus an ONNX model's file checksum and settings. */
   embedderIdentity?: string;
+  /** Wall seconds with an embedding call in flight (concurrent calls counted once). */
   embedSeconds: number;
   /** Index-time cost of session summaries. */
   summaries: SummaryStats;
@@ -79,8 +80,6 @@ export type PipelineRetriever = Retriever & {
 
 export type { PipelineResources } from './configured-embedder.js';
 
-type ConfiguredEmbedder = NonNullable<PipelineResources['embedder']>;
-
 /** The fusion of the routes the config names (`--fusion`, `--weights`, `--rrf-k` and the weighted options). */
 export function fusionOf(config: RunConfig): Fusion {
   if (config.fusion === 'rrf') return { kind: 'rrf', k: config.rrfK };
@@ -91,50 +90,6 @@ export function fusionOf(config: RunConfig): Fusion {
     ...(config.adaptiveWeights ? { adaptive: true } : {}),
     ...(config.adaptivePower !== undefined ? { adaptivePower: config.adaptivePower } : {}),
     ...(config.denseGap ? { gapReference: { dense: config.denseGap } } : {}),
-  };
-}
-
-/**
- * The run's embedder (`resources.embedder`, else the configured one, created on first use), with
- * the seconds spent in it counted.
- */
-function createTimedEmbedder(
-  config: RunConfig,
-  environment: NodeJS.ProcessEnv,
-  given: ConfiguredEmbedder | undefined,
-): {
-  /** The embedder for one retriever; its calls' seconds go to `own` and to the run's total. */
-  embedder(own: { seconds: number }): Embedder;
-  inner(): ConfiguredEmbedder | undefined;
-  seconds(): number;
-} {
-  let inner = given;
-  let seconds = 0;
-  const timed = async <T>(own: { seconds: number }, work: () => Promise<T>) => {
-    const started = performance.now();
-    try {
-      return await work();
-    } finally {
-      const spent = (performance.now() - started) / 1000;
-      seconds += spent;
-      own.seconds += spent;
-    }
-  };
-  return {
-    embedder(own) {
-      inner ??= createConfiguredEmbedder(config, environment);
-      const embedder = inner;
-      return {
-        id: embedder.id,
-        get dimensions() {
-          return embedder.dimensions;
-        },
-        embedDocuments: (options) => timed(own, () => embedder.embedDocuments(options)),
-        embedQuery: (options) => timed(own, () => embedder.embedQuery(options)),
-      };
-    },
-    inner: () => inner,
-    seconds: () => seconds,
   };
 }
 

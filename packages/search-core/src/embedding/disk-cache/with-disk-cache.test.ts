@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mountTmpfs, unmountTmpfs } from '../../testing/mount-tmpfs.js';
 import type { Embedder } from '../embedder.js';
 import { clearEmbeddingCache, readEmbeddingCacheStats } from './cache-admin.js';
@@ -270,9 +270,11 @@ describe('withDiskCache', () => {
     await bySize.embedDocuments({ texts: ['one', 'two', 'three'] });
     const byTime = withDiskCache(createRecordingEmbedder({ id: 'fake:time' }), { dir, flushIntervalMs: 20 });
     await byTime.embedDocuments({ texts: ['four'] });
-    for (let attempt = 0; attempt < 100 && (await readEmbeddingCacheStats({ dir })).vectors < 4; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    // Polled with no short deadline: a loaded machine may run the 20 ms flush timer late.
+    await vi.waitFor(
+      async () => expect((await readEmbeddingCacheStats({ dir })).vectors).toBeGreaterThanOrEqual(4),
+      { timeout: 20_000, interval: 10 },
+    );
     const summary = await readEmbeddingCacheStats({ dir });
     expect(Object.fromEntries(summary.embedders.map((entry) => [entry.embedderId, entry.vectors]))).toEqual({
       'fake:size': 3,

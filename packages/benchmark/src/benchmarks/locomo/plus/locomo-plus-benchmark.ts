@@ -1,6 +1,7 @@
 import { type Benchmark, RECORD_EVIDENCE_GOLD } from '../../benchmark.js';
 import { aggregateLocomoPlus, type LocomoPlusBlock, renderLocomoPlusTable } from './aggregate-locomo-plus.js';
 import { isLocomoPlusShaped, loadLocomoPlus } from './load-locomo-plus.js';
+import { LOCOMO_PLUS_CATALOG } from './locomo-plus-catalog.js';
 import { LOCOMO_PLUS_CATEGORY_ORDER, locomoPlusQuestionType } from './locomo-plus-categories.js';
 import { locomoPlusJudgeRubric } from './locomo-plus-judge.js';
 import { locomoPlusReaderPromptDefinition } from './locomo-plus-reader-prompt.js';
@@ -26,6 +27,7 @@ export const locomoPlusBenchmark: Benchmark = {
     for (const [position, record] of loaded.records.entries()) options.onRecord?.(record, position);
     return loaded;
   },
+  catalog: LOCOMO_PLUS_CATALOG,
   questionTypes: LOCOMO_PLUS_CATEGORY_ORDER.map(locomoPlusQuestionType),
   conventions: { evidence: RECORD_EVIDENCE_GOLD },
   defaults: { convention: 'evidence', judge: 'locomo-plus', readerPrompt: 'locomo-plus' },
