@@ -25,7 +25,10 @@ export function runsCommand(): Command {
       'list the runs of a results folder, newest first (id, label, dataset and convention, what ran, questions, state, headline figures, cost, when); --html writes a sortable leaderboard page',
     )
     .argument('[dir]', 'results folder to list (run folders at most three levels down)', 'results')
-    .option('--dataset <name>', `only runs of this dataset or benchmark (sample, s, a file name, or ${Object.keys(BENCHMARKS).join(', ')})`)
+    .option(
+      '--dataset <name>',
+      `only runs of this dataset or benchmark (sample, s, a file name, or ${Object.keys(BENCHMARKS).join(', ')})`,
+    )
     .addOption(new Option('--state <state>', 'only complete, partial or failed runs').choices(RUN_STATES))
     .option(
       '--since <when>',

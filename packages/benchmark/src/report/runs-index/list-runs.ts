@@ -8,7 +8,7 @@ const MAX_DEPTH = 3;
 export const RUN_STATES: readonly RunState[] = ['complete', 'partial', 'failed'];
 
 export type ListRunsOptions = {
-  /** Keep runs whose dataset or benchmark is this name (`sample`, `s`, `locomo`, a file name). */
+  /** Keep runs whose dataset or benchmark is this name (`sample`, `s`, a benchmark name, a file name). */
   dataset?: string;
   state?: RunState;
   /** Keep runs started or finished at or after this time. */
