@@ -1,40 +1,47 @@
+import { datasetName } from './render-runs-list.js';
 import type { RunOverview } from './run-overview.js';
 
-/** What makes two runs' figures comparable beyond dataset and convention; null: not recorded. */
-type Signature = { checksum: string | null; errata: string; judge: string | null };
+/**
+ * What makes two runs' figures comparable beyond dataset and convention: the dataset's checksum
+ * (of its text, known once a run read it all; of the file's bytes, recorded at the start), the
+ * errata and the judge. null: not recorded.
+ */
+type Signature = { text: string | null; file: string | null; errata: string; judge: string | null };
 
 /** One leaderboard table: runs of one dataset and convention whose figures are comparable. */
 export type LeaderboardGroup = {
-  /** `sample · official (exclusion A)`. */
+  /** `longmemeval · sample · official (exclusion A)`. */
   title: string;
   benchmark: string;
   runs: RunOverview[];
   /** Why this table is apart from the first one of its dataset and convention; null for the first. */
   apart: string | null;
-  signature: Signature;
+  /** The dataset checksum the table's runs share (of the text, else of the file), null when none recorded it. */
+  checksum: string | null;
+  errata: string;
+  judge: string | null;
 };
-
-/** The dataset's checksum: of its text when the run read it all, else of the file's bytes. */
-function checksumOf(run: RunOverview): string | null {
-  if (run.dataset_sha256 !== null) return `text:${run.dataset_sha256}`;
-  return run.dataset_file_sha256 === null ? null : `file:${run.dataset_file_sha256}`;
-}
 
 /** The errata's name only: how many questions it touched depends on the run's questions, not on the errata. */
 const errataName = (run: RunOverview) => run.errata.replace(/ \(.*\)$/, '');
 
 function signatureOf(run: RunOverview): Signature {
-  return { checksum: checksumOf(run), errata: errataName(run), judge: run.judge };
+  return {
+    text: run.dataset_sha256,
+    file: run.dataset_file_sha256,
+    errata: errataName(run),
+    judge: run.judge,
+  };
 }
 
-/** Equal, or either side not recorded (a retrieval-only run has no judge; a stopped old run no text checksum). */
+/** Equal, or either side not recorded (a retrieval-only run has no judge; a stopped run no text checksum). */
 const agrees = (left: string | null, right: string | null) =>
   left === null || right === null || left === right;
 
 function compatible(group: Signature, run: Signature): boolean {
-  const sameKind = group.checksum?.slice(0, 5) === run.checksum?.slice(0, 5);
   return (
-    (!sameKind || agrees(group.checksum, run.checksum)) &&
+    agrees(group.text, run.text) &&
+    agrees(group.file, run.file) &&
     group.errata === run.errata &&
     agrees(group.judge, run.judge)
   );
@@ -42,21 +49,22 @@ function compatible(group: Signature, run: Signature): boolean {
 
 function merge(group: Signature, run: Signature): Signature {
   return {
-    checksum: group.checksum ?? run.checksum,
+    text: group.text ?? run.text,
+    file: group.file ?? run.file,
     errata: group.errata,
     judge: group.judge ?? run.judge,
   };
 }
 
-const shortSum = (checksum: string | null) => (checksum === null ? 'unknown' : `${checksum.slice(5, 17)}…`);
+const short = (checksum: string | null) => (checksum === null ? 'unknown' : `${checksum.slice(0, 12)}…`);
 
 /** The sentence saying why a table's runs are not comparable with the first table's. */
 function apartReason(first: Signature, other: Signature): string {
   const reasons: string[] = [];
-  if (!agrees(first.checksum, other.checksum))
-    reasons.push(
-      `a different dataset checksum (${shortSum(other.checksum)}, not ${shortSum(first.checksum)})`,
-    );
+  if (!agrees(first.text, other.text))
+    reasons.push(`a different dataset checksum (${short(other.text)}, not ${short(first.text)})`);
+  else if (!agrees(first.file, other.file))
+    reasons.push(`a different dataset file (SHA-256 ${short(other.file)}, not ${short(first.file)})`);
   if (first.errata !== other.errata) reasons.push(`different errata (${other.errata}, not ${first.errata})`);
   if (!agrees(first.judge, other.judge))
     reasons.push(`a different judge (${other.judge}, not ${first.judge})`);
@@ -64,7 +72,7 @@ function apartReason(first: Signature, other: Signature): string {
 }
 
 function titleOf(run: RunOverview): string {
-  return `${run.benchmark} · ${run.dataset} · ${run.convention}${run.exclusion ? ` (exclusion ${run.exclusion})` : ''}`;
+  return `${run.benchmark} · ${datasetName(run.dataset)} · ${run.convention}${run.exclusion ? ` (exclusion ${run.exclusion})` : ''}`;
 }
 
 /**
@@ -94,7 +102,9 @@ export function groupForLeaderboard(runs: readonly RunOverview[]): LeaderboardGr
       benchmark: group.runs[0]!.benchmark,
       runs: group.runs,
       apart: index === 0 ? null : apartReason(first, group.signature),
-      signature: group.signature,
+      checksum: group.signature.text ?? group.signature.file,
+      errata: group.signature.errata,
+      judge: group.signature.judge,
     }));
   });
 }

@@ -61,11 +61,9 @@ function tableOf(group: LeaderboardGroup, index: number, outFile: string): strin
   const hasIngest = group.runs.some(
     (run) => run.latency.ingest_p50 !== null || run.latency.ingest_p95 !== null,
   );
-  const sorted = [...group.runs].sort(
-    (left, right) =>
-      (right.headline.find(({ metric }) => metric === lead)?.value ?? -1) -
-      (left.headline.find(({ metric }) => metric === lead)?.value ?? -1),
-  );
+  // Best first by the lead figure; empty cells last.
+  const leadOf = (run: RunOverview) => run.headline.find(({ metric }) => metric === lead)?.value ?? -1;
+  const sorted = [...group.runs].sort((left, right) => leadOf(right) - leadOf(left));
   const header = [
     'run',
     'state',
@@ -113,11 +111,10 @@ function tableOf(group: LeaderboardGroup, index: number, outFile: string): strin
       '</tr>',
     ].join(''),
   );
-  const signature = group.signature;
   const facts = [
-    `dataset checksum ${signature.checksum === null ? 'not recorded' : `<code>${escapeHtml(signature.checksum.slice(5, 17))}…</code>`}`,
-    `errata ${escapeHtml(signature.errata)}`,
-    `judge ${escapeHtml(signature.judge ?? 'none (retrieval only)')}`,
+    `dataset checksum ${group.checksum === null ? 'not recorded' : `<code title="${escapeHtml(group.checksum)}">${escapeHtml(group.checksum.slice(0, 12))}…</code>`}`,
+    `errata ${escapeHtml(group.errata)}`,
+    `judge ${escapeHtml(group.judge ?? 'none (retrieval only)')}`,
   ].join(' · ');
   return [
     `<section class="group" id="group-${index}">`,

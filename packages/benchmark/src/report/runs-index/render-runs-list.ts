@@ -13,8 +13,17 @@ export function whatRan(run: RunOverview): string {
   return run.preset === null ? run.system : `preset ${run.preset.replace(/^.*[\\/]/, '')}`;
 }
 
+/** A dataset by name (`sample`), or a path by its last two parts (`tier/1`, `locomo/locomo10-conv26.json`). */
+export function datasetName(dataset: string): string {
+  return dataset
+    .split(/[\\/]/)
+    .filter((part) => part !== '')
+    .slice(-2)
+    .join('/');
+}
+
 export function datasetAndConvention(run: RunOverview): string {
-  return `${run.dataset.replace(/^.*[\\/]/, '')} · ${run.convention}${run.exclusion ? ` ${run.exclusion}` : ''}`;
+  return `${datasetName(run.dataset)} · ${run.convention}${run.exclusion ? ` ${run.exclusion}` : ''}`;
 }
 
 /** `18/22`, or `18/?` when a stopped run did not record its total. */

@@ -1,0 +1,74 @@
+/**
+ * How fast `lme runs` lists a results folder of real runs (issue 49: all of at least 30 in under a
+ * second). Builds the folder the tests use (testing/make-runs-folder.ts: four benchmarks, complete,
+ * partial and failed runs, the committed baselines of earlier releases), adds the run folders of
+ * `--previous <dir>` (folders an earlier lme wrote), then times the listing in-process (median of
+ * `--repeat` reads, cold first) and the whole built CLI (`node packages/benchmark/bin/lme.js runs`,
+ * Node's start included), and writes the leaderboard page with its size.
+ *
+ *   node --import tsx --conditions=source scripts/bench-runs-index.ts [--out /tmp/lme-runs] \
+ *     [--previous /tmp/prev-release-runs] [--repeat 5]
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { listRuns } from '../packages/benchmark/src/report/runs-index/list-runs.js';
+import { makeRunsFolder } from '../packages/benchmark/src/testing/make-runs-folder.js';
+
+const { values } = parseArgs({
+  options: {
+    out: { type: 'string', default: '/tmp/lme-runs-bench' },
+    previous: { type: 'string', multiple: true, default: [] },
+    repeat: { type: 'string', default: '5' },
+  },
+});
+const root = resolve(values.out);
+rmSync(root, { recursive: true, force: true });
+let started = performance.now();
+const results = await makeRunsFolder({ root, previous: values.previous.map((dir) => resolve(dir)) });
+console.log(`built ${results} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+const times: number[] = [];
+let listed = listRuns(results);
+for (let index = 0; index < Number(values.repeat); index++) {
+  started = performance.now();
+  listed = listRuns(results);
+  times.push(performance.now() - started);
+}
+const states = ['complete', 'partial', 'failed'].map(
+  (state) => `${listed.runs.filter((run) => run.state === state).length} ${state}`,
+);
+const benchmarks = [...new Set(listed.runs.map((run) => run.benchmark))].join(', ');
+const median = [...times].sort((left, right) => left - right)[Math.floor(times.length / 2)]!;
+console.log(
+  `runs: ${listed.runs.length} of ${listed.found} folders (${states.join(', ')}); benchmarks: ${benchmarks}`,
+);
+console.log(
+  `listRuns in-process: median ${median.toFixed(0)} ms of ${times.length} (${times.map((time) => time.toFixed(0)).join(', ')} ms)`,
+);
+for (const warning of listed.warnings) console.log(`warning: ${warning}`);
+
+const cli = join(import.meta.dirname, '../packages/benchmark/bin/lme.js');
+if (existsSync(join(import.meta.dirname, '../packages/benchmark/dist/cli/main.js'))) {
+  for (const args of [
+    ['runs', results],
+    ['runs', results, '--html', join(root, 'leaderboard.html')],
+  ]) {
+    started = performance.now();
+    const output = execFileSync('node', [cli, ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const seconds = ((performance.now() - started) / 1000).toFixed(2);
+    console.log(
+      `lme ${args.slice(0, 1).concat(args.slice(2)).join(' ')} (built CLI, Node start included): ${seconds} s, ${output.trim().split('\n').length} lines`,
+    );
+  }
+  const page = join(root, 'leaderboard.html');
+  console.log(
+    `leaderboard: ${page} (${(statSync(page).size / 1024).toFixed(0)} KB for ${listed.runs.length} runs)`,
+  );
+} else {
+  console.log('no build (pnpm build) : the CLI was not timed');
+}
