@@ -7,7 +7,7 @@
  * Node's start included), and writes the leaderboard page with its size.
  *
  *   node --import tsx --conditions=source scripts/bench-runs-index.ts [--out /tmp/lme-runs] \
- *     [--previous /tmp/prev-release-runs] [--repeat 5]
+ *     [--previous /tmp/prev-release-runs] [--repeat 5] [--locomo <locomo10-conv26.json>]
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync, statSync } from 'node:fs';
@@ -21,12 +21,30 @@ const { values } = parseArgs({
     out: { type: 'string', default: '/tmp/lme-runs-bench' },
     previous: { type: 'string', multiple: true, default: [] },
     repeat: { type: 'string', default: '5' },
+    locomo: { type: 'string', default: '/work/shared/datasets/locomo/locomo10-conv26.json' },
   },
 });
 const root = resolve(values.out);
 rmSync(root, { recursive: true, force: true });
 let started = performance.now();
-const results = await makeRunsFolder({ root, previous: values.previous.map((dir) => resolve(dir)) });
+const repo = join(import.meta.dirname, '..');
+const others = [
+  {
+    id: 'beam-tier-1',
+    dataset: join(repo, 'packages/benchmark/src/benchmarks/beam/fixtures/tier/1'),
+    stopAfter: 2,
+  },
+  {
+    id: 'beam-tier-2',
+    dataset: join(repo, 'packages/benchmark/src/benchmarks/beam/fixtures/tier/2'),
+    stopAfter: 1,
+  },
+  { id: 'plus', dataset: join(repo, 'datasets/fixtures/locomo-plus-mini/locomo_plus.json'), stopAfter: 3 },
+  ...(existsSync(values.locomo)
+    ? [{ id: 'locomo', dataset: values.locomo, errata: 'locomo10-conv26', stopAfter: 20 }]
+    : []),
+];
+const results = await makeRunsFolder({ root, others, previous: values.previous.map((dir) => resolve(dir)) });
 console.log(`built ${results} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
 const times: number[] = [];

@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSyn
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
@@ -12,12 +12,10 @@ import { benchmarkLayer, benchmarkOfDataset } from '../run/benchmark-defaults.js
 import { runBenchmark } from '../run/run-benchmark.js';
 import { REPO_ROOT } from './run-cli.js';
 
-/** The LoCoMo conversation the shared datasets hold (conv-26); runs on it are skipped when it is absent. */
-export const LOCOMO_CONV26 = '/work/shared/datasets/locomo/locomo10-conv26.json';
+const DATA_DIR = join(REPO_ROOT, 'datasets');
 
-const SAMPLE = join(REPO_ROOT, 'datasets/sample/longmemeval_s_sample.json.gz');
-const BEAM_TIERS = join(REPO_ROOT, 'packages/benchmark/src/benchmarks/beam/fixtures/tier');
-const LOCOMO_PLUS = join(REPO_ROOT, 'datasets/fixtures/locomo-plus-mini/locomo_plus.json');
+/** Another benchmark's dataset to run: BM25 as is, ranking turns, with the words tokenizer, stopped part way, and with errata when named. */
+export type OtherDataset = { id: string; dataset: string; errata?: string; stopAfter: number };
 
 /** Labels a page must show as text, never run. */
 export const HOSTILE_LABELS = [
@@ -51,92 +49,75 @@ function preset(name: string, extra: RunConfigInput = {}): RunConfigInput {
   return { ...(loadPreset(name).config as RunConfigInput), preset: name, ...extra };
 }
 
-/** The sample with its last question left out, under the same file name: a different checksum. */
+/** The committed sample with its last question left out, under the same file name: a different checksum. */
 function alteredSample(dir: string): string {
-  const records = JSON.parse(gunzipSync(readFileSync(SAMPLE)).toString('utf8')) as unknown[];
+  const sample = resolveDatasetPath('sample', DATA_DIR);
+  const records = JSON.parse(gunzipSync(readFileSync(sample)).toString('utf8')) as unknown[];
   mkdirSync(join(dir, 'altered'), { recursive: true });
-  const path = join(dir, 'altered', 'longmemeval_s_sample.json.gz');
+  const path = join(dir, 'altered', basename(sample));
   writeFileSync(path, gzipSync(JSON.stringify(records.slice(0, -1))));
   return path;
 }
 
-function plan(work: string, locomo: boolean): Planned[] {
-  const sample: Planned[] = [
+function plan(work: string, others: readonly OtherDataset[]): Planned[] {
+  const sample = resolveDatasetPath('sample', DATA_DIR);
+  const altered = alteredSample(work);
+  const onSample: Planned[] = [
     { config: preset('bm25-official', { dataset: 'sample' }) },
     { config: preset('bm25', { dataset: 'sample' }) },
-    { id: 'sample-words', config: { dataset: SAMPLE, tokenizer: 'words', label: 'words tokenizer' } },
+    { id: 'sample-words', config: { dataset: sample, tokenizer: 'words', label: 'words tokenizer' } },
     ...[0.9, 1.5, 2].map((k1) => ({
       id: `sample-k1-${k1}`,
-      config: { dataset: SAMPLE, bm25K1: k1, label: `k1 ${k1}` },
+      config: { dataset: sample, bm25K1: k1, label: `k1 ${k1}` },
     })),
-    { id: 'sample-turn', config: { dataset: SAMPLE, granularity: 'turn' } },
-    { id: 'sample-exclusion-b', config: { dataset: SAMPLE, exclusion: 'B' } },
-    { id: 'sample-evidence', config: { dataset: SAMPLE, convention: 'evidence' } },
-    { id: 'sample-evidence-turn', config: { dataset: SAMPLE, convention: 'evidence', granularity: 'turn' } },
+    { id: 'sample-turn', config: { dataset: sample, granularity: 'turn' } },
+    { id: 'sample-exclusion-b', config: { dataset: sample, exclusion: 'B' } },
+    { id: 'sample-evidence', config: { dataset: sample, convention: 'evidence' } },
+    { id: 'sample-evidence-turn', config: { dataset: sample, convention: 'evidence', granularity: 'turn' } },
     ...HOSTILE_LABELS.map((label, index) => ({
       id: `sample-hostile-${index}`,
-      config: { dataset: SAMPLE, label },
+      config: { dataset: sample, label },
     })),
-    { id: 'sample-stopped', config: { dataset: SAMPLE, label: 'stopped after 5' }, stopAfter: 5 },
-    { id: 'sample-altered', config: { dataset: alteredSample(work) } },
-    { id: 'sample-altered-words', config: { dataset: alteredSample(work), tokenizer: 'words' } },
+    { id: 'sample-stopped', config: { dataset: sample, label: 'stopped after 5' }, stopAfter: 5 },
+    { id: 'sample-altered', config: { dataset: altered } },
+    { id: 'sample-altered-words', config: { dataset: altered, tokenizer: 'words' } },
   ];
-  const beam: Planned[] = ['1', '2'].flatMap((tier) => [
-    { id: `beam-tier-${tier}`, config: { dataset: join(BEAM_TIERS, tier) } },
-    { id: `beam-tier-${tier}-turn`, config: { dataset: join(BEAM_TIERS, tier), granularity: 'turn' } },
+  const onOthers = others.flatMap(({ id, dataset, errata, stopAfter }): Planned[] => [
+    { config: { ...preset('bm25'), dataset } },
+    { id: `${id}-turn`, config: { dataset, granularity: 'turn' } },
+    { id: `${id}-words`, config: { dataset, tokenizer: 'words' } },
+    ...(errata === undefined ? [] : [{ id: `${id}-errata`, config: { dataset, errata } }]),
+    { id: `${id}-stopped`, config: { dataset }, stopAfter },
   ]);
-  const plus: Planned[] = [
-    { id: 'plus-bm25', config: { dataset: LOCOMO_PLUS } },
-    { id: 'plus-words', config: { dataset: LOCOMO_PLUS, tokenizer: 'words' } },
-    { id: 'plus-stopped', config: { dataset: LOCOMO_PLUS }, stopAfter: 3 },
-  ];
-  const conv26: Planned[] = locomo
-    ? [
-        { config: { ...preset('bm25'), dataset: LOCOMO_CONV26 } },
-        { id: 'locomo-turn', config: { dataset: LOCOMO_CONV26, granularity: 'turn' } },
-        { id: 'locomo-words', config: { dataset: LOCOMO_CONV26, tokenizer: 'words' } },
-        { id: 'locomo-errata', config: { dataset: LOCOMO_CONV26, errata: 'locomo10-conv26' } },
-        { id: 'locomo-stopped', config: { dataset: LOCOMO_CONV26 }, stopAfter: 20 },
-      ]
-    : [];
-  return [...sample, ...beam, ...plus, ...conv26];
+  return [...onSample, ...onOthers];
 }
 
 /**
- * A results folder of real runs, as a user's fills: four benchmarks (the LongMemEval sample, BEAM's
- * tier fixtures, the LoCoMo-Plus fixture, LoCoMo conv-26 when the shared file is there), complete
- * runs, runs stopped part way (partial), a run whose provider refused every question (failed), runs
- * on an altered copy of the sample (another checksum), errata applied, hostile labels, and the
- * committed baselines written by earlier releases. BM25 only: no model, no network. Returns the folder.
+ * A results folder of real runs, as a user's fills: the committed LongMemEval sample (presets,
+ * settings, conventions, hostile labels, an altered copy with another checksum) and each of
+ * `others` (another benchmark's dataset: BM25, turns, words, errata, stopped), complete runs, runs
+ * stopped part way (partial), a run whose provider refused every question (failed), the committed
+ * baselines written by earlier releases and the run folders of `previous`. BM25 only: no model, no
+ * network beyond loopback. Returns the results folder.
  */
 export async function makeRunsFolder(
-  options: { root?: string; previous?: readonly string[] } = {},
+  options: { root?: string; others?: readonly OtherDataset[]; previous?: readonly string[] } = {},
 ): Promise<string> {
   const root = options.root ?? mkdtempSync(join(tmpdir(), 'lme-runs-'));
   const out = join(root, 'results');
   const work = join(root, 'work');
   mkdirSync(out, { recursive: true });
-  const locomo = (() => {
-    try {
-      readFileSync(LOCOMO_CONV26, { flag: 'r' }).subarray(0, 1);
-      return true;
-    } catch {
-      return false;
-    }
-  })();
-  for (const planned of plan(work, locomo)) {
+  for (const planned of plan(work, options.others ?? [])) {
     const controller = new AbortController();
     const higher: RunConfigInput = {
-      dataDir: join(REPO_ROOT, 'datasets'),
+      dataDir: DATA_DIR,
       out,
       cacheDir: join(work, 'cache'),
       ...(planned.id === undefined ? {} : { runId: planned.id }),
       ...planned.config,
     };
     // As the command line resolves it: the dataset's benchmark sets its published convention.
-    const benchmark = await benchmarkOfDataset(
-      resolveDatasetPath(String(planned.config.dataset), join(REPO_ROOT, 'datasets')),
-    );
+    const benchmark = await benchmarkOfDataset(resolveDatasetPath(String(planned.config.dataset), DATA_DIR));
     const config = parseRunConfig({ ...(benchmark ? benchmarkLayer(benchmark, higher) : {}), ...higher });
     const hooks = {
       onQuestionEnd: ({ done }: { done: number }) => {
@@ -150,7 +131,7 @@ export async function makeRunsFolder(
   const server = await refusingServer();
   try {
     const config = parseRunConfig({
-      dataset: SAMPLE,
+      dataset: resolveDatasetPath('sample', DATA_DIR),
       out,
       runId: 'sample-refused',
       provider: 'http',
