@@ -71,8 +71,14 @@ function apartReason(first: Signature, other: Signature): string {
   return `Not comparable with the table above: ${reasons.join('; ') || 'a different setting'}.`;
 }
 
+/** A table's heading: the benchmark, the dataset (a path by its last two parts) and the convention. */
 function titleOf(run: RunOverview): string {
   return `${run.benchmark} · ${datasetName(run.dataset)} · ${run.convention}${run.exclusion ? ` (exclusion ${run.exclusion})` : ''}`;
+}
+
+/** Runs that may share a table: the same benchmark, dataset file name and convention (exclusion included). */
+function keyOf(run: RunOverview): string {
+  return JSON.stringify([run.benchmark, run.dataset.replace(/^.*[\\/]/, ''), run.convention, run.exclusion]);
 }
 
 /**
@@ -83,9 +89,9 @@ function titleOf(run: RunOverview): string {
 export function groupForLeaderboard(runs: readonly RunOverview[]): LeaderboardGroup[] {
   const byTitle = new Map<string, { signature: Signature; runs: RunOverview[] }[]>();
   for (const run of runs) {
-    const title = titleOf(run);
-    const groups = byTitle.get(title) ?? [];
-    byTitle.set(title, groups);
+    const key = keyOf(run);
+    const groups = byTitle.get(key) ?? [];
+    byTitle.set(key, groups);
     const signature = signatureOf(run);
     const group = groups.find((candidate) => compatible(candidate.signature, signature));
     if (group === undefined) groups.push({ signature, runs: [run] });
@@ -94,11 +100,11 @@ export function groupForLeaderboard(runs: readonly RunOverview[]): LeaderboardGr
       group.signature = merge(group.signature, signature);
     }
   }
-  return [...byTitle.entries()].flatMap(([title, groups]) => {
+  return [...byTitle.values()].flatMap((groups) => {
     const ordered = [...groups].sort((left, right) => right.runs.length - left.runs.length);
     const first = ordered[0]!.signature;
     return ordered.map((group, index) => ({
-      title,
+      title: titleOf(group.runs[0]!),
       benchmark: group.runs[0]!.benchmark,
       runs: group.runs,
       apart: index === 0 ? null : apartReason(first, group.signature),
