@@ -11,6 +11,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync, statSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { listRuns } from '../packages/benchmark/src/report/runs-index/list-runs.js';
@@ -48,11 +49,15 @@ const results = await makeRunsFolder({ root, others, previous: values.previous.m
 console.log(`built ${results} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
 const times: number[] = [];
+const cpu: number[] = [];
 let listed = listRuns(results);
 for (let index = 0; index < Number(values.repeat); index++) {
   started = performance.now();
+  const before = process.cpuUsage();
   listed = listRuns(results);
+  const used = process.cpuUsage(before);
   times.push(performance.now() - started);
+  cpu.push((used.user + used.system) / 1000);
 }
 const states = ['complete', 'partial', 'failed'].map(
   (state) => `${listed.runs.filter((run) => run.state === state).length} ${state}`,
@@ -63,13 +68,14 @@ console.log(
   `runs: ${listed.runs.length} of ${listed.found} folders (${states.join(', ')}); benchmarks: ${benchmarks}`,
 );
 console.log(
-  `listRuns in-process: median ${median.toFixed(0)} ms of ${times.length} (${times.map((time) => time.toFixed(0)).join(', ')} ms)`,
+  `listRuns in-process: median ${median.toFixed(0)} ms wall of ${times.length} (${times.map((time) => time.toFixed(0)).join(', ')} ms), CPU ${cpu.map((time) => time.toFixed(0)).join(', ')} ms; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`,
 );
 for (const warning of listed.warnings) console.log(`warning: ${warning}`);
 
 const cli = join(import.meta.dirname, '../packages/benchmark/bin/lme.js');
 if (existsSync(join(import.meta.dirname, '../packages/benchmark/dist/cli/main.js'))) {
   for (const args of [
+    ['--version'],
     ['runs', results],
     ['runs', results, '--html', join(root, 'leaderboard.html')],
   ]) {
@@ -80,7 +86,7 @@ if (existsSync(join(import.meta.dirname, '../packages/benchmark/dist/cli/main.js
     });
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
     console.log(
-      `lme ${args.slice(0, 1).concat(args.slice(2)).join(' ')} (built CLI, Node start included): ${seconds} s, ${output.trim().split('\n').length} lines`,
+      `lme ${args.filter((arg) => arg !== results).join(' ')} (built CLI, Node start included): ${seconds} s, ${output.trim().split('\n').length} lines`,
     );
   }
   const page = join(root, 'leaderboard.html');
