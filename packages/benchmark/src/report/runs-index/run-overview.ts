@@ -137,9 +137,9 @@ export function readRunOverview(dir: string): { overview: RunOverview; warnings:
   const config = run.config.config;
   const described = describeRun(run, summary);
   const done = run.samples.length > 0 ? run.samples.length : summary.n;
-  const total =
-    run.config.questions_total ??
-    (run.config.finished_at !== undefined && !run.config.partial ? summary.n : null);
+  // Recorded since lme records it; a finished run of an earlier release answered all it set out to.
+  const finished = run.config.finished_at !== undefined && !run.config.partial;
+  const total = run.config.questions_total ?? (finished ? Math.max(summary.n, done) : null);
   const [state, reason] = stateOf(run, summary, done, total);
   const overall = summary.metrics.overall;
   const names = headlineMetricNames(
