@@ -13,8 +13,8 @@ import type { RunOverview } from './run-overview.js';
 /**
  * `lme runs` and its leaderboard page over a results folder of real runs (issue 49): at least 30
  * runs of four benchmarks (the LongMemEval sample, BEAM's tier fixtures, the LoCoMo-Plus fixture,
- * LoCoMo conv-26 when the shared file is there), complete, partial and failed, and the committed
- * baselines an earlier release wrote. The page is opened in headless Chromium when one is installed.
+ * LoCoMo conv-26 when the shared file is there), complete, partial and failed, a run the previous
+ * release wrote (fixtures/) and the committed baselines of earlier ones. The page is opened in headless Chromium when one is installed.
  */
 const LOCOMO_CONV26 = '/work/shared/datasets/locomo/locomo10-conv26.json';
 const OTHERS: OtherDataset[] = [
@@ -57,7 +57,8 @@ function snapshot(dir: string): string[] {
 beforeAll(async () => {
   root = join(tmpdir(), `lme-runs-index-${process.pid}`);
   rmSync(root, { recursive: true, force: true });
-  results = await makeRunsFolder({ root, others: OTHERS });
+  // A run folder written by the previous release (lme at dcc388a, `--preset bm25-official --limit 4`).
+  results = await makeRunsFolder({ root, others: OTHERS, previous: [join(import.meta.dirname, 'fixtures')] });
   const listed = runCli(['runs', results, '--json']);
   if (listed.status !== 0) throw new Error(`lme runs --json failed: ${listed.stderr}`);
   runs = JSON.parse(listed.stdout) as RunOverview[];
@@ -90,7 +91,15 @@ describe('lme runs', () => {
       provider_version: '0.9',
     });
     expect(byId.get('sample-refused')!.system).toContain('refuser 0.9');
-    // Committed baselines (config.json and summary.json, written by an earlier release) are read too.
+    // Folders of earlier releases: a run of dcc388a (no questions_total recorded), and committed
+    // baselines (config.json and summary.json only).
+    expect(byId.get('dcc388a-bm25-official')).toMatchObject({
+      state: 'complete',
+      preset: 'bm25-official',
+      questions_done: 4,
+      questions_total: 4,
+      lme_version: '0.1.0',
+    });
     expect(byId.get('ci-s-subset-bm25')).toMatchObject({
       state: 'complete',
       preset: 'bm25',
