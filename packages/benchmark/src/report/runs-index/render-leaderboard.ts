@@ -61,9 +61,12 @@ function tableOf(group: LeaderboardGroup, index: number, outFile: string): strin
   const hasIngest = group.runs.some(
     (run) => run.latency.ingest_p50 !== null || run.latency.ingest_p95 !== null,
   );
-  // Best first by the lead figure; empty cells last.
+  // Best first by the lead figure, a complete run before a stopped one of the same figure; empty cells last.
   const leadOf = (run: RunOverview) => run.headline.find(({ metric }) => metric === lead)?.value ?? -1;
-  const sorted = [...group.runs].sort((left, right) => leadOf(right) - leadOf(left));
+  const rankOf = (run: RunOverview) => ['complete', 'partial', 'failed'].indexOf(run.state);
+  const sorted = [...group.runs].sort(
+    (left, right) => leadOf(right) - leadOf(left) || rankOf(left) - rankOf(right),
+  );
   const header = [
     'run',
     'state',
