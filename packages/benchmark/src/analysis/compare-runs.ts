@@ -5,6 +5,7 @@ import type { Sample } from '../results/sample.js';
 import { inMeans } from '../results/sample.js';
 import type { Exclusion } from '../results/summary.js';
 import { inRetrievalMeans, isQaMetric } from '../run/aggregate-metrics.js';
+import { metricsToAdd } from './compare-added-metrics.js';
 import {
   ALL_METRICS,
   type CategoryComparison,
@@ -16,6 +17,7 @@ import {
   type HiddenDifference,
   type MetricTest,
   type RunComparison,
+  TURN_COMPARE_METRICS,
 } from './comparison-result.js';
 import { configDifferences, sharedDatasetHash } from './config-differences.js';
 import { mcnemar } from './mcnemar.js';
@@ -87,12 +89,13 @@ function chooseMetrics(base: Run, other: Run, wanted: readonly string[] | undefi
   const otherNames = metricNames(other);
   if (wanted?.length === 1 && wanted[0] === ALL_METRICS) return sharedMetrics(base, other);
   if (wanted === undefined) {
-    const metrics: string[] = DEFAULT_COMPARE_METRICS.filter(
-      (metric) => baseNames.has(metric) && otherNames.has(metric),
-    );
+    const defaults = [base, other].every((run) => run.config.config.granularity === 'turn')
+      ? TURN_COMPARE_METRICS
+      : DEFAULT_COMPARE_METRICS;
+    const metrics: string[] = defaults.filter((metric) => baseNames.has(metric) && otherNames.has(metric));
     if (metrics.length === 0) {
       throw new Error(
-        `Runs ${base.config.run_id} and ${other.config.run_id} share none of the default metrics (${DEFAULT_COMPARE_METRICS.join(', ')}); name some with --metrics.`,
+        `Runs ${base.config.run_id} and ${other.config.run_id} share none of the default metrics (${defaults.join(', ')}); name some with --metrics.`,
       );
     }
     return metrics;
@@ -328,9 +331,18 @@ export function compareTwoRuns(base: Run, other: Run, options: CompareOptions = 
 export function compareRuns(runs: readonly Run[], options: CompareOptions = {}): ComparisonResult {
   const [base, ...others] = runs;
   if (base === undefined || others.length === 0) throw new Error('Give at least two run folders to compare.');
+  const comparisons = others.map((other) => compareTwoRuns(base, other, options));
+  const added = options.metrics === undefined ? metricsToAdd(comparisons, runs.map(metricNames)) : [];
   return {
     resamples: options.resamples ?? DEFAULT_RESAMPLES,
     seed: options.seed ?? DEFAULT_SEED,
-    comparisons: others.map((other) => compareTwoRuns(base, other, options)),
+    addedMetrics: added,
+    // The table shows what moved: the defaults, then the hidden metrics that differ.
+    comparisons:
+      added.length === 0
+        ? comparisons
+        : others.map((other, index) =>
+            compareTwoRuns(base, other, { ...options, metrics: [...comparisons[index]!.metrics, ...added] }),
+          ),
   };
 }

@@ -19,6 +19,20 @@ export const DEFAULT_COMPARE_METRICS: readonly string[] = [
   ...Object.values(BENCHMARKS).flatMap((benchmark) => benchmark.comparedMetrics ?? []),
 ];
 
+/**
+ * Compared when no metrics are named and both runs rank turns (their own tables lead with these):
+ * the turn figures first, then the QA and benchmark figures of DEFAULT_COMPARE_METRICS.
+ */
+export const TURN_COMPARE_METRICS: readonly string[] = [
+  'turn.recall_any@5',
+  'turn.recall_all@10',
+  'turn.ndcg_any@10',
+  ...DEFAULT_COMPARE_METRICS.filter((metric) => !metric.startsWith('session.')),
+];
+
+/** Hidden metrics moved into the table when every default cell is equal (the rest stay named below it). */
+export const MAX_ADDED_METRICS = 4;
+
 /** `--metrics all`: every metric both runs have. */
 export const ALL_METRICS = 'all';
 
@@ -112,5 +126,10 @@ export type RunComparison = {
 export type ComparisonResult = {
   resamples: number;
   seed: number;
+  /**
+   * Metrics outside the defaults shown because no default metric differed while these did (no
+   * `--metrics` given); empty or absent otherwise.
+   */
+  addedMetrics?: string[];
   comparisons: RunComparison[];
 };

@@ -119,27 +119,43 @@ describe('renderComparisonTable', () => {
     expect(text).toContain('> warning: 2 questions failed in words-failing and are left out.');
   });
 
-  it('says which metrics it does not show differ when the shown ones do not, and shows them all with --metrics all', () => {
-    // session.ndcg_any@10 is in no default metric: 3 questions lose it, the shown metrics stay equal.
+  it('shows the metrics that differ when no default one does, and every metric with --metrics all', () => {
+    // session.ndcg_any@10 is in no default metric: 3 questions lose it, the default metrics stay equal.
     const changed = withChangedMetric(official, 'official-ndcg10', 'session.ndcg_any@10', 0, 3);
     const result = compareRuns([official, changed]);
     const [comparison] = result.comparisons;
-    expect(comparison!.hiddenDifferences.map(({ metric, changed: count }) => [metric, count])).toEqual([
-      ['session.ndcg_any@10', 3],
+    expect(result.addedMetrics).toEqual(['session.ndcg_any@10']);
+    expect(comparison!.metrics).toEqual([
+      'session.recall_all@5',
+      'session.recall_any@5',
+      'session.ndcg_any@5',
+      'session.ndcg_any@10',
     ]);
+    expect(comparison!.hiddenDifferences).toEqual([]);
     const text = renderComparisonTable(result);
     expect(text).toMatch(
-      /^\| overall +\| session\.recall_all@5 \| +18 \| +0\.8333 \| +0\.8333 \(0\.0000\) \|$/m,
+      /^\| overall +\| session\.recall_all@5 +\| +18 \| +0\.8333 \| +0\.8333 \(0\.0000\) \|$/m,
     );
-    expect(text).toMatch(
+    // The change is in a cell of the table, not only named below it.
+    expect(text).toMatch(/^\| +\| session\.ndcg_any@10 +\| +18 \| +[\d.]+ \| +[\d.]+ \(-0\.\d{4}\)/m);
+    expect(text).toContain(
+      'No default metric differs between the runs; session.ndcg_any@10, which does, is shown after them.',
+    );
+    expect(text).not.toContain('not shown');
+    // Two runs that differ in nothing say nothing more.
+    const same = compareRuns([official, official]);
+    expect(same.addedMetrics).toEqual([]);
+    expect(renderComparisonTable(same)).not.toMatch(/not shown|No default metric/);
+
+    // Named metrics are what the user asked for: the others that differ are named below the table.
+    const named = compareRuns([official, changed], { metrics: ['session.recall_all@5'] });
+    expect(named.addedMetrics).toEqual([]);
+    expect(renderComparisonTable(named)).toMatch(
       /^official-ndcg10: the metrics shown do not differ from the base, but 1 metric not shown does: session\.ndcg_any@10 \(3 questions changed; overall -0\.\d{4}, /m,
     );
-    expect(text).toContain('--metrics all shows and tests every metric');
-    expect(renderComparison(result)).toContain(
+    expect(renderComparison(named)).toContain(
       '- official-ndcg10: the metrics shown do not differ from the base',
     );
-    // Two runs that differ in nothing say nothing more.
-    expect(renderComparisonTable(compareRuns([official, official]))).not.toContain('not shown');
 
     const all = compareRuns([official, changed], { metrics: ['all'] });
     expect(all.comparisons[0]!.metrics).toContain('session.ndcg_any@10');
@@ -148,6 +164,21 @@ describe('renderComparisonTable', () => {
     expect(renderComparisonTable(all)).toMatch(
       /^\| +\| session\.ndcg_any@10 +\| +18 \| +[\d.]+ \| +[\d.]+ \(-0\.\d{4}\)/m,
     );
+  });
+
+  it('compares turn metrics by default when both runs rank turns, as their own tables do', async () => {
+    const turns = readRun(await makeSampleRun(root, 'turns', { granularity: 'turn' }));
+    const turnsWords = readRun(
+      await makeSampleRun(root, 'turns-words', { granularity: 'turn', tokenizer: 'words' }),
+    );
+    const result = compareRuns([turns, turnsWords]);
+    expect(result.comparisons[0]!.metrics).toEqual([
+      'turn.recall_any@5',
+      'turn.recall_all@10',
+      'turn.ndcg_any@10',
+    ]);
+    // A session run on one side: the session figures both have.
+    expect(compareRuns([official, turns]).comparisons[0]!.metrics[0]).toMatch(/^session\./);
   });
 
   it('marks significance after Holm correction across the runs compared', () => {

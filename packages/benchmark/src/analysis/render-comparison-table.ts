@@ -1,5 +1,6 @@
 import { formatDelta, formatValue } from '../results/markdown-table.js';
 import { abstentionLabel } from '../run/render-table.js';
+import { shownCellsEqual } from './compare-added-metrics.js';
 import type { ComparisonResult, HiddenDifference, RunComparison, RunLabel } from './compare-runs.js';
 import { adjustedPValues, testKey } from './comparison-rows.js';
 import { formatConfigValue } from './config-differences.js';
@@ -57,10 +58,7 @@ function describeHidden(difference: HiddenDifference): string {
 export function describeHiddenDifferences(comparison: RunComparison, name: string): string | null {
   const hidden = comparison.hiddenDifferences;
   if (hidden.length === 0) return null;
-  const shownEqual =
-    comparison.categories.every((category) =>
-      category.metrics.every((metric) => (metric.delta ?? 0) === 0),
-    ) && comparison.flips.every(({ gained, lost }) => gained.length === 0 && lost.length === 0);
+  const shownEqual = shownCellsEqual(comparison);
   const listed = hidden.slice(0, HIDDEN_SHOWN).map(describeHidden).join('; ');
   const rest = hidden.length - HIDDEN_SHOWN;
   const count = `${hidden.length} ${hidden.length === 1 ? 'metric' : 'metrics'} not shown`;
@@ -69,6 +67,15 @@ export function describeHiddenDifferences(comparison: RunComparison, name: strin
     ? `the metrics shown do not differ from the base, but ${count} ${one ? 'does' : 'do'}`
     : `${count} ${one ? 'differs' : 'differ'} too`;
   return `${name}: ${differ}: ${listed}${rest > 0 ? `; and ${rest} more` : ''}. --metrics all shows and tests every metric (or name them with --metrics).`;
+}
+
+/** Why metrics outside the defaults are in the table: the defaults did not move, these did. */
+function addedNote(added: readonly string[]): string[] {
+  if (added.length === 0) return [];
+  const one = added.length === 1;
+  return [
+    `No default metric differs between the runs; ${added.join(', ')}, which ${one ? 'does' : 'do'}, ${one ? 'is' : 'are'} shown after them.`,
+  ];
 }
 
 function unionInOrder(lists: readonly (readonly string[])[]): string[] {
@@ -141,6 +148,7 @@ export function buildComparisonTable(result: ComparisonResult): ComparisonTable 
     `Each run against the base ${baseName}: value (delta from the base, significance). n is the questions in the base's mean of that metric (retrieval and QA metrics count different questions); n after a delta is the run's own count when it differs.`,
     `Significance: ${LEVELS.map(({ below, mark: stars }) => `${stars} p < ${below}`).join(', ')}, Holm-corrected over the ${family} tests of each category (${comparisons.length} ${comparisons.length === 1 ? 'run' : 'runs'} × ${metrics.length} ${metrics.length === 1 ? 'metric' : 'metrics'}); exact McNemar for 0/1 metrics, paired bootstrap of the mean difference (${result.resamples} resamples, seed ${result.seed}) otherwise, on the questions both runs count.`,
     'Failed questions are in no mean and no test.',
+    ...addedNote(result.addedMetrics ?? []),
     ...comparisons.flatMap(
       (comparison, index) => describeHiddenDifferences(comparison, names[index + 1]!) ?? [],
     ),

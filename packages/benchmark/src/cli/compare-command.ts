@@ -1,6 +1,12 @@
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
-import { type ComparisonResult, compareRuns, DEFAULT_COMPARE_METRICS } from '../analysis/compare-runs.js';
+import {
+  type ComparisonResult,
+  compareRuns,
+  DEFAULT_COMPARE_METRICS,
+  MAX_ADDED_METRICS,
+  TURN_COMPARE_METRICS,
+} from '../analysis/compare-runs.js';
 import { renderComparisonCsv, renderComparisonJson } from '../analysis/comparison-rows.js';
 import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../analysis/paired-bootstrap.js';
 import { readRun } from '../analysis/read-run.js';
@@ -40,7 +46,7 @@ export function compareCommand(): Command {
     .argument('<runs...>', 'results folders to compare with the base')
     .option(
       '--metrics <m1,m2>',
-      `metrics to compare, or "all" for every metric both runs have (default: those of ${DEFAULT_COMPARE_METRICS.join(', ')} that both runs have; metrics left out that differ are named below the table)`,
+      `metrics to compare, or "all" for every metric both runs have (default: those of ${DEFAULT_COMPARE_METRICS.join(', ')} that both runs have, the turn figures ${TURN_COMPARE_METRICS.slice(0, 3).join(', ')} first instead of the session ones when both runs rank turns; when none of these differs, up to ${MAX_ADDED_METRICS} metrics that do are added; others that differ are named below the table)`,
       listFlag,
     )
     .option(

@@ -19,6 +19,7 @@ import { presetsCommand } from './presets-command.js';
 import { qdrantCommand } from './qdrant-command.js';
 import { reportCommand } from './report-command.js';
 import { runCommand } from './run-command.js';
+import { runsCommand } from './runs-command.js';
 import { serveCommand } from './serve-command.js';
 import { warnIfStaleBuild } from './stale-build-warning.js';
 
@@ -66,6 +67,7 @@ const program = new Command('lme')
   .addCommand(gateCommand())
   .addCommand(mergeCommand())
   .addCommand(reportCommand())
+  .addCommand(runsCommand())
   .addCommand(explainCommand())
   .addCommand(serveCommand())
   .addCommand(judgeProbeCommand());
@@ -74,7 +76,7 @@ const program = new Command('lme')
 const COMMAND_GROUPS: Readonly<Record<string, readonly string[]>> = {
   'Run a benchmark:': ['run', 'ablate', 'merge', 'serve', 'judge-probe'],
   'Data, presets and models:': ['datasets', 'presets', 'models', 'cache', 'qdrant'],
-  'Read results:': ['compare', 'gate', 'report', 'explain'],
+  'Read results:': ['runs', 'compare', 'gate', 'report', 'explain'],
 };
 for (const [heading, names] of Object.entries(COMMAND_GROUPS))
   for (const name of names) program.commands.find((command) => command.name() === name)?.helpGroup(heading);

@@ -48,7 +48,7 @@ describe('an external system keeps its identity', () => {
     expect(result.status, result.stderr).toBe(0);
     // Named after the server, not after the pipeline's default retriever (bm25) it never ran.
     const [runId] = readdirSync(out);
-    expect(runId).toMatch(/^[\dT-]+Z-sample-http-my-memory-1\.4\.0-redacted-session-[0-9a-f]{6}$/);
+    expect(runId).toMatch(/^[\dT-]+Z-http-my-memory-1\.4\.0-redacted-sample-[0-9a-f]{6}$/);
     const dir = join(out, runId!);
     const identity = { kind: 'http', url: server.url, name: 'my-memory', version: '1.4.0 [redacted]' };
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).provider).toEqual(identity);

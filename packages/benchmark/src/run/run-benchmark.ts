@@ -184,6 +184,8 @@ export async function runBenchmark(
     const folder = openRunFolder(dir);
     try {
       if (resume) folder.rewriteSamples(previous);
+      // The questions the run sets out to answer: `lme runs` shows a stopped run's done of total.
+      if (source.total !== undefined) manifest.questions_total = source.total;
       folder.writeJson('config.json', manifest);
       hooks.onQuestionsSelected?.({ path: datasetPath, questions: source.total, finished: previous.length });
       const outcome = await runQuestions({

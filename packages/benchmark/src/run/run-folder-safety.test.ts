@@ -65,10 +65,22 @@ describe('run folders', () => {
   it('gives shards started in the same millisecond different default ids naming the shard', () => {
     const now = new Date('2026-11-22T01:02:03.456Z');
     const ids = ['1/4', '2/4', '1/4'].map((shard) => defaultRunId(config({ shard }), now));
-    expect(ids[0]).toMatch(/^2026-11-22T01-02-03-456Z-sample-bm25-session-shard-1-of-4-[0-9a-f]{6}$/);
+    expect(ids[0]).toMatch(/^2026-11-22T01-02-03-456Z-bm25-session-sample-shard-1-of-4-[0-9a-f]{6}$/);
     expect(ids[1]).toContain('-shard-2-of-4-');
     expect(new Set(ids).size).toBe(3);
     expect(defaultRunId(config({ dataset: '/data/x/my file.json.gz' }), now)).not.toMatch(/[/ ]/);
+  });
+
+  it('names a run by its preset, then the dataset, so bm25-official and bm25 runs tell apart', () => {
+    const now = new Date('2026-11-22T01:02:03.456Z');
+    expect(defaultRunId(config({ preset: 'bm25-official' }), now)).toMatch(
+      /^2026-11-22T01-02-03-456Z-bm25-official-sample-[0-9a-f]{6}$/,
+    );
+    expect(defaultRunId(config({ preset: 'bm25' }), now)).toMatch(/Z-bm25-sample-[0-9a-f]{6}$/);
+    // A preset file by path: its name, never its folders.
+    const fromFile = defaultRunId(config({ preset: '/home/me/my presets/fast one.yaml' }), now);
+    expect(fromFile).toMatch(/Z-fast-one-sample-[0-9a-f]{6}$/);
+    expect(fromFile).not.toMatch(/[/ ]/);
   });
 
   it('leaves no folder behind when the start fails, so the id can be used again', async () => {

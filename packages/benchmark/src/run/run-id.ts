@@ -6,10 +6,11 @@ import type { ProviderIdentity } from '../results/provider-identity.js';
 const MAX_NAME_IN_ID = 40;
 
 /**
- * A fresh run id, unique even for runs started in the same millisecond:
- * `2026-11-22T01-02-03-456Z-s-bm25-session-shard-1-of-4-3f9a2c`. An external system is named by
- * what it reported, not by the pipeline's retriever it does not use:
- * `2026-11-22T01-02-03-456Z-s-http-my-memory-1.4.0-session-3f9a2c` (`http` alone without a name).
+ * A fresh run id naming what ran, then the dataset, unique even for runs started in the same
+ * millisecond: the preset when one was used (`2026-11-22T01-02-03-456Z-bm25-official-s-3f9a2c`),
+ * else the pipeline's retriever and granularity (`…Z-bm25-session-s-shard-1-of-4-3f9a2c`), else
+ * the provider with what the system reported (`…Z-http-my-memory-1.4.0-s-3f9a2c`; `http` alone
+ * without a name).
  */
 export function defaultRunId(
   config: RunConfig,
@@ -19,12 +20,22 @@ export function defaultRunId(
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   const dataset = safeName(config.dataset.replace(/^.*[\\/]/, '').replace(/\.json(\.gz)?$/, ''));
   const shard = config.shard ? `-shard-${config.shard.replace('/', '-of-')}` : '';
-  return `${stamp}-${dataset}-${systemName(config, options.provider)}-${config.granularity}${shard}-${randomBytes(3).toString('hex')}`;
+  return `${stamp}-${whatRan(config, options.provider)}-${dataset}${shard}-${randomBytes(3).toString('hex')}`;
 }
 
-/** The pipeline's retriever, or `<provider>[-<name>[-<version>]]` for another provider. */
+/** The preset (a preset file by its name without folder and extension), else the system that ran. */
+function whatRan(config: RunConfig, provider: ProviderIdentity | undefined): string {
+  if (config.preset !== undefined) {
+    const file = config.preset.replace(/^.*[\\/]/, '').replace(/\.(json|ya?ml)$/i, '');
+    const preset = safeName(file.slice(0, MAX_NAME_IN_ID), '').replace(/[.-]+$/, '');
+    if (preset !== '') return preset;
+  }
+  if (config.provider === 'pipeline') return `${config.retriever}-${config.granularity}`;
+  return systemName(config, provider);
+}
+
+/** `<provider>[-<name>[-<version>]]`: a provider other than the pipeline, by what it reported. */
 function systemName(config: RunConfig, provider: ProviderIdentity | undefined): string {
-  if (config.provider === 'pipeline') return config.retriever;
   const reported = [provider?.name, provider?.version].filter((part) => part !== undefined).join(' ');
   const name = reported === '' ? '' : safeName(reported.slice(0, MAX_NAME_IN_ID), '').replace(/[.-]+$/, '');
   return name === '' ? config.provider : `${config.provider}-${name}`;

@@ -48,6 +48,8 @@ export type RunManifest = {
     /** The dataset's checksum was not the errata's (`--errata-any-checksum`). */
     checksum_override?: boolean;
   };
+  /** The questions the run set out to answer (selection, --limit and shard applied), when known at its start. */
+  questions_total?: number;
   /** Why and when the run stopped before its last question (it is partial; --resume continues it). */
   partial?: { reason: string; stopped_at: string };
 };

@@ -9,7 +9,7 @@ export type RenderHtmlReportOptions = {
   bundles?: { name: string; version: string; source: string }[];
 };
 
-function escapeHtml(value: unknown): string {
+export function escapeHtml(value: unknown): string {
   return String(value).replace(
     /[&<>"']/g,
     (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!,
