@@ -9,6 +9,7 @@ import { checkErrataDataset } from '../errata/check-errata-dataset.js';
 import { loadErrata } from '../errata/load-errata.js';
 import type { PipelineResources } from '../providers/pipeline/configured-embedder.js';
 import type { Provider } from '../providers/provider.js';
+import { parseProviderOptions, providerCapabilities, providerNamed } from '../providers/provider-registry.js';
 import { describeProvider } from '../results/provider-identity.js';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
@@ -143,7 +144,9 @@ export async function runBenchmark(
   const previous = resume?.previous ?? [];
 
   // Everything that can fail at start happens before the folder is claimed.
-  const provider = dependencies.provider ?? createProvider(config, () => runId, dependencies.resources);
+  const provider =
+    dependencies.provider ??
+    createProvider(config, () => runId, dependencies.resources, dependencies.environment ?? process.env);
   let claim: ReturnType<typeof claimRunFolder> | undefined;
   const counts = { written: 0 };
   try {
@@ -274,6 +277,9 @@ async function startManifest(options: {
     dataset: { path: datasetPath, sha256: null, file_sha256: await datasetFileSha256(datasetPath) },
   };
   if (errata.recorded) manifest.errata = errata.recorded;
+  if (config.providerOptions !== undefined) {
+    manifest.provider_options = parseProviderOptions(providerNamed(config.provider), config.providerOptions);
+  }
   // A resumed run is partial again only if it stops again.
   delete manifest.partial;
   delete manifest.finished_at;
@@ -283,10 +289,11 @@ async function startManifest(options: {
 }
 
 function qaSkippedNotice(config: RunConfig): string {
-  return config.provider === 'pipeline'
-    ? 'QA skipped: set --reader-model (with OPENAI_BASE_URL / OPENAI_API_KEY) to measure answer accuracy.'
-    : config.provider === 'http'
-      ? "QA skipped: set --answers provider to judge the system's own answers, or --reader-model to answer from its hits (with OPENAI_BASE_URL / OPENAI_API_KEY)."
+  const capabilities = providerCapabilities(config.provider);
+  return capabilities.answersItself
+    ? "QA skipped: set --answers provider to judge the system's own answers, or --reader-model to answer from its hits (with OPENAI_BASE_URL / OPENAI_API_KEY)."
+    : capabilities.ranks
+      ? 'QA skipped: set --reader-model (with OPENAI_BASE_URL / OPENAI_API_KEY) to measure answer accuracy.'
       : `--provider ${config.provider} only feeds the reader: set --reader-model to measure answer accuracy.`;
 }
 
@@ -379,8 +386,28 @@ async function runQuestions(options: {
       note: provider.progress?.(),
     });
   };
+  let items: AsyncIterable<{ record: LongMemEvalRecord; position: number }> = source.items;
+  if (provider.plan) {
+    // A provider sharing work between questions (one ingest per haystack) needs them all first.
+    const all: { record: LongMemEvalRecord; position: number }[] = [];
+    for await (const item of source.items) all.push(item);
+    provider.plan({
+      records: all
+        .filter((item) => !finished.has(item.record.question_id))
+        .map((item) => {
+          try {
+            return options.applyErrata(item.record).record;
+          } catch {
+            return item.record; // runOne reports errata that do not fit the question
+          }
+        }),
+    });
+    items = (async function* () {
+      yield* all;
+    })();
+  }
   try {
-    for await (const item of source.items) {
+    for await (const item of items) {
       outcome.selected++;
       if (finished.has(item.record.question_id)) continue;
       if (inFlight.size >= config.concurrency) {
