@@ -1,6 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadLongMemEval } from '../../benchmarks/longmemeval/load-longmemeval.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
@@ -134,6 +136,20 @@ describe('one ingest per haystack', () => {
     const csv = result.read('samples.csv').split('\n');
     expect(csv[0]).toContain('retrieve_ms,ingest_ms,ingest_shared');
     expect(result.read('summary.csv')).toContain('latency.ingest_ms.p95');
+    // The documented contracts (docs/schemas) hold the new fields.
+    const ajv = new Ajv2020({ allErrors: false, strict: true });
+    addFormats.default(ajv);
+    const schema = (name: string) =>
+      ajv.compile(JSON.parse(readFileSync(join(REPO_ROOT, 'docs/schemas', name), 'utf8')));
+    const [sampleSchema, summarySchema, configSchema] = ['sample', 'summary', 'config'].map((name) =>
+      schema(`${name}.schema.json`),
+    );
+    for (const sample of samples)
+      expect(sampleSchema!(sample), JSON.stringify(sampleSchema!.errors)).toBe(true);
+    expect(summarySchema!(summary), JSON.stringify(summarySchema!.errors)).toBe(true);
+    expect(configSchema!(JSON.parse(result.read('config.json'))), JSON.stringify(configSchema!.errors)).toBe(
+      true,
+    );
   });
 
   it('keeps one ingest per haystack when failed questions are retried on resume', async () => {
