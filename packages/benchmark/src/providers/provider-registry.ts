@@ -62,7 +62,8 @@ export function providerOptionHelp(
 
 /**
  * `--provider-option key=value` pairs parsed by the provider's schema. An unknown key (with the
- * close one) or a bad value fails in one sentence naming the flag, the key and the provider.
+ * close one) or a bad value fails in one sentence naming the flag, the key and the provider; a
+ * provider that takes no options ignores them (the command line warns).
  */
 export function parseProviderOptions(
   // biome-ignore lint/suspicious/noExplicitAny: each descriptor has its own options type.
@@ -70,6 +71,8 @@ export function parseProviderOptions(
   given: Readonly<Record<string, string>> = {},
 ): Record<string, unknown> {
   const keys = providerOptionKeys(descriptor);
+  // A provider that takes no options ignores them (the command line warns that they have no effect).
+  if (keys.length === 0) return {};
   for (const [key, value] of Object.entries(given)) {
     if (keys.includes(key)) continue;
     const close = closeNames(key, keys, 1);
@@ -81,8 +84,9 @@ export function parseProviderOptions(
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0] ?? '');
+    const problem = issue.message.replace(/^Invalid input: /, '').replace(/\.$/, '');
     throw new Error(
-      `--provider-option ${key}=${given[key] ?? ''}: --provider ${descriptor.name}'s option "${key}" ${issue.message.replace(/^Invalid input: /, '')}.`,
+      `--provider-option ${key}=${given[key] ?? ''}: --provider ${descriptor.name}'s option "${key}": ${problem.charAt(0).toLowerCase()}${problem.slice(1)}.`,
     );
   }
   return parsed.data as Record<string, unknown>;

@@ -277,8 +277,9 @@ async function startManifest(options: {
     dataset: { path: datasetPath, sha256: null, file_sha256: await datasetFileSha256(datasetPath) },
   };
   if (errata.recorded) manifest.errata = errata.recorded;
-  if (config.providerOptions !== undefined) {
-    manifest.provider_options = parseProviderOptions(providerNamed(config.provider), config.providerOptions);
+  const providerOptions = parseProviderOptions(providerNamed(config.provider), config.providerOptions);
+  if (config.providerOptions !== undefined && Object.keys(providerOptions).length > 0) {
+    manifest.provider_options = providerOptions;
   }
   // A resumed run is partial again only if it stops again.
   delete manifest.partial;
