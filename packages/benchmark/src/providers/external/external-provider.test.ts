@@ -179,6 +179,17 @@ describe('one ingest per haystack', () => {
     expect(server.live()).toEqual([]);
   });
 
+  it('ingests a shared conversation once per shard', async () => {
+    server = await startProtocolLogServer();
+    const result = await run(['-d', LOCOMO_MINI, '--provider', 'http', '--shard', '2/2']);
+    expect(result.status).toBe(0);
+    const questions = result.samples().length;
+    expect(questions).toBe(3);
+    expect(ingests()).toHaveLength(1);
+    expect(server.requests.filter((request) => request.path === '/v1/search')).toHaveLength(questions);
+    expect(server.live()).toEqual([]);
+  });
+
   it('gives every question its own namespace with --provider-option fresh-per-question=true', async () => {
     server = await startProtocolLogServer();
     const result = await run([
