@@ -165,7 +165,7 @@ describe('an external memory system registered by its descriptor', () => {
         answer_session_ids: ['answer_1'],
       });
     const records = [shared(1), shared(2), tinyRecord(3)];
-    provider.plan!({ records });
+    await provider.plan!({ records });
     const outcomes = await Promise.all(records.map((record) => provider.retrieve({ record })));
     expect(store.calls.filter((call) => call.startsWith('ingest'))).toHaveLength(2);
     expect(outcomes.map((outcome) => outcome.ingest?.shared)).toEqual([false, true, false]);
@@ -191,7 +191,7 @@ describe('an external memory system registered by its descriptor', () => {
       environment: { STORE_API_KEY: 'sk-store-0123456789' },
     });
     const records = [tinyRecord(1), tinyRecord(2)];
-    provider.plan!({ records });
+    await provider.plan!({ records });
     await expect(provider.retrieve({ record: records[0]! })).rejects.toThrow('question q1: storage full');
     const second = await provider.retrieve({ record: records[1]! });
     expect(second.ingest?.shared).toBe(false);

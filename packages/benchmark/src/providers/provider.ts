@@ -72,7 +72,7 @@ export type Provider = {
    * left out): a provider sharing work between questions (one ingest per haystack) frees it after
    * the last question that needs it.
    */
-  plan?(options: { records: Iterable<LongMemEvalRecord> }): void;
+  plan?(options: { records: AsyncIterable<LongMemEvalRecord> | Iterable<LongMemEvalRecord> }): Promise<void>;
   /** A short note on work in progress for the progress bar (embedding rate, cache hits). */
   progress?(): string | undefined;
   /** Run-level figures worth keeping (embedding and summary cost), written to summary.json. */

@@ -190,6 +190,8 @@ export async function runBenchmark(
       const outcome = await runQuestions({
         config,
         source,
+        // A second pass over the selection, one record at a time, for a provider that plans.
+        planSource: () => openQuestionSource(datasetPath, config, dependencies.dataset),
         provider,
         qa,
         folder,
@@ -322,6 +324,7 @@ type QuestionsOutcome = {
 async function runQuestions(options: {
   config: RunConfig;
   source: QuestionSource;
+  planSource: () => Promise<QuestionSource>;
   provider: Provider;
   qa: Awaited<ReturnType<typeof createQaStage>>;
   folder: RunFolder;
@@ -387,28 +390,26 @@ async function runQuestions(options: {
       note: provider.progress?.(),
     });
   };
-  let items: AsyncIterable<{ record: LongMemEvalRecord; position: number }> = source.items;
   if (provider.plan) {
-    // A provider sharing work between questions (one ingest per haystack) needs them all first.
-    const all: { record: LongMemEvalRecord; position: number }[] = [];
-    for await (const item of source.items) all.push(item);
-    provider.plan({
-      records: all
-        .filter((item) => !finished.has(item.record.question_id))
-        .map((item) => {
+    // A provider sharing work between questions (one ingest per haystack) is told them all first,
+    // from a second pass over the selection (streamed: records are not held).
+    const planned = await options.planSource();
+    const applyErrata = options.applyErrata;
+    await provider.plan({
+      records: (async function* () {
+        for await (const { record } of planned.items) {
+          if (finished.has(record.question_id)) continue;
           try {
-            return options.applyErrata(item.record).record;
+            yield applyErrata(record).record;
           } catch {
-            return item.record; // runOne reports errata that do not fit the question
+            yield record; // runOne reports errata that do not fit the question
           }
-        }),
+        }
+      })(),
     });
-    items = (async function* () {
-      yield* all;
-    })();
   }
   try {
-    for await (const item of items) {
+    for await (const item of source.items) {
       outcome.selected++;
       if (finished.has(item.record.question_id)) continue;
       if (inFlight.size >= config.concurrency) {

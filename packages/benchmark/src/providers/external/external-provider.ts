@@ -45,7 +45,7 @@ export type ExternalRetrievalOutcome = RetrievalOutcome & { answer?: string };
 export type ExternalProvider = Omit<Provider, 'retrieve'> & {
   retrieve(options: { record: LongMemEvalRecord; signal?: AbortSignal }): Promise<ExternalRetrievalOutcome>;
   /** The run's questions, before the first: each haystack is then ingested once and freed after its last. */
-  plan(options: { records: Iterable<LongMemEvalRecord> }): void;
+  plan(options: { records: AsyncIterable<LongMemEvalRecord> | Iterable<LongMemEvalRecord> }): Promise<void>;
 };
 
 /**
@@ -115,10 +115,10 @@ export function createExternalProvider(
     id: `${options.name}:${memory.identity().url}`,
     identity: () => memory.identity(),
     preflight: (preflightOptions) => memory.preflight(preflightOptions),
-    plan({ records }) {
+    async plan({ records }) {
       if (options.freshPerQuestion) return;
       const keys: string[] = [];
-      for (const record of records) keys.push(haystackKey(sentSessions(record, options.indexRoles)));
+      for await (const record of records) keys.push(haystackKey(sentSessions(record, options.indexRoles)));
       namespaces.plan(keys);
     },
     async retrieve({ record, signal }) {
