@@ -10,6 +10,7 @@ import { tinyRecord } from '../testing/tiny-record.js';
 import { externalProviderDescriptor } from './external/external-descriptor.js';
 import type { ExternalMemory } from './external/external-memory.js';
 import type { ExternalMemoryDescriptor } from './external/external-memory-descriptor.js';
+import { EXTERNAL_MEMORIES } from './external-memory-registry.js';
 import type { ProtocolSession } from './http/protocol.js';
 import { PROVIDERS, parseProviderOptions, providerNamed } from './provider-registry.js';
 
@@ -55,7 +56,7 @@ function storeDescriptor(store = memoryStore()): ExternalMemoryDescriptor<z.infe
 describe('the provider registry', () => {
   it('names the close provider of a misspelt one, and lists the known ones', () => {
     expect(() => providerNamed('htp')).toThrow(
-      'Unknown provider "htp" (--provider); did you mean "http"?; known providers: pipeline, full-context, oracle, http.',
+      `Unknown provider "htp" (--provider); did you mean "http"?; known providers: ${['pipeline', 'full-context', 'oracle', 'http', ...Object.keys(EXTERNAL_MEMORIES)].join(', ')}.`,
     );
     expect(providerNamed('http').capabilities).toMatchObject({
       external: true,
