@@ -6,6 +6,7 @@ import addFormats from 'ajv-formats';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadLongMemEval } from '../../benchmarks/longmemeval/load-longmemeval.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
+import { buildHtmlReport, resolveReportInputs } from '../../report/html/build-html-report.js';
 import type { Sample } from '../../results/sample.js';
 import type { Summary } from '../../results/summary.js';
 import { startProtocolLogServer } from '../../testing/protocol-log-server.js';
@@ -136,6 +137,9 @@ describe('one ingest per haystack', () => {
     const csv = result.read('samples.csv').split('\n');
     expect(csv[0]).toContain('retrieve_ms,ingest_ms,ingest_shared');
     expect(result.read('summary.csv')).toContain('latency.ingest_ms.p95');
+    // The HTML report shows the ingest under the run's time.
+    const { html } = await buildHtmlReport({ inputs: resolveReportInputs([result.dir]) });
+    expect(html).toMatch(/<small>ingest 1 ingest \(6 shared\) · p50 [\d.]+ ms · p95 [\d.]+ ms<\/small>/);
     // The documented contracts (docs/schemas) hold the new fields.
     const ajv = new Ajv2020({ allErrors: false, strict: true });
     addFormats.default(ajv);
