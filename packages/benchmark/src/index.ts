@@ -72,9 +72,17 @@ export { ConfigError, fromRegistry } from './config/config-error.js';
 export { ineffectiveKeyWarnings } from './config/ineffective-keys.js';
 export { parseRunConfig } from './config/parse-run-config.js';
 export { listPresets, loadPreset, type Preset } from './config/presets.js';
+export type { ProviderCapabilities } from './config/provider-capabilities.js';
 export { type RunConfig, type RunConfigInput, runConfigSchema } from './config/run-config.js';
 export { configFromEnvironment, RUN_OPTIONS, type RunOptionDeclaration } from './config/run-options.js';
+export type { ExternalMemory } from './providers/external/external-memory.js';
+export type { ExternalMemoryDescriptor } from './providers/external/external-memory-descriptor.js';
+export {
+  createExternalProvider,
+  type ExternalProviderOptions,
+} from './providers/external/external-provider.js';
 export type { Provider, RetrievalOutcome } from './providers/provider.js';
+export { PROVIDERS } from './providers/provider-registry.js';
 // Tables of one run.
 export { renderQaTable } from './qa/render-qa-table.js';
 export type { Sample } from './results/sample.js';

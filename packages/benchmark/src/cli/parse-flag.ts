@@ -101,3 +101,16 @@ export function namedWeightsFlag(value: string): Record<string, number> {
   }
   return weights;
 }
+
+/**
+ * One `--provider-option key=value`, added to the ones before it (the flag repeats): the value is
+ * everything after the first `=`, kept as text for the provider's schema to parse.
+ */
+export function keyValueFlag(
+  value: string,
+  previous: Record<string, string> | undefined,
+): Record<string, string> {
+  const match = /^\s*([A-Za-z][\w.-]*)\s*=(.*)$/s.exec(value);
+  if (!match) throw new InvalidArgumentError(`expected key=value, got "${value}".`);
+  return { ...previous, [match[1]!]: match[2]! };
+}

@@ -6,6 +6,7 @@ import { RunInterruptedError, readManifest, runBenchmark, selectRecords } from '
 import { EXIT } from './exit-codes.js';
 import { log } from './logger.js';
 import { createProgress } from './progress.js';
+import { providersHelp } from './provider-help.js';
 import { addRunOptions, resolveRunConfigForDataset } from './run-option-flags.js';
 import { describeRunOutcome } from './run-outcome.js';
 
@@ -47,6 +48,7 @@ export function runCommand(): Command {
         'print the plan (questions, documents, texts to embed, LLM calls, tokens, cost) and stop',
       ).helpGroup(RUN_OPTION_GROUPS.run),
     )
+    .addHelpText('after', providersHelp())
     .addHelpText(
       'after',
       '\nExamples:\n' +

@@ -14,8 +14,9 @@ import {
   type RunOptionDeclaration,
   runOptionOf,
 } from '../config/run-options.js';
+import { parseProviderOptions, providerNamed, providerOptionKeys } from '../providers/provider-registry.js';
 import { benchmarkLayer, benchmarkOfDataset } from '../run/benchmark-defaults.js';
-import { listFlag, namedWeightsFlag, schemaNumberFlag, weightsFlag } from './parse-flag.js';
+import { keyValueFlag, listFlag, namedWeightsFlag, schemaNumberFlag, weightsFlag } from './parse-flag.js';
 
 /**
  * Commander options built from the run option declarations (config/run-options.ts) and the run
@@ -74,6 +75,9 @@ export function optionsOf(option: RunOptionDeclaration): Option[] {
       break;
     case 'object':
       created.argParser(namedWeightsFlag);
+      break;
+    case 'record':
+      created.argParser(keyValueFlag);
       break;
   }
   if (!option.negatedHelp) return [created];
@@ -171,16 +175,31 @@ export function resolveRunConfig(
   const preset = presetName ? loadPreset(presetName).config : {};
   const higher = { ...stored, ...fromFile, ...preset, ...environment, ...flags };
   const fromBenchmark = benchmark ? benchmarkLayer(benchmark, higher) : {};
-  const config = parseRunConfig({ ...fromBenchmark, ...higher });
+  const descriptor = providerNamed(higher.provider ?? String(fieldOf('provider').defaultValue));
+  // An external system gets the whole conversation unless a layer asks for user turns only.
+  const fromProvider: RunConfigInput =
+    descriptor.capabilities.external && !('indexRoles' in higher) && !('indexRoles' in fromBenchmark)
+      ? { indexRoles: 'all' }
+      : {};
+  const config = parseRunConfig({ ...fromBenchmark, ...fromProvider, ...higher });
   const layers = {
     ...(benchmark ? { [`benchmark ${benchmark.name}`]: fromBenchmark.benchmarkDefaults?.keys ?? [] } : {}),
+    [`provider ${descriptor.name}`]: Object.keys(fromProvider),
     'the resumed run': Object.keys(stored),
     '--config': Object.keys(fromFile),
     [`preset ${presetName}`]: Object.keys(preset),
     environment: Object.keys(environment),
     flags: Object.keys(flags),
   };
-  return { config, warnings: ineffectiveKeyWarnings(config, Object.keys(flags)), layers };
+  const warnings = ineffectiveKeyWarnings(config, Object.keys(flags), descriptor.capabilities);
+  if (config.providerOptions !== undefined && providerOptionKeys(descriptor).length === 0) {
+    warnings.push(
+      `--provider-option has no effect with --provider ${descriptor.name}, which takes no options.`,
+    );
+  } else {
+    parseProviderOptions(descriptor, config.providerOptions);
+  }
+  return { config, warnings, layers };
 }
 
 /**

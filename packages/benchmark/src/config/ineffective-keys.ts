@@ -6,6 +6,7 @@ import {
   searchesDense,
   takesRoutes,
 } from './base-retrievers.js';
+import { IN_PROCESS_CAPABILITIES, type ProviderCapabilities } from './provider-capabilities.js';
 import { embedderParts, type RunConfig } from './run-config.js';
 import { flagOfKey } from './run-options.js';
 import {
@@ -23,7 +24,7 @@ import {
  * flags that would turn that condition on (for the warning). One rule per key that depends on
  * another; keys that always matter have none.
  */
-type Rule = { used: (config: RunConfig) => boolean; needs: string };
+type Rule = { used: (config: RunConfig, provider: ProviderCapabilities) => boolean; needs: string };
 
 const pipeline = usesPipeline;
 const fuses = (config: RunConfig) => pipeline(config) && fusesRoutes(config);
@@ -48,10 +49,14 @@ const BM25_ROUTE: Rule = {
   needs: '--retriever bm25, hybrid or session-aware',
 };
 const BM25_FEEDBACK: Rule = {
-  used: (config) => BM25_ROUTE.used(config) && (config.bm25FeedbackDocs ?? 0) > 0,
+  used: (config, provider) => BM25_ROUTE.used(config, provider) && (config.bm25FeedbackDocs ?? 0) > 0,
   needs: '--bm25-feedback-docs above 0',
 };
-const http = (config: RunConfig) => config.provider === 'http';
+/** A key the provider declares it reads (`runKeys`: `--provider-url` for http). */
+const providerReads = (key: keyof RunConfig) => (_: RunConfig, provider: ProviderCapabilities) =>
+  provider.runKeys?.includes(key) === true;
+/** The request budget of an external system. */
+const external = (_: RunConfig, provider: ProviderCapabilities) => provider.external;
 
 const RULES: Partial<Record<keyof RunConfig, Rule>> = {
   rerankDepth: { used: reranks, needs: '--reranker' },
@@ -149,23 +154,29 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
   judge: { used: judges, needs: '--reader-model or --answers provider' },
   readerBaseUrl: { used: reads, needs: '--reader-model' },
   judgeBaseUrl: { used: judges, needs: '--reader-model or --answers provider' },
-  providerUrl: { used: http, needs: '--provider http' },
-  providerAuthEnv: { used: http, needs: '--provider http' },
-  providerAuthHeader: { used: http, needs: '--provider http' },
-  providerTimeoutMs: { used: http, needs: '--provider http' },
-  providerMaxRetries: { used: http, needs: '--provider http' },
+  providerUrl: { used: providerReads('providerUrl'), needs: '--provider http' },
+  providerAuthEnv: { used: providerReads('providerAuthEnv'), needs: '--provider http' },
+  providerAuthHeader: { used: providerReads('providerAuthHeader'), needs: '--provider http' },
+  providerTimeoutMs: { used: external, needs: '--provider http or another external system' },
+  providerMaxRetries: { used: external, needs: '--provider http or another external system' },
   cacheDir: { used: (config) => config.cache, needs: 'the cache (drop --no-cache)' },
 };
 
 /**
  * One sentence per key the user set (`explicitKeys`: typically those given as flags) that has no
  * effect in the resolved config, e.g. `--top-sessions has no effect without --retriever session-aware.`
+ * `provider` is what the selected provider declares (default: an in-process provider's).
  */
-export function ineffectiveKeyWarnings(config: RunConfig, explicitKeys: Iterable<string>): string[] {
+export function ineffectiveKeyWarnings(
+  config: RunConfig,
+  explicitKeys: Iterable<string>,
+  provider: ProviderCapabilities = IN_PROCESS_CAPABILITIES,
+): string[] {
   const warnings: string[] = [];
   for (const key of explicitKeys) {
     const rule = RULES[key as keyof RunConfig];
-    if (rule && !rule.used(config)) warnings.push(`${flagOfKey(key)} has no effect without ${rule.needs}.`);
+    if (rule && !rule.used(config, provider))
+      warnings.push(`${flagOfKey(key)} has no effect without ${rule.needs}.`);
   }
   if (judges(config) && config.judgeSamples > 1 && config.judgeTemperature === 0) {
     warnings.push(

@@ -41,7 +41,13 @@ export const runConfigSchema = z
     preset: z.string().min(1).optional(),
     dataset: z.string().min(1).default('sample'),
     dataDir: z.string().min(1).default('datasets'),
-    provider: z.enum(['pipeline', 'full-context', 'oracle', 'http']).default('pipeline'),
+    /** The memory system under test: a name of the provider registry (providers/provider-registry.ts). */
+    provider: z.string().min(1).default('pipeline'),
+    /**
+     * `--provider-option key=value`: the provider's own options as given (strings), parsed by its
+     * descriptor's schema when the run starts.
+     */
+    providerOptions: z.record(z.string(), z.string()).optional(),
     /** `--provider http`: a server speaking docs/provider-protocol.md. */
     providerUrl: endpointUrl.optional(),
     /** Name of the environment variable holding the provider's auth header value (never the value). */

@@ -57,7 +57,18 @@ export const RUN_OPTIONS = [
     help: 'folder holding the downloaded dataset files',
     env: 'LME_DATA_DIR',
   },
-  { flags: '--provider <name>', key: 'provider', group: 'retrieval', help: 'memory system under test' },
+  {
+    flags: '--provider <name>',
+    key: 'provider',
+    group: 'retrieval',
+    help: 'memory system under test (the providers and their options are listed below)',
+  },
+  {
+    flags: '--provider-option <key=value>',
+    key: 'providerOptions',
+    group: 'retrieval',
+    help: "one of the provider's own options (repeatable; listed below per provider)",
+  },
   {
     flags: '--retriever <name>',
     key: 'retriever',

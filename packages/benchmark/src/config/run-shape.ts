@@ -54,6 +54,3 @@ export const judgesProviderAnswers = (config: Pick<RunConfig, 'answers'>): boole
 /** The judge grades answers: lme reader's, or the provider's own. */
 export const judges = (config: Pick<RunConfig, 'readerModel' | 'answers'>): boolean =>
   readsAndJudges(config) || judgesProviderAnswers(config);
-
-/** Providers that can answer a question themselves (`--answers provider`): a server of the protocol. */
-export const ANSWERING_PROVIDERS: readonly RunConfig['provider'][] = ['http'];

@@ -1,6 +1,7 @@
 import { buildCorpus } from '../benchmarks/build-corpus.js';
 import { evidenceSessions } from '../benchmarks/longmemeval-record.js';
 import type { Provider } from './provider.js';
+import { NO_OPTIONS, type ProviderDescriptor } from './provider-descriptor.js';
 
 /**
  * `full-context`: no retrieval, the whole haystack goes to the reader (cut as the official code
@@ -24,3 +25,23 @@ export function createContextProvider(kind: 'full-context' | 'oracle'): Provider
     },
   };
 }
+
+const READER_ONLY = { external: false, answersItself: false, ranks: false } as const;
+
+/** `--provider full-context`: the whole haystack to the reader. */
+export const fullContextDescriptor: ProviderDescriptor = {
+  name: 'full-context',
+  description: 'no retrieval: the whole haystack goes to the reader (needs --reader-model)',
+  options: NO_OPTIONS,
+  capabilities: READER_ONLY,
+  create: () => createContextProvider('full-context'),
+};
+
+/** `--provider oracle`: the evidence sessions to the reader. */
+export const oracleDescriptor: ProviderDescriptor = {
+  name: 'oracle',
+  description: 'no retrieval: only the evidence sessions go to the reader (an upper bound)',
+  options: NO_OPTIONS,
+  capabilities: READER_ONLY,
+  create: () => createContextProvider('oracle'),
+};

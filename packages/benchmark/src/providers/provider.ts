@@ -38,6 +38,16 @@ export type RetrievalOutcome = {
     latencyMs?: number;
   };
   timings: { indexMs: number; retrieveMs: number };
+  /**
+   * An external system's ingest of the haystack, as charged to this question: its wall time and the
+   * usage the system reported, or `shared` (0 ms) when an earlier question's ingest of the same
+   * haystack served it.
+   */
+  ingest?: {
+    ms: number;
+    shared: boolean;
+    usage?: { prompt_tokens: number; completion_tokens: number; cost_usd?: number; model?: string };
+  };
   /** Tokens and cost of LLM calls made while retrieving (e.g. `reranker`), per role, as samples.jsonl `usage`. */
   usage?: Record<
     string,
@@ -57,6 +67,12 @@ export type Provider = {
    * it, and fails with its error if it failed. `close` releases one never retrieved.
    */
   prepare?(options: { record: LongMemEvalRecord; signal?: AbortSignal }): void;
+  /**
+   * The questions the run will retrieve for, in order, before the first (resumed and finished ones
+   * left out): a provider sharing work between questions (one ingest per haystack) frees it after
+   * the last question that needs it.
+   */
+  plan?(options: { records: AsyncIterable<LongMemEvalRecord> | Iterable<LongMemEvalRecord> }): Promise<void>;
   /** A short note on work in progress for the progress bar (embedding rate, cache hits). */
   progress?(): string | undefined;
   /** Run-level figures worth keeping (embedding and summary cost), written to summary.json. */

@@ -5,7 +5,13 @@ import { summaryCsv } from '../run/write-csv.js';
 
 export type VariantSummary = { variant: string; summary: Summary };
 
-const LATENCY_METRICS = ['latency.retrieve_ms.p50', 'latency.retrieve_ms.p95'] as const;
+/** Search latency, and an external system's ingest time where it has one (beside it). */
+const LATENCY_METRICS = [
+  'latency.retrieve_ms.p50',
+  'latency.retrieve_ms.p95',
+  'latency.ingest_ms.p50',
+  'latency.ingest_ms.p95',
+] as const;
 
 /**
  * One table for all variants: for each question type (then abstention, then overall) a row per

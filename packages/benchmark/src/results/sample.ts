@@ -57,7 +57,21 @@ export type Sample = {
    * report of its search and answer time (protocol `latency_ms`); `reader` and `judge`, lme's LLM
    * calls (0 when served from the cache).
    */
-  latency_ms: { index: number; retrieve: number; answer?: number; reader?: number; judge?: number };
+  latency_ms: {
+    index: number;
+    retrieve: number;
+    /**
+     * An external system's ingest of the haystack (reset and every ingest call), charged to the
+     * question that ingested it: 0 on the questions that searched a namespace an earlier one
+     * ingested (`ingest_shared`).
+     */
+    ingest?: number;
+    answer?: number;
+    reader?: number;
+    judge?: number;
+  };
+  /** The haystack was ingested for an earlier question of the run and searched again (its ingest is charged there). */
+  ingest_shared?: boolean;
   error: string | null;
   /** Set when `--errata` touched this question; `excluded` ones are in no mean. */
   errata?: SampleErrata;
@@ -87,6 +101,9 @@ export function judgeScore(judge: SampleJudge): number | null {
 
 /** The `usage` role holding what the provider reported spending on its own answer. */
 export const PROVIDER_USAGE_ROLE = 'provider';
+
+/** The `usage` role holding what an external system reported spending on ingesting the haystack. */
+export const PROVIDER_INGEST_USAGE_ROLE = 'provider_ingest';
 
 /** Whether a question is in the means at all: finished, and not set aside by applied errata. */
 export function inMeans(sample: Sample): boolean {

@@ -1,4 +1,5 @@
 import type { ErrataSummary } from './errata-summary.js';
+import type { IngestSummary } from './ingest-summary.js';
 import type { ProviderIdentity } from './provider-identity.js';
 
 export type Exclusion = 'A' | 'B';
@@ -65,6 +66,8 @@ export type SummaryCore = {
    * (no judge).
    */
   qa?: QaProvenance;
+  /** An external system's ingests: count, shared questions, wall time p50/p95 beside search, reported usage. */
+  ingest?: IngestSummary;
   /** The dataset's errata: applied (`--errata`) or only known, with the ceiling (run/summarize-errata.ts). */
   errata?: ErrataSummary;
 };

@@ -6,7 +6,11 @@ import type { ProviderIdentity } from '../results/provider-identity.js';
 import type { Sample } from '../results/sample.js';
 import { inMeans } from '../results/sample.js';
 import type { Exclusion, MetricMeans, QaProvenance, Summary } from '../results/summary.js';
+import { percentile } from './percentile.js';
 import { summarizeErrata } from './summarize-errata.js';
+import { chargedIngests, summarizeIngest } from './summarize-ingest.js';
+
+export { percentile } from './percentile.js';
 
 /**
  * Whether a question counts in the means. Convention A (the official print_retrieval_metrics)
@@ -39,6 +43,17 @@ function groupMeans(group: readonly Sample[], retrieval: (sample: Sample) => boo
       retrievalMeans.counts[name] = latencies.length;
     }
   }
+  // An external system's ingests, those charged to a question (a shared haystack counts once).
+  const ingests = chargedIngests(group).map((sample) => sample.latency_ms.ingest!);
+  if (ingests.length > 0) {
+    for (const [name, q] of [
+      ['latency.ingest_ms.p50', 0.5],
+      ['latency.ingest_ms.p95', 0.95],
+    ] as const) {
+      retrievalMeans.metrics[name] = percentile(ingests, q);
+      retrievalMeans.counts[name] = ingests.length;
+    }
+  }
   const hasRetrieval = Object.keys(retrievalMeans.metrics).length > 0;
   // Wilson intervals for a yes/no judge's accuracies, bootstrap ones for a graded judge's scores.
   const intervals = { ...qaAccuracyIntervals(qaMeans), ...qaScoreIntervals(group.filter(inMeans)) };
@@ -50,15 +65,6 @@ function groupMeans(group: readonly Sample[], retrieval: (sample: Sample) => boo
     no_target: group.filter((sample) => retrieval(sample) && sample.no_target).length,
     ...(Object.keys(intervals).length > 0 ? { ci95: intervals } : {}),
   };
-}
-
-/** The q-quantile with linear interpolation between order statistics (numpy's default). */
-export function percentile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  const position = (sorted.length - 1) * q;
-  const below = Math.floor(position);
-  const above = Math.min(below + 1, sorted.length - 1);
-  return sorted[below]! + (sorted[above]! - sorted[below]!) * (position - below);
 }
 
 /** Means overall, per question type and for abstention questions, in the dataset's type order. */
@@ -99,6 +105,7 @@ export function aggregateMetrics(options: {
     (sample) => sample.hypothesis !== null || Object.keys(sample.metrics).some(isQaMetric),
   );
   const qa = qaRan && options.qa ? options.qa : undefined;
+  const ingest = summarizeIngest(samples);
   const ownBlocks = Object.values(BENCHMARKS).map((benchmark) => benchmark.aggregate?.(samples, qa));
   return {
     run_id: options.runId,
@@ -112,6 +119,7 @@ export function aggregateMetrics(options: {
     ...(failed ? { first_error: { question_id: failed.question_id, message: failed.error! } } : {}),
     metrics: { overall, by_type: byType, abstention },
     ...(qa ? { qa } : {}),
+    ...(ingest ? { ingest } : {}),
     ...Object.assign({}, ...ownBlocks),
     ...(options.errata
       ? { errata: summarizeErrata(options.errata.file, options.errata.applied, options.samples) }

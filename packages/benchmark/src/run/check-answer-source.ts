@@ -1,5 +1,6 @@
 import type { RunConfig } from '../config/run-config.js';
-import { ANSWERING_PROVIDERS, judgesProviderAnswers } from '../config/run-shape.js';
+import { judgesProviderAnswers } from '../config/run-shape.js';
+import { PROVIDERS, providerCapabilities } from '../providers/provider-registry.js';
 
 /**
  * Refuses, in one sentence naming the flags, an answer source the run cannot have: the provider's
@@ -8,9 +9,10 @@ import { ANSWERING_PROVIDERS, judgesProviderAnswers } from '../config/run-shape.
  */
 export function checkAnswerSource(config: Pick<RunConfig, 'answers' | 'provider' | 'readerModel'>): void {
   if (!judgesProviderAnswers(config)) return;
-  if (!ANSWERING_PROVIDERS.includes(config.provider)) {
+  if (!providerCapabilities(config.provider).answersItself) {
+    const answering = Object.values(PROVIDERS).filter((descriptor) => descriptor.capabilities.answersItself);
     throw new Error(
-      `--answers provider judges the memory system's own answers, but --provider ${config.provider} gives none (only --provider ${ANSWERING_PROVIDERS.join(', ')} returns an answer); to judge lme's reader instead, drop --answers provider and set --reader-model.`,
+      `--answers provider judges the memory system's own answers, but --provider ${config.provider} gives none (only --provider ${answering.map((descriptor) => descriptor.name).join(', ')} returns an answer); to judge lme's reader instead, drop --answers provider and set --reader-model.`,
     );
   }
   if (config.readerModel !== undefined) {

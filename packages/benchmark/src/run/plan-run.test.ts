@@ -82,3 +82,29 @@ describe('planRun', () => {
     );
   });
 });
+
+describe('the plan of a run on an external system', () => {
+  it('counts one ingest per distinct haystack, every role sent, or one per question when it starts fresh', async () => {
+    const { records } = await loadLocomo(fixture);
+    const external = parseRunConfig({
+      provider: 'http',
+      providerUrl: 'http://127.0.0.1:1',
+      indexRoles: 'all',
+    });
+    const turns = records[0]!.haystack_sessions.reduce((sum, session) => sum + session.length, 0);
+    const shared = await planRun(external, records);
+    expect(shared.ingest).toEqual({
+      ingests: 1,
+      sessions: records[0]!.haystack_sessions.length,
+      turns,
+      roles: 'all',
+      fresh: false,
+    });
+    expect(renderPlan(shared)).toContain(
+      `ingests into the external system: 1 for ${records.length} questions (${records[0]!.haystack_sessions.length} sessions, ${turns} turns sent, every role; one per distinct haystack)`,
+    );
+    const fresh = await planRun({ ...external, providerOptions: { 'fresh-per-question': 'true' } }, records);
+    expect(fresh.ingest).toMatchObject({ ingests: records.length, fresh: true });
+    expect((await planRun(parseRunConfig({}), records)).ingest).toBeUndefined();
+  });
+});

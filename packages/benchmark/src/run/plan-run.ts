@@ -17,6 +17,7 @@ import { officialContextLength } from '../qa/reader.js';
 import { readerPromptDefinition } from '../qa/reader-prompts.js';
 import { judgeOf, readerPromptOf } from './benchmark-defaults.js';
 import { checkAnswerSource } from './check-answer-source.js';
+import { type IngestPlan, planIngest, renderIngestPlan } from './plan-ingest.js';
 import { planRerank } from './plan-rerank.js';
 
 export type LlmPlan = {
@@ -34,6 +35,8 @@ export type RunPlan = {
   byType: Record<string, number>;
   abstention: number;
   documents: number;
+  /** An external system's ingests (one per distinct haystack). */
+  ingest?: IngestPlan;
   embedding?: {
     embedder: string;
     distinctTexts: number;
@@ -76,6 +79,7 @@ export async function planRun(config: RunConfig, records: readonly LongMemEvalRe
   for (const record of records) byType[record.question_type] = (byType[record.question_type] ?? 0) + 1;
   const notes: string[] = [];
   const corpus = countCorpus(config, records);
+  const ingest = planIngest(config, records);
   const embedding = embeds(config) ? await planEmbedding(config, records, corpus.texts, notes) : undefined;
 
   const tokensPerChar = sampleTokensPerChar(records);
@@ -110,6 +114,7 @@ export async function planRun(config: RunConfig, records: readonly LongMemEvalRe
     byType,
     abstention: records.filter((record) => isAbstention(record.question_id)).length,
     documents: corpus.documents,
+    ...(ingest ? { ingest } : {}),
     embedding,
     llm,
     costUsd: costs.some((cost) => cost === null)
@@ -324,6 +329,7 @@ export function renderPlan(plan: RunPlan): string {
       .join(', ')}; ${plan.abstention} abstention)`,
     `documents to index: ${plan.documents}`,
   ];
+  if (plan.ingest) lines.push(renderIngestPlan(plan.ingest, plan.questions));
   if (plan.embedding) {
     const { embedder, distinctTexts, cached, queries, queriesCached } = plan.embedding;
     lines.push(

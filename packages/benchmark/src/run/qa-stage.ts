@@ -4,6 +4,7 @@ import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
 import type { RunConfig } from '../config/run-config.js';
 import { judges } from '../config/run-shape.js';
+import { providerCapabilities } from '../providers/provider-registry.js';
 import { createJudge, type Judge } from '../qa/judge.js';
 import { judgedSampleMetrics, QA_JUDGE_AGREEMENT } from '../qa/qa-metrics.js';
 import { createReader, type Reader } from '../qa/reader.js';
@@ -183,7 +184,7 @@ export function checkReaderSettings(config: RunConfig): void {
     );
   }
   if (config.readerContext !== 'turn') return;
-  if (config.provider === 'full-context' || config.provider === 'oracle') {
+  if (!providerCapabilities(config.provider).ranks) {
     throw new Error(
       `--reader-context turn reads retrieved turns (official flat-turn); --provider ${config.provider} gives whole sessions (the official orig-turn/oracle-turn modes are not built).`,
     );

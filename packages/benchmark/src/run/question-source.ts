@@ -8,6 +8,7 @@ import { validateDataset } from '../benchmarks/validate-dataset.js';
 import { suggestNames } from '../config/close-names.js';
 import type { RunConfig } from '../config/run-config.js';
 import { embeds, judges } from '../config/run-shape.js';
+import { providerCapabilities } from '../providers/provider-registry.js';
 import {
   acceptsRecord,
   chosenPositions,
@@ -55,7 +56,7 @@ export function selectionOf(config: RunConfig): Selection {
  * saved (`--resume` continues after the file is fixed).
  */
 export function validatesFirst(config: RunConfig): boolean {
-  return judges(config) || config.provider === 'http' || embeds(config);
+  return judges(config) || providerCapabilities(config.provider).external || embeds(config);
 }
 
 /**

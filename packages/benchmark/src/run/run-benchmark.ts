@@ -9,6 +9,7 @@ import { checkErrataDataset } from '../errata/check-errata-dataset.js';
 import { loadErrata } from '../errata/load-errata.js';
 import type { PipelineResources } from '../providers/pipeline/configured-embedder.js';
 import type { Provider } from '../providers/provider.js';
+import { parseProviderOptions, providerCapabilities, providerNamed } from '../providers/provider-registry.js';
 import { describeProvider } from '../results/provider-identity.js';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
@@ -143,7 +144,9 @@ export async function runBenchmark(
   const previous = resume?.previous ?? [];
 
   // Everything that can fail at start happens before the folder is claimed.
-  const provider = dependencies.provider ?? createProvider(config, () => runId, dependencies.resources);
+  const provider =
+    dependencies.provider ??
+    createProvider(config, () => runId, dependencies.resources, dependencies.environment ?? process.env);
   let claim: ReturnType<typeof claimRunFolder> | undefined;
   const counts = { written: 0 };
   try {
@@ -191,6 +194,8 @@ export async function runBenchmark(
       const outcome = await runQuestions({
         config,
         source,
+        // A second pass over the selection, one record at a time, for a provider that plans.
+        planSource: () => openQuestionSource(datasetPath, config, dependencies.dataset),
         provider,
         qa,
         folder,
@@ -278,6 +283,10 @@ async function startManifest(options: {
     dataset: { path: datasetPath, sha256: null, file_sha256: await datasetFileSha256(datasetPath) },
   };
   if (errata.recorded) manifest.errata = errata.recorded;
+  const providerOptions = parseProviderOptions(providerNamed(config.provider), config.providerOptions);
+  if (config.providerOptions !== undefined && Object.keys(providerOptions).length > 0) {
+    manifest.provider_options = providerOptions;
+  }
   // A resumed run is partial again only if it stops again.
   delete manifest.partial;
   delete manifest.finished_at;
@@ -287,10 +296,11 @@ async function startManifest(options: {
 }
 
 function qaSkippedNotice(config: RunConfig): string {
-  return config.provider === 'pipeline'
-    ? 'QA skipped: set --reader-model (with OPENAI_BASE_URL / OPENAI_API_KEY) to measure answer accuracy.'
-    : config.provider === 'http'
-      ? "QA skipped: set --answers provider to judge the system's own answers, or --reader-model to answer from its hits (with OPENAI_BASE_URL / OPENAI_API_KEY)."
+  const capabilities = providerCapabilities(config.provider);
+  return capabilities.answersItself
+    ? "QA skipped: set --answers provider to judge the system's own answers, or --reader-model to answer from its hits (with OPENAI_BASE_URL / OPENAI_API_KEY)."
+    : capabilities.ranks
+      ? 'QA skipped: set --reader-model (with OPENAI_BASE_URL / OPENAI_API_KEY) to measure answer accuracy.'
       : `--provider ${config.provider} only feeds the reader: set --reader-model to measure answer accuracy.`;
 }
 
@@ -318,6 +328,7 @@ type QuestionsOutcome = {
 async function runQuestions(options: {
   config: RunConfig;
   source: QuestionSource;
+  planSource: () => Promise<QuestionSource>;
   provider: Provider;
   qa: Awaited<ReturnType<typeof createQaStage>>;
   folder: RunFolder;
@@ -383,6 +394,24 @@ async function runQuestions(options: {
       note: provider.progress?.(),
     });
   };
+  if (provider.plan) {
+    // A provider sharing work between questions (one ingest per haystack) is told them all first,
+    // from a second pass over the selection (streamed: records are not held).
+    const planned = await options.planSource();
+    const applyErrata = options.applyErrata;
+    await provider.plan({
+      records: (async function* () {
+        for await (const { record } of planned.items) {
+          if (finished.has(record.question_id)) continue;
+          try {
+            yield applyErrata(record).record;
+          } catch {
+            yield record; // runOne reports errata that do not fit the question
+          }
+        }
+      })(),
+    });
+  }
   try {
     for await (const item of source.items) {
       outcome.selected++;

@@ -4,6 +4,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { chatCompletionReply, type OpenAiWireServer, startOpenAiWireServer } from '@lme/search-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunConfig, RunConfigInput } from '../config/run-config.js';
+import { EXTERNAL_MEMORIES } from '../providers/external-memory-registry.js';
 import { createPipelineProvider } from '../providers/pipeline/pipeline-provider.js';
 import type { Provider } from '../providers/provider.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
@@ -96,7 +97,8 @@ describe('preflight', () => {
 
   it('fails an unknown provider id listing the known ones', () => {
     expect(() => createProvider({ ...config(), provider: 'memgpt' as RunConfig['provider'] }, 'x')).toThrow(
-      'Unknown provider "memgpt" (--provider); known providers: pipeline, full-context, oracle, http.',
+      // lme's own and http first, then every registered external memory system.
+      `Unknown provider "memgpt" (--provider); known providers: ${['pipeline', 'full-context', 'oracle', 'http', ...Object.keys(EXTERNAL_MEMORIES)].join(', ')}.`,
     );
   });
 });

@@ -25,6 +25,8 @@ export type RunManifest = {
    * its health reply gave, as of the last start (`--resume` asks again).
    */
   provider?: ProviderIdentity;
+  /** The provider's `--provider-option`s as its schema parsed them (never a secret: keys come from the environment). */
+  provider_options?: Record<string, unknown>;
   resumed?: { argv: string[]; at: string }[];
   /** The provider's run-level figures (embedding and summary cost), written when the run ends. */
   provider_stats?: Record<string, unknown>;

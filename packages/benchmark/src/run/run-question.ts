@@ -4,7 +4,7 @@ import { redact } from '../config/secrets.js';
 import { contextTrace } from '../metrics/context-recall.js';
 import { evaluateQuestion } from '../metrics/question-metrics.js';
 import type { Provider, RetrievalOutcome } from '../providers/provider.js';
-import { PROVIDER_USAGE_ROLE, type Sample } from '../results/sample.js';
+import { PROVIDER_INGEST_USAGE_ROLE, PROVIDER_USAGE_ROLE, type Sample } from '../results/sample.js';
 import type { QaStage } from './qa-stage.js';
 
 export type RunQuestionOptions = {
@@ -51,7 +51,9 @@ export async function runQuestion(options: RunQuestionOptions): Promise<Sample |
     sample.latency_ms = {
       index: round(outcome.timings.indexMs),
       retrieve: round(outcome.timings.retrieveMs),
+      ...(outcome.ingest ? { ingest: round(outcome.ingest.ms) } : {}),
     };
+    recordIngest(sample, outcome);
     // The same budget for every provider: with --top-k, rankings are cut before grading.
     const ranking = config.topK === undefined ? outcome.ranking : outcome.ranking.slice(0, config.topK);
     const hits = config.topK === undefined ? outcome.hits : outcome.hits.slice(0, config.topK);
@@ -132,6 +134,25 @@ function recordProviderAnswer(sample: Sample, outcome: RetrievalOutcome, isHypot
       ...(report.usage.model === undefined ? {} : { model: report.usage.model }),
     };
   }
+}
+
+/**
+ * An external system's ingest as charged to the question: `ingest_shared` when an earlier
+ * question's ingest served it, the usage it reported as the `provider_ingest` role (cost null
+ * when it reported tokens only).
+ */
+function recordIngest(sample: Sample, outcome: RetrievalOutcome): void {
+  if (!outcome.ingest) return;
+  if (outcome.ingest.shared) sample.ingest_shared = true;
+  const usage = outcome.ingest.usage;
+  if (!usage) return;
+  sample.usage[PROVIDER_INGEST_USAGE_ROLE] = {
+    prompt_tokens: usage.prompt_tokens,
+    completion_tokens: usage.completion_tokens,
+    cost_usd: usage.cost_usd ?? null,
+    cached: false,
+    ...(usage.model === undefined ? {} : { model: usage.model }),
+  };
 }
 
 function round(milliseconds: number): number {

@@ -1,4 +1,4 @@
-import { PROVIDER_USAGE_ROLE, type Sample } from '../results/sample.js';
+import { PROVIDER_INGEST_USAGE_ROLE, PROVIDER_USAGE_ROLE, type Sample } from '../results/sample.js';
 
 /** Tokens and USD of one LLM role over a run. */
 export type RoleSpend = {
@@ -20,6 +20,8 @@ export type Spend = {
    * over the answers it priced. Beside lme's spend, never in `usd`.
    */
   provider?: RoleSpend;
+  /** What an external system reported spending on its ingests (`usage.provider_ingest`); never in `usd`. */
+  providerIngest?: RoleSpend;
   /** The first question whose uncached call reported no token usage (its spend is unknown). */
   missingUsage?: string;
   /** Answers served from completion-cache entries another endpoint made, per endpoint (this session). */
@@ -41,6 +43,10 @@ export function addSample(spend: Spend, sample: Sample): void {
   for (const [role, usage] of Object.entries(sample.usage ?? {})) {
     if (role === PROVIDER_USAGE_ROLE) {
       spend.provider = addProviderUsage(spend.provider ?? emptyRoleSpend(), usage);
+      continue;
+    }
+    if (role === PROVIDER_INGEST_USAGE_ROLE) {
+      spend.providerIngest = addProviderUsage(spend.providerIngest ?? emptyRoleSpend(), usage);
       continue;
     }
     const entry = spend.byRole[role] ?? emptyRoleSpend();
@@ -88,7 +94,13 @@ function addProviderUsage(entry: RoleSpend, usage: Sample['usage'][string]): Rol
 /** `spend: reader 1,234 + 56 tokens $0.0012 · judge … · total $0.0020 (3 cached calls free)`. */
 export function formatSpend(spend: Spend): string | undefined {
   const roles = Object.entries(spend.byRole);
-  const provider = spend.provider ? formatProviderSpend(spend.provider) : undefined;
+  const provider =
+    [
+      spend.provider ? formatProviderSpend(spend.provider) : undefined,
+      spend.providerIngest ? formatProviderSpend(spend.providerIngest, 'ingests') : undefined,
+    ]
+      .filter((line) => line !== undefined)
+      .join('\n') || undefined;
   if (roles.length === 0) return provider;
   if (provider) return `${formatOwnSpend(spend, roles)}\n${provider}`;
   return formatOwnSpend(spend, roles);
@@ -97,13 +109,13 @@ export function formatSpend(spend: Spend): string | undefined {
 /**
  * `provider (its own report): 1,234 prompt + 56 completion tokens over 20 answers, $0.0100 (3 answers unpriced)`.
  */
-export function formatProviderSpend(entry: RoleSpend): string {
+export function formatProviderSpend(entry: RoleSpend, what: 'answers' | 'ingests' = 'answers'): string {
   const number = (value: number) => value.toLocaleString('en-US');
   const priced = entry.calls - entry.unpricedCalls;
   return (
-    `provider (its own report, not in lme's total): ${number(entry.promptTokens)} prompt + ${number(entry.completionTokens)} completion tokens over ${number(entry.calls)} answers` +
+    `provider ${what === 'ingests' ? 'ingest ' : ''}(its own report, not in lme's total): ${number(entry.promptTokens)} prompt + ${number(entry.completionTokens)} completion tokens over ${number(entry.calls)} ${what}` +
     (priced > 0 ? `, $${entry.usd.toFixed(4)}` : ', no cost reported') +
-    (priced > 0 && entry.unpricedCalls > 0 ? ` (${entry.unpricedCalls} answers reported no cost)` : '')
+    (priced > 0 && entry.unpricedCalls > 0 ? ` (${entry.unpricedCalls} ${what} reported no cost)` : '')
   );
 }
 

@@ -55,6 +55,8 @@ export function sampleErrataCell(sample: Sample): string {
  * so a notebook filters on them instead of re-deriving the rules: `in_retrieval_means` (its type's and overall retrieval means: the run's
  * exclusion applied, `_abs` questions never) and `in_means` (finished and not set aside by errata:
  * the QA means, which count `_abs` questions in their type and overall, and the abstention row).
+ * When an external system ingested the haystacks, `ingest_ms` (0 on a question that searched a
+ * haystack an earlier one ingested) and `ingest_shared` follow `retrieve_ms`.
  */
 export function samplesCsv(
   samples: readonly Sample[],
@@ -65,6 +67,7 @@ export function samplesCsv(
   const metricNames = [...new Set(samples.flatMap((sample) => Object.keys(sample.metrics)))];
   const judged = samples.some((sample) => sample.judge);
   const itemized = samples.some((sample) => sample.judge?.items);
+  const ingests = samples.some((sample) => sample.latency_ms.ingest !== undefined);
   const columns = [
     'question_id',
     'question_type',
@@ -79,6 +82,7 @@ export function samplesCsv(
     ...(judged ? ['judge_score'] : []),
     ...(itemized ? ['judge_items'] : []),
     'retrieve_ms',
+    ...(ingests ? ['ingest_ms', 'ingest_shared'] : []),
     'error',
     'label',
     'errata',
@@ -97,6 +101,7 @@ export function samplesCsv(
     ...(judged ? [sample.judge ? (judgeScore(sample.judge) ?? '') : ''] : []),
     ...(itemized ? [sample.judge?.items ? JSON.stringify(sample.judge.items) : ''] : []),
     sample.latency_ms.retrieve,
+    ...(ingests ? [sample.latency_ms.ingest ?? '', sample.ingest_shared === true] : []),
     sample.error ?? '',
     label ?? '',
     sampleErrataCell(sample),

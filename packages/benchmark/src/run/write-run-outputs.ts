@@ -8,6 +8,7 @@ import { judgeOf, readerPromptOf } from './benchmark-defaults.js';
 import { renderSummaryTable } from './render-table.js';
 import type { RunManifest } from './run-manifest.js';
 import { renderErrataLine } from './summarize-errata.js';
+import { renderIngestLine } from './summarize-ingest.js';
 import { samplesCsv, summaryCsv } from './write-csv.js';
 
 export type RunResult = {
@@ -64,7 +65,8 @@ export function writeRunOutputs(
     Object.values(BENCHMARKS)
       .map((benchmark) => benchmark.tables?.(summary, samples) ?? '')
       .join('') +
-    (summary.errata ? `\n${renderErrataLine(summary.errata)}\n` : '');
+    (summary.errata ? `\n${renderErrataLine(summary.errata)}\n` : '') +
+    (summary.ingest ? `\n${renderIngestLine(summary.ingest)}\n` : '');
   folder.writeJson('summary.json', summary);
   folder.writeText('summary.csv', summaryCsv(summary));
   folder.writeText('samples.csv', samplesCsv(samples, config.label, { exclusion }));

@@ -1,21 +1,9 @@
 import type { z } from 'zod';
+import type { ProviderCapabilities } from '../../config/provider-capabilities.js';
 import type { ExternalMemory } from './external-memory.js';
 
-/**
- * What the rest of the program may ask of a provider instead of comparing its name.
- */
-export type ProviderCapabilities = {
-  /** An external memory system: receives every role by default, opaque ids, one ingest per haystack. */
-  external: boolean;
-  /** Can answer questions itself (`--answers provider`). */
-  answersItself: boolean;
-  /** Ranks the haystack (false for full-context and oracle: no retrieval metrics). */
-  ranks: boolean;
-  /** Must start from an empty store for every question (no namespace shared between questions). */
-  freshPerQuestion?: boolean;
-  /** Environment variables holding its credentials (names only, never values). */
-  apiKeyEnv?: readonly string[];
-};
+/** What the rest of the program may ask of a provider instead of comparing its name. */
+export type { ProviderCapabilities } from '../../config/provider-capabilities.js';
 
 /** What a run hands an external memory system's factory besides its own options. */
 export type ExternalMemoryDependencies = {

@@ -128,7 +128,19 @@ function filesUnder(dir: string): string[] {
 describe('http provider against a misbehaving server', () => {
   it('records the failing questions as sample errors, retries the rate-limited one, and finishes the run', async () => {
     const [limited, broken, slow, garbled, echoing, truncating] = records.map((record) => record.question_id);
-    const questionOf = (request: Request) => request.namespace.split('/').pop();
+    // Namespaces are opaque: a question is known by its query, a namespace by the haystack ingested in it.
+    const questionOfNamespace = new Map<string, string>();
+    const questionOf = (request: Request) => {
+      if (request.path === '/v1/search')
+        return records.find((record) => record.question === (request.body as { query?: string }).query)
+          ?.question_id;
+      const first = (request.body.sessions?.[0]?.turns[0] as { content?: string } | undefined)?.content;
+      const owner = records.find((record) =>
+        record.haystack_sessions[0]!.some((turn) => turn.content === first),
+      );
+      if (owner) questionOfNamespace.set(request.namespace, owner.question_id);
+      return questionOfNamespace.get(request.namespace);
+    };
     const server = await startServer((request, count) => {
       const question = questionOf(request);
       if (request.path === '/v1/search' && question === limited && count === 1) {
@@ -205,9 +217,13 @@ describe('http provider against a misbehaving server', () => {
     // The run asks the server's health once (preflight), then starts the first question.
     expect(server.requests.filter((request) => request.path === '/v1/health')).toHaveLength(1);
     expect(server.requests[0]!.path).toBe('/v1/health');
-    expect(server.requests[1]!.namespace).toBe(`run-1/${records[0]!.question_id}`);
+    // Opaque namespaces: the run id and a random part, nothing of the question.
+    expect(server.requests[1]!.namespace).toMatch(/^run-1\/[0-9a-f]{12}$/);
+    expect(server.requests.map((request) => request.namespace).join(' ')).not.toContain(
+      records[0]!.question_id,
+    );
     expect(searches(records[7]!.question_id)[0]!.body).toEqual({
-      namespace: `run-1/${records[7]!.question_id}`,
+      namespace: expect.stringMatching(/^run-1\/[0-9a-f]{12}$/),
       query: records[7]!.question,
       query_date: records[7]!.question_date,
       top_k: 50,
@@ -250,7 +266,7 @@ describe('http provider mapping', () => {
       turn.role === 'user' ? [{ role: 'user', content: turn.content, turn_index: index }] : [],
     );
     expect(ingested[0]).toEqual({
-      session_id: record.haystack_session_ids[0],
+      session_id: expect.stringMatching(/^s-[0-9a-f]{10}$/),
       date: record.haystack_dates[0],
       turns: firstUserTurns,
     });

@@ -6,7 +6,7 @@ import { RECORD_DATE } from '../../benchmarks/longmemeval-record.js';
  * harness side (`http-provider.ts`) and the server side (`lme serve`) both validate against.
  */
 
-/** A namespace: `<run id>/<question id>` as the harness sends it. */
+/** A namespace: `<run id>/<random>` as the harness sends it (opaque, shared by questions with one haystack). */
 export const namespaceSchema = z.string().min(1).max(512);
 
 /** `POST /v1/reset`. */
@@ -88,6 +88,12 @@ export const searchResponseSchema = z.object({
   latency_ms: z.number().min(0).max(86_400_000).optional(),
 });
 
+/**
+ * The answer to `POST /v1/ingest`: anything (`{}` will do), with the system's own token usage
+ * (and cost) for storing the sessions when it reports one.
+ */
+export const ingestResponseSchema = z.object({ usage: answerUsageSchema.optional() });
+
 /** The answer to `GET /v1/health`. */
 export const healthResponseSchema = z.object({
   status: z.string(),
@@ -102,6 +108,7 @@ export type SearchRequest = z.infer<typeof searchRequestSchema>;
 export type SearchHit = z.infer<typeof searchHitSchema>;
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
 export type AnswerUsage = z.infer<typeof answerUsageSchema>;
+export type IngestResponse = z.infer<typeof ingestResponseSchema>;
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
 
 /** The first three problems of a failed parse, as `path: message; …`. */

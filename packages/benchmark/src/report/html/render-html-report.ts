@@ -46,7 +46,7 @@ function provenanceRow(run: ReportRun): string {
     cell(run.reader),
     `<td>${run.git_commit ? `<code>${escapeHtml(run.git_commit.slice(0, 10))}</code>${run.git_dirty ? ' (dirty)' : ''}` : '–'}</td>`,
     cell(run.started_at?.replace('T', ' ').replace(/\.\d+Z$/, 'Z')),
-    cell(run.seconds === null ? null : `${run.seconds} s`),
+    `<td>${run.seconds === null ? '–' : `${run.seconds} s`}${run.ingest ? `<br><small>ingest ${escapeHtml(run.ingest)}</small>` : ''}</td>`,
     cell(run.cost_usd === null ? '$0' : `$${run.cost_usd}`),
     cell(`${run.n}${run.errors > 0 ? ` (${run.errors} errors)` : ''}`),
     '</tr>',

@@ -32,6 +32,8 @@ export type RunProvenance = {
   errors: number;
   /** The errata the run applied, or `none (official labels)`. */
   errata: string;
+  /** An external system's ingests (summary.json `ingest`): `1 ingest (9 shared) · p50 120 ms · p95 120 ms`, else null. */
+  ingest: string | null;
 };
 
 /** The stages a run's config turns on, in pipeline order. */
@@ -98,5 +100,8 @@ export function describeRun(run: Run, summary: Summary): RunProvenance {
     n: summary.n,
     errors: summary.errors,
     errata: describeErrata(runLabel(run)),
+    ingest: summary.ingest
+      ? `${summary.ingest.ingests} ${summary.ingest.ingests === 1 ? 'ingest' : 'ingests'} (${summary.ingest.shared} shared) · p50 ${summary.ingest.ms_p50} ms · p95 ${summary.ingest.ms_p95} ms`
+      : null,
   };
 }

@@ -1,21 +1,19 @@
 import type { RetrievalHit } from '@lme/search-core';
 import type { Corpus, Granularity } from '../../benchmarks/build-corpus.js';
-import type { SearchHit } from './protocol.js';
-
-/** The route name hits of an external system carry. */
-export const HTTP_ROUTE = 'http';
+import type { SearchHit } from '../http/protocol.js';
 
 /**
  * Server hits → document indices of the corpus, in rank order. A session id held by two haystack
  * sessions (the repeated sessions of S) ranks both copies at its first hit, as in-process
- * rankings do; later hits on an already ranked document are skipped. At session granularity turn
+ * rankings do; later hits on an already ranked document are skipped. Hits carry the route `where.route`
+ * (the provider's name). At session granularity turn
  * hits count for their session. A hit outside the haystack fails, naming it and `where`.
  */
 export function mapHits(
   serverHits: readonly SearchHit[],
   corpus: Corpus,
   granularity: Granularity,
-  where: { context: string; url: string },
+  where: { context: string; request: string; route: string },
 ): { ranking: number[]; hits: RetrievalHit[] } {
   const byId = new Map<string, number[]>();
   corpus.documents.forEach((document, index) => {
@@ -33,7 +31,7 @@ export function mapHits(
     } else {
       if (hit.turn_index === undefined) {
         throw new Error(
-          `${where.context}POST ${where.url} returned hit ${position} (session_id "${hit.session_id}") without turn_index; turn granularity needs one.`,
+          `${where.context}${where.request} returned hit ${position} (session_id "${hit.session_id}") without turn_index; turn granularity needs one.`,
         );
       }
       id = `${hit.session_id}_${hit.turn_index + 1}`;
@@ -45,7 +43,7 @@ export function mapHits(
           ? `session_id "${hit.session_id}"`
           : `session_id "${hit.session_id}" turn_index ${hit.turn_index}`;
       throw new Error(
-        `${where.context}POST ${where.url} returned ${what}, which is not ${granularity === 'session' ? 'a session' : 'an indexed turn'} of the question's haystack.`,
+        `${where.context}${where.request} returned ${what}, which is not ${granularity === 'session' ? 'a session' : 'an indexed turn'} of the question's haystack.`,
       );
     }
     for (const index of indices) {
@@ -58,7 +56,7 @@ export function mapHits(
         id: document.id,
         sessionId: document.sessionId,
         score: hit.score,
-        routes: { [HTTP_ROUTE]: { score: hit.score, rank: position + 1 } },
+        routes: { [where.route]: { score: hit.score, rank: position + 1 } },
       });
     }
   });

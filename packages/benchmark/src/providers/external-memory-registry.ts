@@ -1,0 +1,10 @@
+import type { ExternalMemoryDescriptor } from './external/external-memory-descriptor.js';
+
+/**
+ * The external memory systems `--provider` can name besides lme's own and `http`: one line per
+ * system, its descriptor from its folder under providers/ (bridges to open-source systems, hosted
+ * API adapters). Nothing else in the program names them: help, options, warnings and the run's
+ * behaviour come from the descriptor.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: each descriptor has its own options type.
+export const EXTERNAL_MEMORIES: Readonly<Record<string, ExternalMemoryDescriptor<any>>> = {};

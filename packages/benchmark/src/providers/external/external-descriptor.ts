@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import { addSecret } from '../../config/secrets.js';
+import type { ProviderDescriptor } from '../provider-descriptor.js';
+import type { ExternalMemoryDescriptor } from './external-memory-descriptor.js';
+import { createExternalProvider } from './external-provider.js';
+
+/**
+ * An external memory system's descriptor as a provider: its memory (made with the run's
+ * environment, request budget and a work folder under the cache) driven by the external provider.
+ * Its credentials come from the environment variables `capabilities.apiKeyEnv` names, each
+ * registered as a secret before the system sees it; an unset one stops the run in one sentence.
+ */
+export function externalProviderDescriptor<Options>(
+  descriptor: ExternalMemoryDescriptor<Options>,
+): ProviderDescriptor<Options> {
+  return {
+    name: descriptor.name,
+    description: descriptor.description,
+    options: descriptor.options,
+    capabilities: { ...descriptor.capabilities, external: true },
+    create({ config, options, runId, environment }) {
+      for (const name of descriptor.capabilities.apiKeyEnv ?? []) {
+        const value = environment[name];
+        if (!value) {
+          throw new Error(
+            `--provider ${descriptor.name} needs its API key in the environment variable ${name}, which is not set.`,
+          );
+        }
+        addSecret(value);
+      }
+      const memory = descriptor.createMemory(options, {
+        environment,
+        timeoutMs: config.providerTimeoutMs,
+        maxRetries: config.providerMaxRetries,
+        workDir: join(config.cacheDir, 'providers', descriptor.name),
+      });
+      return createExternalProvider(memory, {
+        name: descriptor.name,
+        granularity: config.granularity,
+        indexRoles: config.indexRoles,
+        ...(config.topK === undefined ? {} : { topK: config.topK }),
+        namespacePrefix: runId,
+        ...(descriptor.capabilities.freshPerQuestion ? { freshPerQuestion: true } : {}),
+      });
+    },
+  };
+}

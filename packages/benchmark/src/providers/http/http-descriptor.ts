@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import type { ProviderDescriptor } from '../provider-descriptor.js';
+import { createHttpProvider } from './http-provider.js';
+
+const httpOptions = z.object({
+  'fresh-per-question': z
+    .stringbool()
+    .optional()
+    .describe('true: a namespace per question, never shared (a server that must start empty for each)'),
+  'ingest-batch': z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .optional()
+    .describe('sessions per ingest request (default 100)'),
+});
+
+/** `--provider http`: any server speaking docs/provider-protocol.md at `--provider-url`. */
+export const httpDescriptor: ProviderDescriptor<z.infer<typeof httpOptions>> = {
+  name: 'http',
+  description:
+    "an external memory system behind lme's HTTP protocol (--provider-url; docs/provider-protocol.md)",
+  options: httpOptions,
+  capabilities: {
+    external: true,
+    answersItself: true,
+    ranks: true,
+    runKeys: ['providerUrl', 'providerAuthEnv', 'providerAuthHeader'],
+  },
+  create({ config, options, runId, environment }) {
+    if (!config.providerUrl) {
+      throw new Error(
+        '--provider http needs --provider-url <url> (a server speaking docs/provider-protocol.md).',
+      );
+    }
+    return createHttpProvider({
+      url: config.providerUrl,
+      authHeaderEnv: config.providerAuthEnv,
+      authHeaderName: config.providerAuthHeader,
+      environment,
+      timeoutMs: config.providerTimeoutMs,
+      maxRetries: config.providerMaxRetries,
+      topK: config.topK,
+      granularity: config.granularity,
+      indexRoles: config.indexRoles,
+      namespacePrefix: runId,
+      ...(options['ingest-batch'] === undefined ? {} : { ingestBatchSize: options['ingest-batch'] }),
+      ...(options['fresh-per-question'] ? { freshPerQuestion: true } : {}),
+    });
+  },
+};

@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
+import { parseRun } from '../cli/parse-run-flags.js';
+import { providersHelp } from '../cli/provider-help.js';
+import { resolveRunConfig } from '../cli/run-option-flags.js';
+import { parseRunConfig } from '../config/parse-run-config.js';
+import { redact } from '../config/secrets.js';
+import { tinyRecord } from '../testing/tiny-record.js';
+import { externalProviderDescriptor } from './external/external-descriptor.js';
+import type { ExternalMemory } from './external/external-memory.js';
+import type { ExternalMemoryDescriptor } from './external/external-memory-descriptor.js';
+import { EXTERNAL_MEMORIES } from './external-memory-registry.js';
+import type { ProtocolSession } from './http/protocol.js';
+import { PROVIDERS, parseProviderOptions, providerNamed } from './provider-registry.js';
+
+/** An in-memory ExternalMemory: stores sessions per namespace and ranks them in ingest order. */
+function memoryStore() {
+  const namespaces = new Map<string, ProtocolSession[]>();
+  const calls: string[] = [];
+  const memory: ExternalMemory = {
+    identity: () => ({ kind: 'store', url: 'memory://store' }),
+    preflight: async () => {},
+    reset: async (namespace) => {
+      calls.push(`reset ${namespace}`);
+      namespaces.delete(namespace);
+    },
+    ingest: async (namespace, sessions) => {
+      calls.push(`ingest ${namespace}`);
+      namespaces.set(namespace, [...(namespaces.get(namespace) ?? []), ...sessions]);
+      return {};
+    },
+    search: async ({ namespace, topK }) => ({
+      hits: (namespaces.get(namespace) ?? [])
+        .slice(0, topK)
+        .map((session, rank) => ({ session_id: session.session_id, score: 10 - rank })),
+    }),
+  };
+  return { memory, calls, namespaces };
+}
+
+const storeOptions = z.object({
+  'top-boost': z.coerce.number().min(0).max(1).optional().describe('weight of the boost, 0 to 1'),
+});
+
+function storeDescriptor(store = memoryStore()): ExternalMemoryDescriptor<z.infer<typeof storeOptions>> {
+  return {
+    name: 'store',
+    description: 'an in-memory store',
+    options: storeOptions,
+    capabilities: { external: true, answersItself: false, ranks: true, apiKeyEnv: ['STORE_API_KEY'] },
+    createMemory: () => store.memory,
+  };
+}
+
+describe('the provider registry', () => {
+  it('names the close provider of a misspelt one, and lists the known ones', () => {
+    expect(() => providerNamed('htp')).toThrow(
+      `Unknown provider "htp" (--provider); did you mean "http"?; known providers: ${['pipeline', 'full-context', 'oracle', 'http', ...Object.keys(EXTERNAL_MEMORIES)].join(', ')}.`,
+    );
+    expect(providerNamed('http').capabilities).toMatchObject({
+      external: true,
+      answersItself: true,
+      ranks: true,
+    });
+    expect(providerNamed('oracle').capabilities.ranks).toBe(false);
+  });
+
+  it("parses --provider-option values by the provider's schema, naming the flag, key and provider when one is wrong", () => {
+    const descriptor = externalProviderDescriptor(storeDescriptor());
+    expect(parseProviderOptions(descriptor, { 'top-boost': '0.5' })).toEqual({ 'top-boost': 0.5 });
+    expect(() => parseProviderOptions(descriptor, { 'top-bost': '0.5' })).toThrow(
+      '--provider-option top-bost=0.5: --provider store has no option "top-bost" (did you mean "top-boost"?); its options: top-boost.',
+    );
+    expect(() => parseProviderOptions(descriptor, { 'top-boost': '7' })).toThrow(
+      /^--provider-option top-boost=7: --provider store's option "top-boost": too big: .*1\.$/,
+    );
+    expect(() => parseProviderOptions(PROVIDERS['http']!, { fresh: 'true' })).toThrow(
+      '--provider-option fresh=true: --provider http has no option "fresh" (did you mean "fresh-per-question"?); its options: fresh-per-question, ingest-batch.',
+    );
+  });
+
+  it("lists every provider's options in lme run --help", () => {
+    const help = providersHelp({ ...PROVIDERS, store: externalProviderDescriptor(storeDescriptor()) });
+    expect(help).toContain('store: an in-memory store [external system; key from STORE_API_KEY]');
+    expect(help).toContain('top-boost=…  weight of the boost, 0 to 1');
+    expect(help).toContain('fresh-per-question=…');
+  });
+
+  it('warns that --provider-option has no effect under a provider without options, and refuses an unknown key', () => {
+    const warned = resolveRunConfig(parseRun(['--provider', 'pipeline', '--provider-option', 'x=1']));
+    expect(warned.warnings).toContain(
+      '--provider-option has no effect with --provider pipeline, which takes no options.',
+    );
+    expect(parseProviderOptions(PROVIDERS['pipeline']!, { x: '1' })).toEqual({});
+    expect(() =>
+      resolveRunConfig(parseRun(['--provider', 'http', '--provider-option', 'ingest-bach=5'])),
+    ).toThrow(
+      /^--provider-option ingest-bach=5: --provider http has no option "ingest-bach" \(did you mean "ingest-batch"\?\)/,
+    );
+    const repeated = resolveRunConfig(
+      parseRun([
+        '--provider',
+        'http',
+        '--provider-option',
+        'ingest-batch=5',
+        '--provider-option',
+        'fresh-per-question=false',
+      ]),
+    );
+    expect(repeated.config.providerOptions).toEqual({ 'ingest-batch': '5', 'fresh-per-question': 'false' });
+    // An external system gets every role unless asked; lme's own pipeline keeps the official user turns.
+    expect(repeated.config.indexRoles).toBe('all');
+    expect(resolveRunConfig(parseRun([])).config.indexRoles).toBe('user');
+    expect(
+      resolveRunConfig(parseRun(['--provider', 'http', '--index-roles', 'user'])).config.indexRoles,
+    ).toBe('user');
+  });
+
+  it('warns about the request budget only for external systems', () => {
+    expect(resolveRunConfig(parseRun(['--provider-retries', '2'])).warnings).toContain(
+      '--provider-retries has no effect without --provider http or another external system.',
+    );
+    expect(resolveRunConfig(parseRun(['--provider', 'http', '--provider-retries', '2'])).warnings).toEqual(
+      [],
+    );
+  });
+});
+
+describe('an external memory system registered by its descriptor', () => {
+  const config = () => parseRunConfig({ provider: 'store', indexRoles: 'all' });
+
+  it('needs the key its capabilities name, from the environment, and keeps it out of every message', () => {
+    const descriptor = externalProviderDescriptor(storeDescriptor());
+    expect(() => descriptor.create({ config: config(), options: {}, runId: 'r', environment: {} })).toThrow(
+      '--provider store needs its API key in the environment variable STORE_API_KEY, which is not set.',
+    );
+    descriptor.create({
+      config: config(),
+      options: {},
+      runId: 'r',
+      environment: { STORE_API_KEY: 'sk-store-0123456789' },
+    });
+    expect(redact('failed with sk-store-0123456789')).not.toContain('0123456789');
+  });
+
+  it('is driven by the external provider: one ingest for questions sharing a haystack, freed after the last', async () => {
+    const store = memoryStore();
+    const provider = externalProviderDescriptor(storeDescriptor(store)).create({
+      config: config(),
+      options: {},
+      runId: 'run',
+      environment: { STORE_API_KEY: 'sk-store-0123456789' },
+    });
+    const shared = (index: number): LongMemEvalRecord =>
+      tinyRecord(index, {
+        haystack_session_ids: ['answer_1', 'plain_2'],
+        haystack_dates: ['2023/05/01 (Mon) 10:00', '2023/05/02 (Tue) 10:00'],
+        haystack_sessions: [
+          [
+            { role: 'user', content: 'I adopted a greyhound', has_answer: true },
+            { role: 'assistant', content: 'Congratulations!' },
+          ],
+          [{ role: 'user', content: 'the weather is nice' }],
+        ],
+        answer_session_ids: ['answer_1'],
+      });
+    const records = [shared(1), shared(2), tinyRecord(3)];
+    await provider.plan!({ records });
+    const outcomes = await Promise.all(records.map((record) => provider.retrieve({ record })));
+    expect(store.calls.filter((call) => call.startsWith('ingest'))).toHaveLength(2);
+    expect(outcomes.map((outcome) => outcome.ingest?.shared)).toEqual([false, true, false]);
+    expect(outcomes[0]!.hits.map((hit) => hit.sessionId)).toEqual(['answer_1', 'plain_2']);
+    expect(outcomes[1]!.hits[0]!.routes).toHaveProperty('store');
+    // Freed after the last question of each haystack: nothing left stored.
+    expect(store.namespaces.size).toBe(0);
+    expect(store.calls.join(' ')).not.toMatch(/answer|plain|q1|q2/);
+  });
+
+  it('ingests again after a failed ingest, and charges the one that succeeded', async () => {
+    const store = memoryStore();
+    let failures = 1;
+    const ingest = store.memory.ingest;
+    store.memory.ingest = async (namespace, sessions) => {
+      if (failures-- > 0) throw new Error('storage full');
+      return ingest(namespace, sessions);
+    };
+    const provider = externalProviderDescriptor(storeDescriptor(store)).create({
+      config: config(),
+      options: {},
+      runId: 'run',
+      environment: { STORE_API_KEY: 'sk-store-0123456789' },
+    });
+    const records = [tinyRecord(1), tinyRecord(2)];
+    await provider.plan!({ records });
+    await expect(provider.retrieve({ record: records[0]! })).rejects.toThrow('question q1: storage full');
+    const second = await provider.retrieve({ record: records[1]! });
+    expect(second.ingest?.shared).toBe(false);
+    expect(store.namespaces.size).toBe(0);
+  });
+});
