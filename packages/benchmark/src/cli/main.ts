@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { BENCHMARKS } from '../benchmarks/benchmark-registry.js';
 import { collectSecrets, redactProcessOutput } from '../config/secrets.js';
+import { providerKeyVariables } from '../providers/provider-registry.js';
 import { ablateCommand } from './ablate-command.js';
 import { cacheCommand } from './cache-command.js';
 import { compareCommand } from './compare-command.js';
@@ -33,7 +34,7 @@ function packageVersion(): string {
 }
 
 // Before anything can print: every key of the environment is redacted from all output.
-collectSecrets(process.env);
+collectSecrets(process.env, providerKeyVariables());
 redactProcessOutput();
 // `lme … | head`: a closed stdout or stderr ends the command quietly, not with an EPIPE trace.
 exitOnBrokenPipe();

@@ -28,9 +28,15 @@ export function addSecret(value: string | undefined): void {
   registered.add(value);
 }
 
-/** Collects every secret the environment holds; call once at start-up (more calls only add). */
-export function collectSecrets(environment: Readonly<Record<string, string | undefined>>): void {
-  for (const name of SECRET_VARIABLES) addSecret(environment[name]);
+/**
+ * Collects every secret the environment holds: lme's own variables and `keyVariables` (the key
+ * variables the registered providers declare); call once at start-up (more calls only add).
+ */
+export function collectSecrets(
+  environment: Readonly<Record<string, string | undefined>>,
+  keyVariables: readonly string[] = [],
+): void {
+  for (const name of [...SECRET_VARIABLES, ...keyVariables]) addSecret(environment[name]);
   for (const name of URL_VARIABLES) {
     for (const part of urlSecrets(environment[name])) addSecret(part);
   }

@@ -1,4 +1,8 @@
 import type { ExternalMemoryDescriptor } from './external/external-memory-descriptor.js';
+import { lettaDescriptor } from './letta/descriptor.js';
+import { mem0PlatformDescriptor } from './mem0-platform/descriptor.js';
+import { supermemoryDescriptor } from './supermemory/descriptor.js';
+import { zepDescriptor } from './zep/descriptor.js';
 
 /**
  * The external memory systems `--provider` can name besides lme's own and `http`: one line per
@@ -7,4 +11,9 @@ import type { ExternalMemoryDescriptor } from './external/external-memory-descri
  * behaviour come from the descriptor.
  */
 // biome-ignore lint/suspicious/noExplicitAny: each descriptor has its own options type.
-export const EXTERNAL_MEMORIES: Readonly<Record<string, ExternalMemoryDescriptor<any>>> = {};
+export const EXTERNAL_MEMORIES: Readonly<Record<string, ExternalMemoryDescriptor<any>>> = {
+  'mem0-platform': mem0PlatformDescriptor,
+  zep: zepDescriptor,
+  supermemory: supermemoryDescriptor,
+  letta: lettaDescriptor,
+};
