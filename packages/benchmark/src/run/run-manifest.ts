@@ -6,6 +6,8 @@ import { readUtf8FileSync } from '../config/strict-utf8.js';
 import type { ProviderIdentity } from '../results/provider-identity.js';
 import type { Sample } from '../results/sample.js';
 import { datasetFileSha256 } from './dataset-checksum.js';
+import { folderFileProblem } from './folder-file-problem.js';
+import { manifestSchema } from './manifest-schema.js';
 import type { Provenance } from './provenance.js';
 import type { RunFingerprint } from './run-fingerprint.js';
 import { readSamplesFile } from './samples-file.js';
@@ -67,16 +69,20 @@ export function readManifest(dir: string): RunManifest {
   const path = join(dir, 'config.json');
   if (!existsSync(path)) throw new Error(`${path} not found: is ${dir} a run folder?`);
   const text = readUtf8FileSync(path);
-  let manifest: RunManifest;
+  let value: unknown;
   try {
-    manifest = JSON.parse(text) as RunManifest;
+    value = JSON.parse(text);
   } catch (error) {
     throw new Error(`${path} is not valid JSON (${(error as Error).message})`);
   }
-  return {
-    ...manifest,
-    ...(isObject(manifest.config) ? { config: currentRetrieverForm(manifest.config) } : {}),
-  };
+  if (isObject(value) && isObject(value.config)) {
+    value = { ...value, config: currentRetrieverForm(value.config as RunConfig) };
+  }
+  // Every field checked (manifest-schema.ts): the folder may come from anyone.
+  const checked = manifestSchema.safeParse(value);
+  if (!checked.success) throw new Error(folderFileProblem(path, checked.error));
+  // The config as stored (checked, not filled with today's defaults: resume compares it as written).
+  return { ...checked.data, config: (value as { config: RunConfig }).config } as RunManifest;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
