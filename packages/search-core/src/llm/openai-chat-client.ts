@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type OpenAI from 'openai';
 import { loadOpenAi } from '../core/load-openai.js';
 import { redactSecrets, redactSecretValues } from '../core/redact-secrets.js';
@@ -19,6 +20,18 @@ const DEFAULT_TIMEOUT_MS = 180_000;
  * top log-probabilities as JSON, `lme-logprobs:{"Yes":-0.1,"No":-2.3}` (read by `readLogprobReply`).
  */
 export const LOGPROBS_MARK = 'lme-logprobs:';
+
+/**
+ * The HTTP requests of the completion in flight: the package's fetch is called once per attempt,
+ * retries included, inside the async context of the `complete` call that started it.
+ */
+const requestsSent = new AsyncLocalStorage<{ count: number }>();
+
+const countingFetch: typeof fetch = (input, init) => {
+  const counter = requestsSent.getStore();
+  if (counter) counter.count++;
+  return fetch(input, init);
+};
 
 /**
  * A chat client that calls an OpenAI-compatible endpoint through the `openai` package. Retries
@@ -58,6 +71,8 @@ export function createOpenAiChatClient(
       timeout: timeoutMs,
       // The core never prints.
       logLevel: 'off',
+      // Counts every attempt, so spend reports the requests the server received.
+      fetch: countingFetch,
     });
     return sdk;
   }
@@ -69,20 +84,23 @@ export function createOpenAiChatClient(
       const started = performance.now();
       const client = getSdk(request.model);
       let completion: OpenAI.Chat.Completions.ChatCompletion;
+      const requests = { count: 0 };
       try {
-        completion = await client.chat.completions.create(
-          {
-            model: request.model,
-            messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
-            temperature: request.temperature,
-            max_tokens: request.maxTokens,
-            ...(request.n === undefined ? {} : { n: request.n }),
-            ...(request.seed === undefined ? {} : { seed: request.seed }),
-            ...(request.topLogprobs === undefined
-              ? {}
-              : { logprobs: true, top_logprobs: request.topLogprobs }),
-          },
-          request.signal ? { signal: request.signal } : undefined,
+        completion = await requestsSent.run(requests, () =>
+          client.chat.completions.create(
+            {
+              model: request.model,
+              messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
+              temperature: request.temperature,
+              max_tokens: request.maxTokens,
+              ...(request.n === undefined ? {} : { n: request.n }),
+              ...(request.seed === undefined ? {} : { seed: request.seed }),
+              ...(request.topLogprobs === undefined
+                ? {}
+                : { logprobs: true, top_logprobs: request.topLogprobs }),
+            },
+            request.signal ? { signal: request.signal } : undefined,
+          ),
         );
       } catch (error) {
         if (request.signal?.aborted) throw request.signal.reason;
@@ -101,7 +119,7 @@ export function createOpenAiChatClient(
         // Tokens, not the key; redacted all the same, as every text of a reply is.
         texts.push(redactSecretValues(`${LOGPROBS_MARK}${JSON.stringify(logprobs)}`, secrets));
       }
-      return completionResult(texts, completion.usage, started);
+      return { ...completionResult(texts, completion.usage, started), requests: requests.count };
     },
   };
 }
