@@ -21,12 +21,21 @@ const fingerprintSchema = z.looseObject({
   rankings: sha256,
 });
 
+/** run/run-setup.ts `RunSetup`: what `--resume` compares. */
+const setupSchema = z.looseObject({
+  config: sha256,
+  settings: z.record(z.string(), z.unknown()),
+  code: sha256.nullable(),
+  versions: z.record(z.string(), z.string()),
+  git_commit: z.string().nullable(),
+});
+
 /** What `--resume-mixed` records: each setup the run's questions were made under, in order. */
 export const mixedSetupSchema = z.looseObject({
   at: timestamp,
   /** What changed from the setup before, one entry per change (`settings bm25K1 1.5 -> 0.2`). */
   changes: z.array(z.string()),
-  fingerprint: fingerprintSchema.partial(),
+  setup: setupSchema.partial(),
 });
 
 export const manifestSchema = z.looseObject({
@@ -55,6 +64,7 @@ export const manifestSchema = z.looseObject({
   resumed: z.array(z.looseObject({ argv: z.array(z.string()), at: timestamp })).optional(),
   provider_stats: z.record(z.string(), z.unknown()).optional(),
   cache: z.looseObject({ answers_from_other_endpoints: z.record(z.string(), z.number()) }).optional(),
+  setup: setupSchema.optional(),
   fingerprint: fingerprintSchema.optional(),
   /** Set by `--resume-mixed`: the run's questions were made under more than one setup. */
   mixed: z.array(mixedSetupSchema).optional(),

@@ -41,6 +41,7 @@ export const summarySchema = z.looseObject({
   n: count,
   errors: count.default(0),
   partial: z.looseObject({ reason: z.string() }).optional(),
+  mixed: z.looseObject({ setups: count, changes: z.array(z.string()) }).optional(),
   first_error: z.looseObject({ question_id: z.string(), message: z.string() }).optional(),
   metrics: z.looseObject({
     overall: metricMeansSchema,
