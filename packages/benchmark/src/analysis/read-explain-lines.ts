@@ -6,9 +6,9 @@ import { folderFileProblem } from '../run/folder-file-problem.js';
 
 /**
  * explain.jsonl of a results folder by question id, undefined when the run wrote none. Every line
- * is checked (run/explain-line-schema.ts), a bad one named by file, line and field; a torn last
- * line (a crash mid-write: no newline, not JSON) is left out, and the question's page falls back
- * to samples.jsonl.
+ * that is JSON is checked (run/explain-line-schema.ts), a bad one named by file, line and field; a
+ * line that is not JSON (torn by a crash mid-write) is left out, and the question's page falls
+ * back to samples.jsonl.
  */
 export function readExplainLines(dir: string): Map<string, ExplainLine> | undefined {
   const path = join(dir, 'explain.jsonl');
@@ -21,8 +21,8 @@ export function readExplainLines(dir: string): Map<string, ExplainLine> | undefi
     try {
       value = JSON.parse(line);
     } catch {
-      if (index === lines.length - 1) return;
-      throw new Error(`${path}: line ${index + 1} is not valid JSON`);
+      // A torn line (a crash mid-write): the question's page falls back to samples.jsonl.
+      return;
     }
     const checked = explainLineSchema.safeParse(value);
     if (!checked.success) throw new Error(folderFileProblem(`${path} line ${index + 1}`, checked.error));
