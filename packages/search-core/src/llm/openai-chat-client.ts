@@ -23,14 +23,23 @@ export const LOGPROBS_MARK = 'lme-logprobs:';
 
 /**
  * The HTTP requests of the completion in flight: the package's fetch is called once per attempt,
- * retries included, inside the async context of the `complete` call that started it.
+ * retries included, inside the async context of the `complete` call that started it. An attempt
+ * counts when the server answered it, or when it was cut off waiting for the answer (the server
+ * may have done, and billed, the work); one whose connection failed before reaching the server (a
+ * reused socket the server had closed) does not.
  */
 const requestsSent = new AsyncLocalStorage<{ count: number }>();
 
-const countingFetch: typeof fetch = (input, init) => {
+const countingFetch: typeof fetch = async (input, init) => {
   const counter = requestsSent.getStore();
-  if (counter) counter.count++;
-  return fetch(input, init);
+  try {
+    const response = await fetch(input, init);
+    if (counter) counter.count++;
+    return response;
+  } catch (error) {
+    if (counter && (error as Error).name === 'AbortError') counter.count++;
+    throw error;
+  }
 };
 
 /**
