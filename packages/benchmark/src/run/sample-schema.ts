@@ -9,14 +9,19 @@ import type { Sample } from '../results/sample.js';
  * kept as they are (and never shown).
  */
 const count = z.number().int().min(0);
-const routeTrace = z.looseObject({ score: z.number(), rank: count });
+/** A score lme wrote: a number, or null where the number was NaN (JSON has no NaN), read back as NaN. */
+const storedScore = z
+  .number()
+  .nullable()
+  .transform((value) => value ?? Number.NaN);
+const routeTrace = z.looseObject({ score: storedScore, rank: count });
 const routes = z.record(z.string(), routeTrace);
 
 export const storedHitSchema = z.looseObject({
   id: z.string(),
   session_id: z.string(),
   rank: z.number().int().min(1),
-  score: z.number(),
+  score: storedScore,
   routes: routes.default({}),
 });
 
