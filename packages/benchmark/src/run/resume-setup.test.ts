@@ -92,6 +92,9 @@ describe('lme run --resume after the setup changed', () => {
     });
     const result = runCli(['run', '--resume', dir, '--resume-mixed']);
     expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      `continuing ${dir} under another setup (settings bm25K1 1.5 -> 0.2): the run is recorded as mixed (--resume-mixed).`,
+    );
     const manifest = readManifestFile(dir);
     expect(manifest.mixed?.map((setup) => setup.changes)).toEqual([[], ['settings bm25K1 1.5 -> 0.2']]);
     expect(manifest.mixed?.[0]?.setup.settings).toMatchObject({ bm25K1: 1.5 });

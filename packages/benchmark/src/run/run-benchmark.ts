@@ -178,6 +178,10 @@ export async function runBenchmark(
         droppedTornLine: resume.droppedTornLine,
         retrying: resume.retrying,
       });
+    if (resume?.mixedChanges)
+      hooks.onWarning?.(
+        `continuing ${dir} under another setup (${resume.mixedChanges.join('; ')}): the run is recorded as mixed (--resume-mixed).`,
+      );
     if (errata.warning) hooks.onNotice?.(errata.warning);
     if (!qa) hooks.onNotice?.(qaSkippedNotice(config));
     const folder = openRunFolder(dir);

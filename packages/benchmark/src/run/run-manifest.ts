@@ -120,6 +120,8 @@ export type ResumeState = {
   previous: Sample[];
   retrying: number;
   droppedTornLine: boolean;
+  /** `--resume-mixed` continues under a changed setup: what changed. */
+  mixedChanges?: string[];
 };
 
 /**
@@ -166,6 +168,7 @@ export async function prepareResume(options: {
     previous: samples.filter((sample) => !retrying.includes(sample)),
     retrying: retrying.length,
     droppedTornLine: tornLastLine,
+    ...(mixed?.changes ? { mixedChanges: mixed.changes } : {}),
   };
 }
 
@@ -179,7 +182,7 @@ function checkSetup(
   stored: RunManifest,
   config: RunConfig,
   mixed: boolean,
-): { setup: RunSetup; mixed: MixedSetup[] } | undefined {
+): { setup: RunSetup; mixed: MixedSetup[]; changes?: string[] } | undefined {
   const before: Partial<RunSetup> | undefined =
     stored.setup ??
     (stored.fingerprint ? { config: stored.fingerprint.config, code: stored.fingerprint.code } : undefined);
@@ -200,5 +203,6 @@ function checkSetup(
   return {
     setup: current,
     mixed: [...(stored.mixed ?? [first]), { at: new Date().toISOString(), changes, setup: current }],
+    changes,
   };
 }
