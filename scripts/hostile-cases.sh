@@ -518,3 +518,82 @@ QDRANT_URL=$(cat "$work/q-tls") QDRANT_GRPC_URL="https://127.0.0.1:$tls" timed "
 echo "  DEP0123 lines: $(grep -c DEP0123 "$work/out"); lines of output: $(wc -l <"$work/out")"
 kill "$plain" "$q_tls"
 fi
+
+# ---- Issue 50 (results folders, resume, provenance, stored text, CSV, spend) ----
+# H1. A results folder from someone else: a hit's rank, a summary count, a config value, an explain
+# rank set to markup. Each is refused on read in one sentence naming file, line and field (the
+# page's escaping is checked in headless Chromium by report/html/hostile-report.browser.test.ts).
+lme run --dataset sample --data-dir "$data" --preset bm25-official --out "$work" --run-id base50 --limit 4 --explain >/dev/null 2>&1
+poison() { # run folder copy name, file, JavaScript editing `v` (the file's JSON or its first line)
+  rm -rf "${work:?}/$1"
+  cp -r "$work/base50" "$work/$1"
+  node -e '
+const fs = require("fs"); const [path, code] = process.argv.slice(1); const lines = path.endsWith(".jsonl") ? fs.readFileSync(path, "utf8").split("\n") : null;
+const v = JSON.parse(lines ? lines[0] : fs.readFileSync(path, "utf8")); eval(code);
+fs.writeFileSync(path, lines ? [JSON.stringify(v), ...lines.slice(1)].join("\n") : JSON.stringify(v));' "$work/$1/$2" "$3"
+}
+markup='<img src=x onerror="document.title=\"PWNED\"">'
+poison rank50 samples.jsonl "v.hits[0].rank = '$markup'"
+case36 "50.H1 rank is markup: report --html" lme report --html "$work/rank50" --output "$work/rank50.html"
+echo "  report.html written: $([ -e "$work/rank50.html" ] && echo yes || echo no)"
+poison count50 summary.json "v.metrics.overall.counts['session.recall_any@5'] = '$markup'"
+case36 "50.H1 summary count is markup: gate" lme gate "$work/count50" --min 'session.recall_any@5>=0'
+poison config50 config.json "v.config.topK = '$markup'"
+case36 "50.H1 config value is markup: compare" lme compare "$work/base50" "$work/config50"
+poison explain50 explain.jsonl "v.gold.sessions[0].rank = '$markup'"
+case36 "50.H1 explain rank is markup: explain" lme explain "$work/explain50" "$(head -1 "$work/base50/samples.jsonl" | node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).question_id')"
+
+# H5. --resume after a hand edit of config.json (bm25K1 1.5 -> 0.2) and after a code change.
+lme run --dataset sample --data-dir "$data" --preset bm25 --bm25-k1 1.5 --out "$work" --run-id k150 --limit 4 >/dev/null 2>&1
+crash50() { # copy name, JavaScript editing the manifest `v`: a crash after 2 questions, then the edit
+  rm -rf "${work:?}/$1"
+  cp -r "$work/k150" "$work/$1"
+  head -2 "$work/k150/samples.jsonl" >"$work/$1/samples.jsonl"
+  node -e '
+const fs = require("fs"); const [path, id, code] = process.argv.slice(1); const v = JSON.parse(fs.readFileSync(path, "utf8"));
+v.run_id = id; v.config.runId = id; delete v.finished_at; delete v.fingerprint; eval(code); fs.writeFileSync(path, JSON.stringify(v));' \
+    "$work/$1/config.json" "$1" "$2"
+}
+crash50 edited50 'v.config.bm25K1 = 0.2'
+case36 "50.H5 resume after config edit" lme run --resume "$work/edited50"
+echo "  questions in samples.jsonl: $(wc -l <"$work/edited50/samples.jsonl") (2 before)"
+crash50 mixed50 'v.config.bm25K1 = 0.2'
+case36 "50.H5 the same with --resume-mixed" lme run --resume "$work/mixed50" --resume-mixed
+echo "  summary.json mixed: $(node -pe 'JSON.stringify(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).mixed)' "$work/mixed50/summary.json" 2>/dev/null)"
+crash50 recoded50 'v.setup.code = "a".repeat(64); v.setup.versions["@lme/benchmark"] = "0.0.1"'
+case36 "50.H5 resume after a code change" lme run --resume "$work/recoded50"
+
+# H6. provenance.git from another repository's folder: lme's own commit, not that folder's.
+mkdir -p "$work/other-repo" && (cd "$work/other-repo" && git init -q && git -c user.name=t -c user.email=t@example.invalid commit -q --allow-empty -m other)
+(cd "$work/other-repo" && timeout 120 node --import "$repo/node_modules/tsx/dist/loader.mjs" --conditions=source \
+  "$repo/packages/benchmark/src/cli/main.ts" run --dataset sample --data-dir "$data" --preset bm25 --out "$work" --run-id cwd50 --limit 1) >/dev/null 2>&1
+echo "50.H6 provenance.git.commit          $(node -pe 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).provenance.git.commit' "$work/cwd50/config.json" 2>/dev/null | cut -c1-12) (lme $(git -C "$repo" rev-parse HEAD | cut -c1-12), that folder $(git -C "$work/other-repo" rev-parse HEAD | cut -c1-12))"
+
+# H9. A reader that answers 5 MB with terminal controls, a judge whose first attempt at each
+# question fails (500, retried), a label with ESC: samples.csv bounded and free of raw ESC, and the
+# spend line counting the requests the server received.
+node -e '
+const http = require("http"); let count = { reader: 0, judge: 0 }; const seen = new Set();
+http.createServer((q, s) => { let body = ""; q.on("data", (c) => (body += c)); q.on("end", () => {
+  if (q.url.endsWith("/count")) { s.end(JSON.stringify(count)); return; }
+  if (!q.url.endsWith("/chat/completions")) { s.writeHead(200, {"content-type": "application/json"}); s.end("{\"data\":[]}"); return; }
+  const request = JSON.parse(body); const judge = request.max_tokens === 10; count[judge ? "judge" : "reader"]++;
+  const key = request.messages[0].content;
+  if (judge && !seen.has(key)) { seen.add(key); s.writeHead(500, {"content-type": "application/json"}); s.end("{\"error\":{\"message\":\"burst\"}}"); return; }
+  const text = judge ? "Yes." : "\u001b]0;PWNED\u0007\u001b[2J" + "x".repeat(5e6);
+  s.writeHead(200, {"content-type": "application/json"});
+  s.end(JSON.stringify({id: "x", object: "chat.completion", created: 0, model: request.model,
+    choices: [{index: 0, message: {role: "assistant", content: text}, finish_reason: "stop"}],
+    usage: {prompt_tokens: 10, completion_tokens: 2, total_tokens: 12}})); }); })
+  .listen(0, "127.0.0.1", function () { console.log(this.address().port); });
+' >"$work/port50" &
+server50=$!
+for _ in $(seq 50); do [ -s "$work/port50" ] && break; sleep 0.1; done
+OPENAI_API_KEY=sk-test OPENAI_BASE_URL="http://127.0.0.1:$(cat "$work/port50")/v1" lme run --dataset sample --data-dir "$data" \
+  --preset bm25-official --out "$work" --run-id qa50 --limit 4 --reader-model gpt-4o-mini --no-cache --max-retries 2 \
+  --label "$(printf 'team\033]0;PWNED\007')" >"$work/out" 2>&1
+echo "50.H9 QA run with hostile replies      exit $?   $(grep -m1 '^spend:' "$work/out" | cut -c1-150)"
+echo "  the server received: $(curl -s "http://127.0.0.1:$(cat "$work/port50")/count")"
+echo "  raw ESC bytes in samples.csv: $(grep -c "$(printf '\033')" "$work/qa50/samples.csv")"
+echo "  samples.csv $(wc -c <"$work/qa50/samples.csv") bytes, samples.jsonl $(wc -c <"$work/qa50/samples.jsonl") bytes (4 answers of 5 MB each)"
+kill "$server50"

@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import { SAFE_CSV_CELLS } from '../run/write-csv.js';
 import type { ComparisonResult, RunComparison } from './comparison-result.js';
 import { holmAdjust } from './holm.js';
 
@@ -131,9 +132,10 @@ export function renderComparisonJson(result: ComparisonResult): string {
 
 /**
  * `lme compare --format csv`: the rows with a header; a missing value is an empty cell, a cell a
- * spreadsheet would run as a formula is escaped (numbers, negative ones included, stay numbers).
+ * spreadsheet would run as a formula is escaped, control characters shown as `\xNN` (numbers,
+ * negative ones included, stay numbers).
  */
 export function renderComparisonCsv(result: ComparisonResult): string {
   const rows = comparisonRows(result).map((row) => COMPARISON_COLUMNS.map((column) => row[column] ?? ''));
-  return stringify(rows, { header: true, columns: [...COMPARISON_COLUMNS], escape_formulas: true });
+  return stringify(rows, { header: true, columns: [...COMPARISON_COLUMNS], ...SAFE_CSV_CELLS });
 }

@@ -45,7 +45,9 @@ describe('readSamples', () => {
     const cut = samplesFile(`${line('a')}\n${line('b').slice(0, 20)}\n`);
     expect(() => readSamples(cut)).toThrow(`${cut}: line 2 is not valid JSON`);
     const incomplete = samplesFile(`${line('a')}\n{"question_id":"b"}\n`);
-    expect(() => readSamples(incomplete)).toThrow(`${incomplete}: question b has no string "question_type".`);
+    expect(() => readSamples(incomplete)).toThrow(
+      `${incomplete} line 2: field question_type is invalid (expected string, received undefined)`,
+    );
   });
 
   it('keeps the last line of a question written twice (re-run after an error)', () => {

@@ -3,8 +3,10 @@ import { basename, join, resolve } from 'node:path';
 import { decodeUtf8 } from '../config/strict-utf8.js';
 import type { Sample } from '../results/sample.js';
 import type { Exclusion, Summary } from '../results/summary.js';
+import { folderFileProblem } from '../run/folder-file-problem.js';
 import { type RunManifest, readManifest } from '../run/run-manifest.js';
 import { readSamplesFile } from '../run/samples-file.js';
+import { summarySchema } from '../run/summary-schema.js';
 
 /** A results folder as read back from disk. */
 export type Run = {
@@ -40,78 +42,28 @@ function readJsonFile(path: string, what: string): unknown {
   }
 }
 
-/** The problem with a parsed samples.jsonl line, or null when it has the fields analysis relies on. */
-function sampleProblem(value: unknown): string | null {
-  if (!isObject(value)) return 'is not a JSON object';
-  if (typeof value.question_id !== 'string') return 'has no string "question_id"';
-  if (typeof value.question_type !== 'string') return 'has no string "question_type"';
-  if (typeof value.abstention !== 'boolean') return 'has no boolean "abstention"';
-  if (!isObject(value.metrics)) return 'has no "metrics" object';
-  for (const [name, metric] of Object.entries(value.metrics)) {
-    if (typeof metric !== 'number') return `has a non-numeric metric "${name}"`;
-  }
-  if (value.error !== null && typeof value.error !== 'string')
-    return 'has an "error" that is neither null nor a string';
-  if (value.position !== undefined && typeof value.position !== 'number')
-    return 'has a non-numeric "position"';
-  return null;
-}
-
 /**
  * Reads samples.jsonl as the runner does (run/samples-file.ts): a torn last line (no newline, not
  * JSON: a crash mid-write) is dropped and returned as a warning; a bad line elsewhere is an error
  * naming the file and line; a question written twice (re-run after an error) keeps its last line.
- * Each sample is also checked for the fields analysis relies on.
+ * Every field of every line is checked (run/sample-schema.ts), naming the file, line and field.
  */
 export function readSamples(path: string): { samples: Sample[]; warnings: string[] } {
   const { samples, tornLastLine } = readSamplesFile(path);
-  samples.forEach((sample, index) => {
-    const problem = sampleProblem(sample);
-    if (problem !== null) {
-      const id =
-        isObject(sample) && typeof sample.question_id === 'string'
-          ? `question ${sample.question_id}`
-          : `sample ${index + 1}`;
-      throw new Error(`${path}: ${id} ${problem}.`);
-    }
-  });
   const warnings = tornLastLine
     ? [`${path} ends in a torn line (the run was interrupted mid-write); it was dropped.`]
     : [];
   return { samples, warnings };
 }
 
-function parseSummary(value: unknown, path: string): Summary {
-  if (
-    !isObject(value) ||
-    !isObject(value.metrics) ||
-    !isObject(value.metrics.overall) ||
-    !isObject(value.metrics.overall.metrics)
-  ) {
-    throw new Error(`${path} is not a run summary: it needs "metrics.overall.metrics".`);
-  }
-  const metrics = value.metrics as Record<string, unknown>;
-  if (!isObject(metrics.by_type)) metrics.by_type = {};
-  if (!isObject(metrics.abstention)) metrics.abstention = { n: 0, metrics: {}, counts: {} };
-  for (const means of [
-    metrics.overall,
-    metrics.abstention,
-    ...Object.values(metrics.by_type as Record<string, unknown>),
-  ]) {
-    if (isObject(means)) withMetricCounts(means);
-  }
-  return value as Summary;
-}
-
 /**
- * A summary row as this lme reads it: `counts` (the n of each metric) is there. Summaries written
- * before lme recorded it hold one `n` per row, the questions every mean of that row was over then.
+ * summary.json checked field by field (run/summary-schema.ts); rows written before lme recorded
+ * `counts` (the n of each metric) read with the row's one `n` for each, as that n was then.
  */
-function withMetricCounts(means: Record<string, unknown>): void {
-  if (!isObject(means.metrics)) means.metrics = {};
-  if (typeof means.n !== 'number') means.n = 0;
-  if (isObject(means.counts)) return;
-  means.counts = Object.fromEntries(Object.keys(means.metrics as object).map((name) => [name, means.n]));
+function parseSummary(value: unknown, path: string): Summary {
+  const checked = summarySchema.safeParse(value);
+  if (!checked.success) throw new Error(folderFileProblem(path, checked.error));
+  return checked.data as Summary;
 }
 
 function requireDirectory(dir: string): void {

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
+import { readExplainLines } from '../analysis/read-explain-lines.js';
 import { type Run, readRun } from '../analysis/read-run.js';
 import { suggestNames } from '../config/close-names.js';
 import { type MissCause, missCause } from '../providers/pipeline/gold-trace.js';
-import { readExplainLines } from '../report/html/build-html-report.js';
 import { type QuestionDetails, readQuestionDetails } from '../report/html/question-details.js';
 import { judgeScore, type Sample } from '../results/sample.js';
 import { log } from './logger.js';

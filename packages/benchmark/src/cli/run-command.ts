@@ -44,6 +44,12 @@ export function runCommand(): Command {
     )
     .addOption(
       new Option(
+        '--resume-mixed',
+        'with --resume, continue even though the settings or code changed since its questions were made; the run is recorded as mixed (config.json and summary.json "mixed")',
+      ).helpGroup(RUN_OPTION_GROUPS.run),
+    )
+    .addOption(
+      new Option(
         '--dry-run',
         'print the plan (questions, documents, texts to embed, LLM calls, tokens, cost) and stop',
       ).helpGroup(RUN_OPTION_GROUPS.run),
@@ -59,11 +65,19 @@ export function runCommand(): Command {
     )
     .action(
       async (
-        options: { resume?: string; retryErrors?: boolean; dryRun?: boolean; config?: string },
+        options: {
+          resume?: string;
+          retryErrors?: boolean;
+          resumeMixed?: boolean;
+          dryRun?: boolean;
+          config?: string;
+        },
         command: Command,
       ) => {
         if (options.retryErrors && !options.resume)
           throw new Error('--retry-errors needs --resume <run-dir>.');
+        if (options.resumeMixed && !options.resume)
+          throw new Error('--resume-mixed needs --resume <run-dir>.');
         // A resumed run starts from its stored config; flags may only change keys that do not
         // affect results (the runner refuses otherwise, naming the keys).
         const stored = options.resume ? readManifest(options.resume).config : {};
@@ -95,7 +109,9 @@ export function runCommand(): Command {
           const result = await runBenchmark(config, {
             argv: process.argv.slice(2),
             signal: controller.signal,
-            resume: options.resume ? { dir: options.resume, retryErrors: options.retryErrors } : undefined,
+            resume: options.resume
+              ? { dir: options.resume, retryErrors: options.retryErrors, mixed: options.resumeMixed }
+              : undefined,
             hooks: {
               onRunStart: ({ dir }) => {
                 runDir = dir;

@@ -50,6 +50,8 @@ export type Sample = {
       cached: boolean;
       /** The model, when the provider named the one it answered with. */
       model?: string;
+      /** HTTP requests the role's answer took, retries included (reader, judge; absent in older folders). */
+      requests?: number;
     }
   >;
   /**

@@ -52,6 +52,11 @@ export type SummaryCore = {
    * unless `--allow-partial`.
    */
   partial?: { reason: string };
+  /**
+   * Set when `--resume-mixed` continued the run under another setup: its questions were made
+   * under `setups` setups, and `changes` says what changed each time (config.json `mixed`).
+   */
+  mixed?: { setups: number; changes: string[] };
   /** The first failed question in dataset order, when any failed. */
   first_error?: { question_id: string; message: string };
   metrics: {

@@ -1,4 +1,11 @@
-import { createChatClient, estimateCost, loadPriceTable, type PriceTable } from '@lme/search-core';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  type ChatClient,
+  createChatClient,
+  estimateCost,
+  loadPriceTable,
+  type PriceTable,
+} from '@lme/search-core';
 import { benchmarkOfRecord } from '../benchmarks/benchmark-registry.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
@@ -42,6 +49,27 @@ export type QaStage = {
   answersFromOtherEndpoints(): Record<string, number>;
 };
 
+type QaRole = 'reader' | 'judge';
+
+/** The HTTP requests each role sent for the question being answered (retries included). */
+const questionRequests = new AsyncLocalStorage<Record<QaRole, number>>();
+
+/**
+ * `client` counting, for the question in flight, the requests each answer took: the client's own
+ * count (retries included), else one per answer not served from the cache.
+ */
+function countingRequests(client: ChatClient, role: QaRole): ChatClient {
+  return {
+    id: client.id,
+    async complete(request) {
+      const result = await client.complete(request);
+      const counts = questionRequests.getStore();
+      if (counts) counts[role] += result.requests ?? (result.cached ? 0 : 1);
+      return result;
+    },
+  };
+}
+
 /**
  * The QA stage of a run, or undefined when nothing is judged (no reader model, and not
  * `--answers provider`). API keys come from the environment only (OPENAI_API_KEY, or
@@ -59,18 +87,21 @@ export async function createQaStage(
   // The reader and the judge share the cache folder: its problem is told once.
   const warned = new Set<string>();
   const fromOtherEndpoints: Record<string, number> = {};
-  const clientFor = (role: 'reader' | 'judge') =>
-    createChatClient({
-      ...resolveOpenAiEndpoint(config, role, environment),
-      cacheDir,
-      onWarning: (message) => {
-        if (!warned.has(message)) onWarning?.(message);
-        warned.add(message);
-      },
-      onCachedFromOtherEndpoint: (endpoint) => {
-        fromOtherEndpoints[endpoint] = (fromOtherEndpoints[endpoint] ?? 0) + 1;
-      },
-    });
+  const clientFor = (role: QaRole) =>
+    countingRequests(
+      createChatClient({
+        ...resolveOpenAiEndpoint(config, role, environment),
+        cacheDir,
+        onWarning: (message) => {
+          if (!warned.has(message)) onWarning?.(message);
+          warned.add(message);
+        },
+        onCachedFromOtherEndpoint: (endpoint) => {
+          fromOtherEndpoints[endpoint] = (fromOtherEndpoints[endpoint] ?? 0) + 1;
+        },
+      }),
+      role,
+    );
   const reader: Reader | undefined = config.readerModel
     ? createReader({
         client: clientFor('reader'),
@@ -95,6 +126,7 @@ export async function createQaStage(
     model: string,
     usage: { promptTokens: number; completionTokens: number },
     cached: boolean,
+    requests: number,
   ) => {
     const cost = estimateCost(model, usage, prices).usd;
     if (!cached && cost !== null) spent += cost;
@@ -103,68 +135,81 @@ export async function createQaStage(
       completion_tokens: usage.completionTokens,
       cost_usd: cost,
       cached,
+      requests,
     };
   };
+
+  async function answerQuestion({
+    record,
+    readerHaystackSessions,
+    rankedSessionIds,
+    rankedIds,
+    providerAnswer,
+    signal,
+  }: Parameters<QaStage['answer']>[0]): Promise<QaResult> {
+    const requests = questionRequests.getStore() ?? { reader: 0, judge: 0 };
+    const usage: QaResult['usage'] = {};
+    const latency: QaResult['latency'] = { judge: 0 };
+    let hypothesis: string;
+    if (reader) {
+      const topK = config.readerTopK;
+      const sessions = readerHaystackSessions
+        ? sessionsAt(record, readerHaystackSessions)
+        : config.readerContext === 'turn'
+          ? rankedRounds(record, rankedIds ?? [], { topK })
+          : rankedSessions(record, rankedSessionIds, {
+              topK,
+              // Official flat-session: a session id held twice in the haystack is read twice.
+              duplicates:
+                config.convention === 'official' && config.granularity === 'session' ? 'official' : 'once',
+            });
+      const answer = await reader.answer({ record, sessions, signal });
+      hypothesis = answer.hypothesis;
+      usage.reader = priced(reader.model, answer.usage, answer.cached, requests.reader);
+      latency.reader = answer.cached ? 0 : round(answer.latencyMs);
+    } else {
+      // Nothing to judge is a failed question, never a wrong answer.
+      if (providerAnswer === undefined || providerAnswer.trim() === '') {
+        throw new Error(
+          `The provider returned ${providerAnswer === undefined ? 'no answer' : 'an empty answer'} to question ${record.question_id} (--answers provider judges the "answer" of its /v1/search reply)`,
+        );
+      }
+      hypothesis = providerAnswer;
+    }
+    const grade = await judge.grade({ record, hypothesis, signal });
+    latency.judge = grade.cached ? 0 : round(grade.latencyMs);
+    usage.judge = priced(judge.model, grade.usage, grade.cached, requests.judge);
+    // A question the rubric does not grade (locomo-llm: adversarial) gets no judge accuracy;
+    // a LoCoMo question gets its official per-question F1 (qa.locomo_f1) whatever the judge.
+    const metrics = {
+      ...(grade.excluded ? {} : judgedSampleMetrics(grade.score, grade.scale)),
+      ...(grade.excluded || config.judgeSamples === 1 ? {} : { [QA_JUDGE_AGREEMENT]: grade.agreement }),
+      ...benchmarkOfRecord(record)?.answerMetrics?.(record, hypothesis),
+    };
+    return {
+      hypothesis,
+      answerSource: reader ? 'reader' : 'provider',
+      judge: grade.excluded
+        ? null
+        : {
+            // A yes/no judge keeps its label (old readers, the official format) beside the score.
+            ...(grade.scale === 'binary' ? { label: grade.label ?? null } : {}),
+            score: grade.score,
+            ...(grade.items ? { items: grade.items } : {}),
+            ...(grade.error ? { error: grade.error } : {}),
+            ...(config.judgeSamples > 1 && grade.votes ? { votes: grade.votes } : {}),
+          },
+      usage,
+      metrics,
+      latency,
+    };
+  }
 
   return {
     spentUsd: () => spent,
     answersFromOtherEndpoints: () => ({ ...fromOtherEndpoints }),
-    async answer({ record, readerHaystackSessions, rankedSessionIds, rankedIds, providerAnswer, signal }) {
-      const usage: QaResult['usage'] = {};
-      const latency: QaResult['latency'] = { judge: 0 };
-      let hypothesis: string;
-      if (reader) {
-        const topK = config.readerTopK;
-        const sessions = readerHaystackSessions
-          ? sessionsAt(record, readerHaystackSessions)
-          : config.readerContext === 'turn'
-            ? rankedRounds(record, rankedIds ?? [], { topK })
-            : rankedSessions(record, rankedSessionIds, {
-                topK,
-                // Official flat-session: a session id held twice in the haystack is read twice.
-                duplicates:
-                  config.convention === 'official' && config.granularity === 'session' ? 'official' : 'once',
-              });
-        const answer = await reader.answer({ record, sessions, signal });
-        hypothesis = answer.hypothesis;
-        usage.reader = priced(reader.model, answer.usage, answer.cached);
-        latency.reader = answer.cached ? 0 : round(answer.latencyMs);
-      } else {
-        // Nothing to judge is a failed question, never a wrong answer.
-        if (providerAnswer === undefined || providerAnswer.trim() === '') {
-          throw new Error(
-            `The provider returned ${providerAnswer === undefined ? 'no answer' : 'an empty answer'} to question ${record.question_id} (--answers provider judges the "answer" of its /v1/search reply)`,
-          );
-        }
-        hypothesis = providerAnswer;
-      }
-      const grade = await judge.grade({ record, hypothesis, signal });
-      latency.judge = grade.cached ? 0 : round(grade.latencyMs);
-      usage.judge = priced(judge.model, grade.usage, grade.cached);
-      // A question the rubric does not grade (locomo-llm: adversarial) gets no judge accuracy;
-      // a LoCoMo question gets its official per-question F1 (qa.locomo_f1) whatever the judge.
-      const metrics = {
-        ...(grade.excluded ? {} : judgedSampleMetrics(grade.score, grade.scale)),
-        ...(grade.excluded || config.judgeSamples === 1 ? {} : { [QA_JUDGE_AGREEMENT]: grade.agreement }),
-        ...benchmarkOfRecord(record)?.answerMetrics?.(record, hypothesis),
-      };
-      return {
-        hypothesis,
-        answerSource: reader ? 'reader' : 'provider',
-        judge: grade.excluded
-          ? null
-          : {
-              // A yes/no judge keeps its label (old readers, the official format) beside the score.
-              ...(grade.scale === 'binary' ? { label: grade.label ?? null } : {}),
-              score: grade.score,
-              ...(grade.items ? { items: grade.items } : {}),
-              ...(grade.error ? { error: grade.error } : {}),
-              ...(config.judgeSamples > 1 && grade.votes ? { votes: grade.votes } : {}),
-            },
-        usage,
-        metrics,
-        latency,
-      };
+    answer(options) {
+      return questionRequests.run({ reader: 0, judge: 0 }, () => answerQuestion(options));
     },
   };
 }

@@ -33,6 +33,7 @@ import { claimRunFolder, openRunFolder } from './run-folder.js';
 import { checkRunId, defaultRunId } from './run-id.js';
 import { prepareResume, type RunManifest } from './run-manifest.js';
 import { runQuestion } from './run-question.js';
+import { currentSetup } from './run-setup.js';
 import { addSample, type Spend, spendOf } from './spend.js';
 import { type RunResult, writeRunOutputs } from './write-run-outputs.js';
 
@@ -82,7 +83,7 @@ export type RunDependencies = {
   /** The dataset already in memory (ablations read it once for every variant). */
   dataset?: LoadedRecords;
   /** Continue the run in this folder: finished questions are skipped. */
-  resume?: { dir: string; retryErrors?: boolean };
+  resume?: { dir: string; retryErrors?: boolean; mixed?: boolean };
 };
 
 /**
@@ -182,6 +183,10 @@ export async function runBenchmark(
         droppedTornLine: resume.droppedTornLine,
         retrying: resume.retrying,
       });
+    if (resume?.mixedChanges)
+      hooks.onWarning?.(
+        `continuing ${dir} under another setup (${resume.mixedChanges.join('; ')}): the run is recorded as mixed (--resume-mixed).`,
+      );
     if (errata.warning) hooks.onNotice?.(errata.warning);
     if (!qa) hooks.onNotice?.(qaSkippedNotice(config));
     const folder = openRunFolder(dir);
@@ -281,6 +286,7 @@ async function startManifest(options: {
     config: { ...recorded, runId },
     provenance: collectProvenance([...options.argv]),
     dataset: { path: datasetPath, sha256: null, file_sha256: await datasetFileSha256(datasetPath) },
+    setup: currentSetup(config),
   };
   if (errata.recorded) manifest.errata = errata.recorded;
   const providerOptions = parseProviderOptions(providerNamed(config.provider), config.providerOptions);
@@ -516,7 +522,8 @@ function finishRun(options: {
     folder.writeJson('config.json', {
       ...manifest,
       ...(providerStats ? { provider_stats: providerStats } : {}),
-      fingerprint,
+      // A mixed run's rankings come from several setups: its fingerprint says so.
+      fingerprint: manifest.mixed ? { ...fingerprint, mixed: true } : fingerprint,
       finished_at: new Date().toISOString(),
     });
   }

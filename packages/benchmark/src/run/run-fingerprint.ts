@@ -29,6 +29,8 @@ export type RunFingerprint = {
   dataset: string | null;
   /** SHA-256 over every question's id and its hits' ids in rank order (as saved, --save-hits). */
   rankings: string;
+  /** The questions were made under several setups (`--resume-mixed`; config.json `mixed` lists them). */
+  mixed?: true;
 };
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

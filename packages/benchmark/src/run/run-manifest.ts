@@ -6,8 +6,11 @@ import { readUtf8FileSync } from '../config/strict-utf8.js';
 import type { ProviderIdentity } from '../results/provider-identity.js';
 import type { Sample } from '../results/sample.js';
 import { datasetFileSha256 } from './dataset-checksum.js';
+import { folderFileProblem } from './folder-file-problem.js';
+import { manifestSchema } from './manifest-schema.js';
 import type { Provenance } from './provenance.js';
 import type { RunFingerprint } from './run-fingerprint.js';
+import { currentSetup, type RunSetup, setupChanges } from './run-setup.js';
 import { readSamplesFile } from './samples-file.js';
 
 /** The manifest written to config.json. */
@@ -35,6 +38,13 @@ export type RunManifest = {
    * endpoint made (the cache key leaves the endpoint out by design), per endpoint; absent when none.
    */
   cache?: { answers_from_other_endpoints: Record<string, number> };
+  /** What the run's questions are made under (settings, code), written when it starts: what `--resume` compares. */
+  setup?: RunSetup;
+  /**
+   * Set when `--resume-mixed` continued the run under another setup: each setup its questions were
+   * made under, in order, with what changed from the one before. Its figures mix the setups.
+   */
+  mixed?: MixedSetup[];
   /** What shaped the rankings, hashed (code, models, data, settings) and the rankings' own hash; written when the run ends. */
   fingerprint?: RunFingerprint;
   /** When the run wrote its outputs after its last question; absent while it runs or if it stopped. */
@@ -56,6 +66,9 @@ export type RunManifest = {
   partial?: { reason: string; stopped_at: string };
 };
 
+/** One setup of a mixed run: from when, what changed from the setup before, and the setup. */
+export type MixedSetup = { at: string; changes: string[]; setup: Partial<RunSetup> };
+
 /**
  * Why a run is partial, or undefined when it finished: the reason it recorded when it stopped, or
  * no finish time at all (killed, or still running).
@@ -71,16 +84,20 @@ export function readManifest(dir: string): RunManifest {
   const path = join(dir, 'config.json');
   if (!existsSync(path)) throw new Error(`${path} not found: is ${dir} a run folder?`);
   const text = readUtf8FileSync(path);
-  let manifest: RunManifest;
+  let value: unknown;
   try {
-    manifest = JSON.parse(text) as RunManifest;
+    value = JSON.parse(text);
   } catch (error) {
     throw new Error(`${path} is not valid JSON (${(error as Error).message})`);
   }
-  return {
-    ...manifest,
-    ...(isObject(manifest.config) ? { config: currentRetrieverForm(manifest.config) } : {}),
-  };
+  if (isObject(value) && isObject(value.config)) {
+    value = { ...value, config: currentRetrieverForm(value.config as RunConfig) };
+  }
+  // Every field checked (manifest-schema.ts): the folder may come from anyone.
+  const checked = manifestSchema.safeParse(value);
+  if (!checked.success) throw new Error(folderFileProblem(path, checked.error));
+  // The config as stored (checked, not filled with today's defaults: resume compares it as written).
+  return { ...checked.data, config: (value as { config: RunConfig }).config } as RunManifest;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -107,6 +124,8 @@ export type ResumeState = {
   previous: Sample[];
   retrying: number;
   droppedTornLine: boolean;
+  /** `--resume-mixed` continues under a changed setup: what changed. */
+  mixedChanges?: string[];
 };
 
 /**
@@ -118,6 +137,8 @@ export async function prepareResume(options: {
   config: RunConfig;
   datasetPath: string;
   retryErrors?: boolean;
+  /** `--resume-mixed`: continue under a changed setup, recording both (`mixed`). */
+  mixed?: boolean;
   argv: readonly string[];
 }): Promise<ResumeState> {
   const dir = resolve(options.dir);
@@ -135,6 +156,7 @@ export async function prepareResume(options: {
       `Cannot resume ${dir}: the dataset ${options.datasetPath} is not the file the run started on (SHA-256 ${fileSha256.slice(0, 12)}…, stored ${stored.dataset.file_sha256.slice(0, 12)}…); check --dataset and --data-dir.`,
     );
   }
+  const mixed = checkSetup(dir, stored, config, options.mixed === true);
   const { samples, tornLastLine } = readSamplesFile(join(dir, 'samples.jsonl'));
   const retrying = options.retryErrors ? samples.filter((sample) => sample.error !== null) : [];
   const manifest: RunManifest = {
@@ -142,6 +164,7 @@ export async function prepareResume(options: {
     config: { ...config, runId: stored.run_id },
     dataset: { ...stored.dataset, file_sha256: fileSha256 },
     resumed: [...(stored.resumed ?? []), { argv: [...options.argv], at: new Date().toISOString() }],
+    ...(mixed ? { setup: mixed.setup, mixed: mixed.mixed } : {}),
   };
   return {
     dir,
@@ -149,5 +172,41 @@ export async function prepareResume(options: {
     previous: samples.filter((sample) => !retrying.includes(sample)),
     retrying: retrying.length,
     droppedTornLine: tornLastLine,
+    ...(mixed?.changes ? { mixedChanges: mixed.changes } : {}),
+  };
+}
+
+/**
+ * Compares the setup the run's questions were made under (config.json `setup`, or the `fingerprint`
+ * of a finished run) with the one this resume would run under. A change is refused in one sentence
+ * naming it, unless `mixed`: then the run continues under the new setup and records both.
+ */
+function checkSetup(
+  dir: string,
+  stored: RunManifest,
+  config: RunConfig,
+  mixed: boolean,
+): { setup: RunSetup; mixed: MixedSetup[]; changes?: string[] } | undefined {
+  const before: Partial<RunSetup> | undefined =
+    stored.setup ??
+    (stored.fingerprint ? { config: stored.fingerprint.config, code: stored.fingerprint.code } : undefined);
+  const current = currentSetup(config);
+  if (before === undefined) return stored.mixed ? { setup: current, mixed: stored.mixed } : undefined;
+  const changes = setupChanges(before, current);
+  if (changes.length === 0) return undefined;
+  if (!mixed) {
+    throw new Error(
+      `Cannot resume ${dir}: its questions were made under another setup (${changes.join('; ')}); resume under that setup, start a new run, or pass --resume-mixed to continue and record the run as mixed.`,
+    );
+  }
+  const first: MixedSetup = {
+    at: stored.provenance?.started_at ?? new Date(0).toISOString(),
+    changes: [],
+    setup: before,
+  };
+  return {
+    setup: current,
+    mixed: [...(stored.mixed ?? [first]), { at: new Date().toISOString(), changes, setup: current }],
+    changes,
   };
 }

@@ -6,6 +6,7 @@ import { evaluateQuestion } from '../metrics/question-metrics.js';
 import type { Provider, RetrievalOutcome } from '../providers/provider.js';
 import { PROVIDER_INGEST_USAGE_ROLE, PROVIDER_USAGE_ROLE, type Sample } from '../results/sample.js';
 import type { QaStage } from './qa-stage.js';
+import { boundSampleText } from './stored-text.js';
 
 export type RunQuestionOptions = {
   record: LongMemEvalRecord;
@@ -104,10 +105,10 @@ export async function runQuestion(options: RunQuestionOptions): Promise<Sample |
       sample.latency_ms = { ...sample.latency_ms, ...result.latency };
       Object.assign(sample.metrics, result.metrics);
     }
-    return sample;
+    return boundSampleText(sample);
   } catch (error) {
     if (signal?.aborted) return undefined;
-    return { ...sample, error: redact((error as Error).message) };
+    return boundSampleText({ ...sample, error: redact((error as Error).message) });
   }
 }
 

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readUtf8FileSync } from '../config/strict-utf8.js';
 import type { Sample } from '../results/sample.js';
+import { folderFileProblem } from './folder-file-problem.js';
+import { sampleSchema } from './sample-schema.js';
 
 export type SamplesFile = {
   samples: Sample[];
@@ -10,7 +12,8 @@ export type SamplesFile = {
 
 /**
  * Reads samples.jsonl. A torn last line (a crash mid-write) is dropped and reported; a bad line
- * anywhere else is an error naming the file and line. When a question appears more than once
+ * anywhere else, or a field of any line that fails `sampleSchema`, is an error naming the file,
+ * line and field. When a question appears more than once
  * (re-run after an error), its last line wins.
  */
 export function readSamplesFile(path: string): SamplesFile {
@@ -31,12 +34,16 @@ export function readSamplesFile(path: string): SamplesFile {
   const byId = new Map<string, Sample>();
   lines.forEach((line, index) => {
     if (line.trim() === '') return;
-    let sample: Sample;
+    let value: unknown;
     try {
-      sample = JSON.parse(line) as Sample;
+      value = JSON.parse(line);
     } catch {
       throw new Error(`${path}: line ${index + 1} is not valid JSON`);
     }
+    // Every field checked: the folder may come from anyone, and every reader shows these values.
+    const checked = sampleSchema.safeParse(value);
+    if (!checked.success) throw new Error(folderFileProblem(`${path} line ${index + 1}`, checked.error));
+    const sample = checked.data as Sample;
     byId.set(sample.question_id, sample);
   });
   return { samples: [...byId.values()], tornLastLine };

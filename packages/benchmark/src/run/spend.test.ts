@@ -45,7 +45,7 @@ describe("the provider's own spend", () => {
     });
     expect(spend.provider?.usd).toBeCloseTo(0.01, 12);
     expect(formatSpend(spend)).toBe(
-      'spend: judge 200 prompt + 2 completion tokens $0.0020 · total $0.0020\n' +
+      'spend: judge 2 requests, 200 prompt + 2 completion tokens $0.0020 · total $0.0020\n' +
         "provider (its own report, not in lme's total): 500 prompt + 20 completion tokens over 2 answers, $0.0100 (1 answers reported no cost)",
     );
   });

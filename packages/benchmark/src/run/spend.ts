@@ -3,6 +3,11 @@ import { PROVIDER_INGEST_USAGE_ROLE, PROVIDER_USAGE_ROLE, type Sample } from '..
 /** Tokens and USD of one LLM role over a run. */
 export type RoleSpend = {
   calls: number;
+  /**
+   * HTTP requests the role's answers took, retries included (samples.jsonl `usage.<role>.requests`;
+   * a folder written before lme counted them: one per answer not served from the cache).
+   */
+  requests: number;
   cachedCalls: number;
   promptTokens: number;
   completionTokens: number;
@@ -52,6 +57,7 @@ export function addSample(spend: Spend, sample: Sample): void {
     const entry = spend.byRole[role] ?? emptyRoleSpend();
     spend.byRole[role] = entry;
     entry.calls++;
+    entry.requests += usage.requests ?? (usage.cached ? 0 : 1);
     // A negative or non-numeric figure (a hostile server, an edited file) counts as no usage.
     const valid = (value: number | null) => value === null || (Number.isFinite(value) && value >= 0);
     const sound = valid(usage.prompt_tokens) && valid(usage.completion_tokens) && valid(usage.cost_usd);
@@ -75,7 +81,15 @@ export function addSample(spend: Spend, sample: Sample): void {
 }
 
 function emptyRoleSpend(): RoleSpend {
-  return { calls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, usd: 0, unpricedCalls: 0 };
+  return {
+    calls: 0,
+    requests: 0,
+    cachedCalls: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    usd: 0,
+    unpricedCalls: 0,
+  };
 }
 
 /** The provider's reported usage of one answer; figures that are not sound counts add nothing. */
@@ -91,7 +105,10 @@ function addProviderUsage(entry: RoleSpend, usage: Sample['usage'][string]): Rol
   return entry;
 }
 
-/** `spend: reader 1,234 + 56 tokens $0.0012 · judge … · total $0.0020 (3 cached calls free)`. */
+/**
+ * `spend: reader 20 requests, 1,234 prompt + 56 completion tokens $0.0012 · judge … · total $0.0020
+ * (3 cached calls cost nothing)`: requests are those the server received, retries included.
+ */
 export function formatSpend(spend: Spend): string | undefined {
   const roles = Object.entries(spend.byRole);
   const provider =
@@ -123,7 +140,7 @@ function formatOwnSpend(spend: Spend, roles: [string, RoleSpend][]): string {
   const number = (value: number) => value.toLocaleString('en-US');
   const parts = roles.map(
     ([role, entry]) =>
-      `${role} ${number(entry.promptTokens)} prompt + ${number(entry.completionTokens)} completion tokens $${entry.usd.toFixed(4)}` +
+      `${role} ${number(entry.requests)} request${entry.requests === 1 ? '' : 's'}, ${number(entry.promptTokens)} prompt + ${number(entry.completionTokens)} completion tokens $${entry.usd.toFixed(4)}` +
       (entry.unpricedCalls > 0 ? ` (${entry.unpricedCalls} calls unpriced)` : ''),
   );
   const cached = roles.reduce((sum, [, entry]) => sum + entry.cachedCalls, 0);

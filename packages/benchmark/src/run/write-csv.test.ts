@@ -54,6 +54,25 @@ describe('samples.csv', () => {
       expect(cell.replace(/^"/, '')).not.toMatch(/^[=+\-@\t\r](?!0\.25$|3$)/);
   });
 
+  it('shows control characters of every text cell as \\xNN, as the terminal does (no raw ESC)', () => {
+    const hostile: Sample = {
+      ...sample('q\u001b]0;PWNED\u0007', 'Yes\u001b[2J\u009b', 1, 1),
+      question_type: '\u001b[31mred',
+      hits: [{ id: 's', session_id: 'folder\u001bname', rank: 1, score: 1, routes: {} }],
+      error: 'server said \u001b[H',
+    };
+    const csv = samplesCsv([hostile], 'label\u0007');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: what must not be left
+    expect(csv).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    const row = csv.split('\n')[1]!;
+    expect(row).toContain('q\\x1b]0;PWNED\\x07');
+    expect(row).toContain('\\x1b[31mred');
+    expect(row).toContain('folder\\x1bname');
+    expect(row).toContain('Yes\\x1b[2J\\x9b');
+    expect(row).toContain('server said \\x1b[H');
+    expect(row).toContain('label\\x07');
+  });
+
   it('keeps numbers numbers for pandas, negative ones included', (context) => {
     const probe = spawnSync('python3', ['-c', 'import pandas'], { encoding: 'utf8' });
     if (probe.status !== 0) {

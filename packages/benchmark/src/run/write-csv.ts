@@ -1,15 +1,22 @@
 import { stringify } from 'csv-stringify/sync';
+import { escapeControlCharacters } from '../config/terminal-text.js';
 import { inMeans, judgeScore, type Sample } from '../results/sample.js';
 import type { Exclusion, Summary } from '../results/summary.js';
 import { inRetrievalMeans } from './aggregate-metrics.js';
 import { summaryRows } from './render-table.js';
 
 /**
- * A cell a spreadsheet would run as a formula (it begins with =, +, -, @, tab or carriage return)
- * gets a leading single quote, as OWASP recommends against CSV injection; numbers, negative ones
- * included, are written as numbers.
+ * The options every CSV lme writes shares: a cell a spreadsheet would run as a formula (it begins
+ * with =, +, -, @, tab or carriage return) gets a leading single quote, as OWASP recommends against
+ * CSV injection; control characters in text (an escape sequence in a folder name or a server's
+ * answer) are shown as `\xNN`, as on the terminal (config/terminal-text.ts), so `cat samples.csv`
+ * prints them instead of obeying them. Numbers, negative ones included, stay numbers.
  */
-const SAFE_CELLS = { escape_formulas: true } as const;
+export const SAFE_CSV_CELLS = {
+  escape_formulas: true,
+  cast: { string: (value: string) => escapeControlCharacters(value) },
+} as const;
+const SAFE_CELLS = SAFE_CSV_CELLS;
 
 /** summary.csv: long format, one row per (question_type, metric). */
 export function summaryCsv(summary: Summary, variant = 'default'): string {
@@ -109,7 +116,7 @@ export function samplesCsv(
   return stringify(records, {
     header: true,
     columns,
-    cast: { boolean: (value) => (value ? 'true' : 'false') },
     ...SAFE_CELLS,
+    cast: { ...SAFE_CELLS.cast, boolean: (value) => (value ? 'true' : 'false') },
   });
 }

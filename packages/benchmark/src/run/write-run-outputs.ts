@@ -57,6 +57,12 @@ export function writeRunOutputs(
     errata: runErrata(manifest),
   });
   if (partial !== undefined) summary.partial = { reason: partial };
+  if (manifest.mixed) {
+    summary.mixed = {
+      setups: manifest.mixed.length,
+      changes: manifest.mixed.flatMap((setup) => setup.changes),
+    };
+  }
   const table =
     (partial === undefined
       ? ''

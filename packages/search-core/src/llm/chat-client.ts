@@ -54,6 +54,11 @@ export type ChatCompleteResult = {
    */
   cached: boolean;
   latencyMs: number;
+  /**
+   * HTTP requests this result took, retries included (0 or absent when `cached`); absent from a
+   * client that does not count them. Spend counts these, so it matches what the server received.
+   */
+  requests?: number;
 };
 
 /** A chat-completion endpoint. Wrappers (cache, single-flight) implement the same type. */

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type OpenAI from 'openai';
 import { loadOpenAi } from '../core/load-openai.js';
 import { redactSecrets, redactSecretValues } from '../core/redact-secrets.js';
@@ -20,6 +21,27 @@ const DEFAULT_TIMEOUT_MS = 180_000;
  * top log-probabilities as JSON, `lme-logprobs:{"Yes":-0.1,"No":-2.3}` (read by `readLogprobReply`).
  */
 export const LOGPROBS_MARK = 'lme-logprobs:';
+
+/**
+ * The HTTP requests of the completion in flight: the package's fetch is called once per attempt,
+ * retries included, inside the async context of the `complete` call that started it. An attempt
+ * counts when the server answered it, or when it was cut off waiting for the answer (the server
+ * may have done, and billed, the work); one whose connection failed before reaching the server (a
+ * reused socket the server had closed) does not.
+ */
+const requestsSent = new AsyncLocalStorage<{ count: number }>();
+
+const countingFetch: typeof fetch = async (input, init) => {
+  const counter = requestsSent.getStore();
+  try {
+    const response = await fetch(input, init);
+    if (counter) counter.count++;
+    return response;
+  } catch (error) {
+    if (counter && (error as Error).name === 'AbortError') counter.count++;
+    throw error;
+  }
+};
 
 /**
  * A chat client that calls an OpenAI-compatible endpoint through the `openai` package. Retries
@@ -58,9 +80,11 @@ export function createOpenAiChatClient(
       project: null,
       maxRetries,
       timeout: timeoutMs,
-      // Every retry wait a server asks for capped at 30 s and ended by the request's signal.
+      // Every retry wait a server asks for capped at 30 s and ended by the request's signal; every
+      // attempt counted, so spend reports the requests the server received.
       fetch: cappedRetryFetch({
         maxRetries,
+        fetch: countingFetch,
         ...(options.retrySleep ? { sleep: options.retrySleep } : {}),
       }),
       // The core never prints.
@@ -76,20 +100,23 @@ export function createOpenAiChatClient(
       const started = performance.now();
       const client = getSdk(request.model);
       let completion: OpenAI.Chat.Completions.ChatCompletion;
+      const requests = { count: 0 };
       try {
-        completion = await client.chat.completions.create(
-          {
-            model: request.model,
-            messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
-            temperature: request.temperature,
-            max_tokens: request.maxTokens,
-            ...(request.n === undefined ? {} : { n: request.n }),
-            ...(request.seed === undefined ? {} : { seed: request.seed }),
-            ...(request.topLogprobs === undefined
-              ? {}
-              : { logprobs: true, top_logprobs: request.topLogprobs }),
-          },
-          request.signal ? { signal: request.signal } : undefined,
+        completion = await requestsSent.run(requests, () =>
+          client.chat.completions.create(
+            {
+              model: request.model,
+              messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
+              temperature: request.temperature,
+              max_tokens: request.maxTokens,
+              ...(request.n === undefined ? {} : { n: request.n }),
+              ...(request.seed === undefined ? {} : { seed: request.seed }),
+              ...(request.topLogprobs === undefined
+                ? {}
+                : { logprobs: true, top_logprobs: request.topLogprobs }),
+            },
+            request.signal ? { signal: request.signal } : undefined,
+          ),
         );
       } catch (error) {
         if (request.signal?.aborted) throw request.signal.reason;
@@ -108,7 +135,7 @@ export function createOpenAiChatClient(
         // Tokens, not the key; redacted all the same, as every text of a reply is.
         texts.push(redactSecretValues(`${LOGPROBS_MARK}${JSON.stringify(logprobs)}`, secrets));
       }
-      return completionResult(texts, completion.usage, started);
+      return { ...completionResult(texts, completion.usage, started), requests: requests.count };
     },
   };
 }

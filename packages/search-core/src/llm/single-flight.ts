@@ -42,7 +42,7 @@ export function withSingleFlight(client: ChatClient): ChatClient {
         if (flights.get(key) === flight) flights.delete(key);
       });
       if (!existing) return result;
-      return { ...result, cached: true, latencyMs: performance.now() - started };
+      return { ...result, cached: true, requests: 0, latencyMs: performance.now() - started };
     },
   };
 }

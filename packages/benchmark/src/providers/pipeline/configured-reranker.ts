@@ -56,7 +56,13 @@ export function rerankUsageEntry(
   model: string | undefined,
   prices: PriceTable | undefined,
 ):
-  | { prompt_tokens: number; completion_tokens: number; cost_usd: number | null; cached: boolean }
+  | {
+      prompt_tokens: number;
+      completion_tokens: number;
+      cost_usd: number | null;
+      cached: boolean;
+      requests: number;
+    }
   | undefined {
   if (trace.usage.calls === 0) return undefined;
   const usage = { promptTokens: trace.usage.promptTokens, completionTokens: trace.usage.completionTokens };
@@ -65,6 +71,7 @@ export function rerankUsageEntry(
     completion_tokens: usage.completionTokens,
     cost_usd: model && prices ? estimateCost(model, usage, prices).usd : null,
     cached: trace.usage.cachedCalls === trace.usage.calls,
+    requests: trace.usage.calls - trace.usage.cachedCalls,
   };
 }
 

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { compareRuns } from '../../analysis/compare-runs.js';
+import { readExplainLines } from '../../analysis/read-explain-lines.js';
 import { type Run, readRun } from '../../analysis/read-run.js';
 import { buildComparisonTable, type ComparisonTable } from '../../analysis/render-comparison-table.js';
 import { readQuestionDetails } from './question-details.js';
@@ -54,23 +55,6 @@ function ablationOrder(dir: string): string[] {
 function rank(order: readonly string[], name: string): number {
   const at = order.indexOf(name);
   return at < 0 ? order.length : at;
-}
-
-/** explain.jsonl by question id (a line that is not JSON, such as a torn last line, is skipped). */
-export function readExplainLines(dir: string): Map<string, Record<string, unknown>> | undefined {
-  const path = join(dir, 'explain.jsonl');
-  if (!existsSync(path)) return undefined;
-  const lines = new Map<string, Record<string, unknown>>();
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    try {
-      const value = JSON.parse(line) as Record<string, unknown>;
-      if (typeof value.question_id === 'string') lines.set(value.question_id, value);
-    } catch {
-      // a torn line: the question's page falls back to samples.jsonl
-    }
-  }
-  return lines;
 }
 
 export type BuildHtmlReportOptions = {

@@ -33,10 +33,10 @@ function provenanceRow(run: ReportRun): string {
   const cell = (value: unknown) =>
     `<td>${value === null || value === undefined ? '–' : escapeHtml(value)}</td>`;
   const sha = run.dataset_sha256
-    ? `<code title="${escapeHtml(run.dataset_sha256)}">${run.dataset_sha256.slice(0, 12)}…</code>`
+    ? `<code title="${escapeHtml(run.dataset_sha256)}">${escapeHtml(run.dataset_sha256.slice(0, 12))}…</code>`
     : '–';
   return [
-    `<tr><td><span class="swatch" style="background:${run.colour}"></span><b>${escapeHtml(run.label)}</b>`,
+    `<tr><td><span class="swatch" style="background:${escapeHtml(run.colour)}"></span><b>${escapeHtml(run.label)}</b>`,
     run.label !== run.run_id ? `<br><small>${escapeHtml(run.run_id)}</small>` : '',
     '</td>',
     `<td>${escapeHtml(run.dataset)}<br><small title="${escapeHtml(run.dataset_path)}">sha256 ${sha}</small><br><small>errata ${escapeHtml(run.errata)}</small></td>`,
@@ -110,7 +110,7 @@ export function renderHtmlReport(model: ReportModel, options: RenderHtmlReportOp
 <table class="provenance"><tr><th>run</th><th>dataset</th><th>convention</th><th>retriever and stages</th><th>embedder</th><th>reader</th><th>git commit</th><th>started</th><th>time</th><th>cost</th><th>n</th></tr>
 ${model.runs.map(provenanceRow).join('\n')}
 </table>
-<small>generated ${escapeHtml(model.generated_at)} by lme report --html · charts: ${bundles.map((bundle) => `${bundle.name} ${bundle.version}`).join(', ')}${model.notes.length > 0 ? ` · ${model.notes.map(escapeHtml).join(' ')}` : ''}</small>
+<small>generated ${escapeHtml(model.generated_at)} by lme report --html · charts: ${bundles.map((bundle) => escapeHtml(`${bundle.name} ${bundle.version}`)).join(', ')}${model.notes.length > 0 ? ` · ${model.notes.map(escapeHtml).join(' ')}` : ''}</small>
 </header>
 <main>
 <div id="overview">
@@ -136,7 +136,7 @@ ${model.comparison ? comparisonSection(model.comparison) : ''}
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(model.title)}</title>
 <style>${STYLE}</style>
-${bundles.map((bundle) => `<script data-bundle="${bundle.name}">${scriptSource(bundle.source)}</script>`).join('\n')}
+${bundles.map((bundle) => `<script data-bundle="${escapeHtml(bundle.name)}">${scriptSource(bundle.source)}</script>`).join('\n')}
 </head><body>${body}
 <script type="application/json" id="lme-model">${scriptJson(model)}</script>
 <script type="application/json" id="lme-specs">${scriptJson(specs)}</script>

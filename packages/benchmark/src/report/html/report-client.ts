@@ -1,7 +1,9 @@
 /**
  * The report's page script (plain ES2017, no imports): renders the charts from the inlined
  * Vega-Lite specs, the per-question table with its filters and sorting, and a question's page
- * (`#q/<question_id>`). Kept as a string so no build step touches it.
+ * (`#q/<question_id>`). Kept as a string so no build step touches it. Every value it writes into
+ * markup goes through `esc`, numbers included: the model comes from results folders anyone may
+ * have written (they are checked on read as well, analysis/read-run.ts).
  */
 export const REPORT_CLIENT = String.raw`
 (function () {
@@ -18,7 +20,7 @@ export const REPORT_CLIENT = String.raw`
     });
   }
   function fmt(value) { return typeof value === 'number' ? value.toFixed(4).replace(/\.?0+$/, '') || '0' : '–'; }
-  function swatch(run) { return '<span class="swatch" style="background:' + run.colour + '"></span>'; }
+  function swatch(run) { return '<span class="swatch" style="background:' + esc(run.colour) + '"></span>'; }
   function el(id) { return document.getElementById(id); }
 
   // Charts
@@ -64,7 +66,7 @@ export const REPORT_CLIENT = String.raw`
     if (run.gold.length === 0) return '<span class="muted">no gold</span>';
     return run.gold.map(function (g) {
       var hit = g.rank !== null && g.rank <= state.k;
-      return '<span class="' + (hit ? 'hit' : 'miss') + '">' + (g.rank === null ? '∅' : g.rank) + '</span>';
+      return '<span class="' + (hit ? 'hit' : 'miss') + '">' + (g.rank === null ? '∅' : esc(g.rank)) + '</span>';
     }).join(' ');
   }
   function renderTable() {
@@ -75,12 +77,12 @@ export const REPORT_CLIENT = String.raw`
     });
     var head = '<tr><th data-sort="position">#</th><th data-sort="id">question</th><th data-sort="type">type</th>';
     runs.forEach(function (run, i) {
-      head += '<th data-sort="value:' + i + '">' + swatch(run) + esc(run.label) + '<br><small>' + esc(model.miss_metric) + '@' + state.k + '</small></th>';
+      head += '<th data-sort="value:' + i + '">' + swatch(run) + esc(run.label) + '<br><small>' + esc(model.miss_metric) + '@' + esc(state.k) + '</small></th>';
       head += '<th data-sort="gold:' + i + '">gold ranks</th>';
     });
     head += '</tr>';
     var body = rows.map(function (q) {
-      var cells = '<td>' + (q.position + 1) + '</td><td><a href="#q/' + encodeURIComponent(q.id) + '">' + esc(q.id) + '</a>' +
+      var cells = '<td>' + esc(q.position + 1) + '</td><td><a href="#q/' + encodeURIComponent(q.id) + '">' + esc(q.id) + '</a>' +
         (q.question ? '<div class="question-text">' + esc(q.question.length > 90 ? q.question.slice(0, 90) + '…' : q.question) + '</div>' : '') +
         '</td><td>' + esc(q.type) + (q.abstention ? ' <small>(abs)</small>' : '') + '</td>';
       q.runs.forEach(function (run) {
@@ -106,7 +108,7 @@ export const REPORT_CLIENT = String.raw`
     el('type-filter').innerHTML = '<option value="">all types</option>' + types.map(function (t) { return '<option>' + esc(t) + '</option>'; }).join('');
     el('miss-filter').innerHTML = '<option value="">all questions</option><option value="any">missed by any run</option><option value="all">missed by every run</option>' +
       runs.map(function (run, i) { return '<option value="' + i + '">missed by ' + esc(run.label) + '</option>'; }).join('');
-    el('k-filter').innerHTML = model.miss_cutoffs.map(function (k) { return '<option' + (k === state.k ? ' selected' : '') + '>' + k + '</option>'; }).join('');
+    el('k-filter').innerHTML = model.miss_cutoffs.map(function (k) { return '<option' + (k === state.k ? ' selected' : '') + '>' + esc(k) + '</option>'; }).join('');
     el('type-filter').addEventListener('change', function (e) { state.type = e.target.value; renderTable(); });
     el('miss-filter').addEventListener('change', function (e) { state.miss = e.target.value; renderTable(); });
     el('k-filter').addEventListener('change', function (e) { state.k = Number(e.target.value); renderTable(); });
@@ -118,12 +120,12 @@ export const REPORT_CLIENT = String.raw`
     if (!routes) return '';
     return Object.keys(routes).map(function (name) {
       var r = routes[name];
-      return esc(name) + ' ' + fmt(r.score) + (r.rank > 0 ? ' (#' + r.rank + ')' : ' (–)');
+      return esc(name) + ' ' + fmt(r.score) + (r.rank > 0 ? ' (#' + esc(r.rank) + ')' : ' (–)');
     }).join(', ');
   }
   function rankText(run, g) {
-    if (g.rank !== null) return '<b class="' + (g.rank <= state.k ? 'hit' : 'miss') + '">' + g.rank + '</b>';
-    return '<span class="miss">' + (run.ranked === 'all' ? 'not retrieved' : 'not in the ' + run.ranked + ' saved hits') + '</span>';
+    if (g.rank !== null) return '<b class="' + (g.rank <= state.k ? 'hit' : 'miss') + '">' + esc(g.rank) + '</b>';
+    return '<span class="miss">' + (run.ranked === 'all' ? 'not retrieved' : 'not in the ' + esc(run.ranked) + ' saved hits') + '</span>';
   }
   function showQuestion(id) {
     var q = byId[id];
@@ -146,7 +148,7 @@ export const REPORT_CLIENT = String.raw`
           return '<td>' + rankText(run, g) + '<div class="routes">' + routesText(g.routes) + '</div>' + (g.cause ? '<div class="cause">' + esc(g.cause) + '</div>' : '') + '</td>';
         }).join('') + '</tr>';
       });
-      if (goldIds.length === 0) html += '<tr><td colspan="' + (runs.length + 1) + '" class="muted">no gold session under this convention</td></tr>';
+      if (goldIds.length === 0) html += '<tr><td colspan="' + esc(runs.length + 1) + '" class="muted">no gold session under this convention</td></tr>';
       html += '</table>';
       if (q.evidence) {
         html += '<h3>Evidence turns</h3>' + (q.evidence.length === 0 ? '<p class="muted">no turn is marked has_answer</p>' : q.evidence.map(function (t) {
@@ -157,7 +159,7 @@ export const REPORT_CLIENT = String.raw`
       }
       q.runs.forEach(function (run, i) {
         var info = runs[i];
-        html += '<section class="run-card" style="border-left-color:' + info.colour + '"><h3>' + swatch(info) + esc(info.label) + '</h3>';
+        html += '<section class="run-card" style="border-left-color:' + esc(info.colour) + '"><h3>' + swatch(info) + esc(info.label) + '</h3>';
         if (!run) { html += '<p class="muted">not in this run</p></section>'; return; }
         if (run.error) html += '<p class="miss">error: ' + esc(run.error) + '</p>';
         if (run.errata) html += '<p class="errata"><b>errata</b>: ' + esc(run.errata) + '</p>';
@@ -167,7 +169,7 @@ export const REPORT_CLIENT = String.raw`
         }).join('') + '</table>';
         html += '<p class="metrics">' + Object.keys(run.metrics).filter(function (m) { return model.metrics.indexOf(m) >= 0 || m === model.miss_metric + '@' + state.k; }).map(function (m) { return esc(m) + ' ' + fmt(run.metrics[m]); }).join(' · ') + '</p>';
         html += '<table class="hits"><tr><th>rank</th><th>hit</th><th>session date</th><th>score</th><th>routes</th></tr>' + run.hits.map(function (h) {
-          return '<tr class="' + (h.gold ? 'gold-hit' : '') + '"><td>' + h.rank + '</td><td>' + (h.gold ? '★ ' : '') + esc(h.id) + (h.id !== h.session_id ? '<br><small>' + esc(h.session_id) + '</small>' : '') + '</td><td>' + esc(h.date || '') + '</td><td class="num">' + fmt(h.score) + '</td><td class="routes">' + routesText(h.routes) + '</td></tr>';
+          return '<tr class="' + (h.gold ? 'gold-hit' : '') + '"><td>' + esc(h.rank) + '</td><td>' + (h.gold ? '★ ' : '') + esc(h.id) + (h.id !== h.session_id ? '<br><small>' + esc(h.session_id) + '</small>' : '') + '</td><td>' + esc(h.date || '') + '</td><td class="num">' + fmt(h.score) + '</td><td class="routes">' + routesText(h.routes) + '</td></tr>';
         }).join('') + '</table></section>';
       });
       el('question-page').innerHTML = html;

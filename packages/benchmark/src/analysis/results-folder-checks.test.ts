@@ -1,0 +1,117 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeSampleRun } from '../testing/make-sample-run.js';
+import { readExplainLines } from './read-explain-lines.js';
+import { readRun, readSummaryOrRun } from './read-run.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: the tests edit arbitrary JSON of a results folder
+type Json = Record<string, any>;
+
+const INJECTED = `<img src=x onerror="document.title='PWNED'">`;
+
+/** A copy of a real run folder with one file's text changed by `edit`. */
+function edited(source: string, file: string, edit: (text: string) => string): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'lme-hostile-folder-')), 'run');
+  cpSync(source, dir, { recursive: true });
+  const path = join(dir, file);
+  writeFileSync(path, edit(readFileSync(path, 'utf8')));
+  return dir;
+}
+
+/** Changes one JSON file (or the first line of a JSON lines file) with `change`. */
+function editJson(source: string, file: string, change: (value: Json) => void): string {
+  return edited(source, file, (text) => {
+    if (!file.endsWith('.jsonl')) {
+      const value = JSON.parse(text);
+      change(value);
+      return JSON.stringify(value, null, 2);
+    }
+    const lines = text.split('\n');
+    const value = JSON.parse(lines[0]!);
+    change(value);
+    lines[0] = JSON.stringify(value);
+    return lines.join('\n');
+  });
+}
+
+describe('every field of a results folder is checked on read (one sentence: file, line, field)', () => {
+  let run: string;
+  beforeAll(async () => {
+    run = await makeSampleRun(mkdtempSync(join(tmpdir(), 'lme-checks-')), 'checked', { explain: true });
+  }, 120_000);
+
+  it("refuses a hit's rank that is markup instead of a number (samples.jsonl)", () => {
+    const dir = editJson(run, 'samples.jsonl', (sample) => {
+      sample.hits[0].rank = INJECTED;
+    });
+    expect(() => readRun(dir)).toThrow(
+      `${join(dir, 'samples.jsonl')} line 1: field hits[0].rank is invalid (expected number, received string)`,
+    );
+  });
+
+  it('refuses a wrong type anywhere in a sample: route traces, usage, judge, latency', () => {
+    const cases: [string, (sample: Json) => void][] = [
+      ['hits[0].routes.bm25.score', (sample) => (sample.hits[0].routes = { bm25: { score: 'x', rank: 1 } })],
+      [
+        'usage.judge.cost_usd',
+        (sample) =>
+          (sample.usage = {
+            judge: { prompt_tokens: 1, completion_tokens: 1, cost_usd: '1', cached: false },
+          }),
+      ],
+      [
+        'judge.items[0].score',
+        (sample) => (sample.judge = { score: 0, items: [{ name: 'a', score: '<b>' }] }),
+      ],
+      ['latency_ms.retrieve', (sample) => (sample.latency_ms.retrieve = '<b>')],
+      ['gold_sessions[0]', (sample) => (sample.gold_sessions = [7])],
+    ];
+    for (const [field, change] of cases) {
+      const dir = editJson(run, 'samples.jsonl', change);
+      expect(() => readRun(dir)).toThrow(`line 1: field ${field} is invalid`);
+    }
+  });
+
+  it('refuses a summary.json field of the wrong type, for report, compare and gate alike', () => {
+    const dir = editJson(run, 'summary.json', (summary) => {
+      summary.metrics.overall.counts['session.recall_any@5'] = INJECTED;
+    });
+    const expected = `${join(dir, 'summary.json')}: field metrics.overall.counts["session.recall_any@5"] is invalid`;
+    expect(() => readRun(dir)).toThrow(expected);
+    expect(() => readSummaryOrRun(join(dir, 'summary.json'))).toThrow(expected);
+  });
+
+  it('refuses a config.json field of the wrong type: the run config and the provenance', () => {
+    const config = editJson(run, 'config.json', (manifest) => {
+      manifest.config.topK = INJECTED;
+    });
+    expect(() => readRun(config)).toThrow(`${join(config, 'config.json')}: field config.topK is invalid`);
+    const started = editJson(run, 'config.json', (manifest) => {
+      manifest.provenance.started_at = INJECTED;
+    });
+    expect(() => readRun(started)).toThrow(`field provenance.started_at is invalid`);
+  });
+
+  it('refuses an explain.jsonl line whose gold rank is not a number', () => {
+    const dir = editJson(run, 'explain.jsonl', (line) => {
+      line.gold.sessions[0].rank = INJECTED;
+    });
+    expect(() => readExplainLines(dir)).toThrow(
+      `${join(dir, 'explain.jsonl')} line 1: field gold.sessions[0].rank is invalid`,
+    );
+  });
+
+  it('names a field whose name holds control characters without them (no raw ESC reaches the terminal)', () => {
+    const dir = editJson(run, 'samples.jsonl', (sample) => {
+      sample.metrics['\u001b]0;PWNED\u0007'] = 'x';
+    });
+    expect(() => readRun(dir)).toThrow('field metrics["\\u001b]0;PWNED\\u0007"] is invalid');
+  });
+
+  it('still reads the real folder it was copied from', () => {
+    expect(readRun(run).samples).toHaveLength(22);
+    expect(readExplainLines(run)?.size).toBe(22);
+  });
+});
