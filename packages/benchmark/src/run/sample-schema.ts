@@ -53,6 +53,7 @@ const usageSchema = z.looseObject({
 const latencySchema = z.looseObject({
   index: z.number(),
   retrieve: z.number(),
+  ingest: z.number().min(0).optional(),
   answer: z.number().optional(),
   reader: z.number().optional(),
   judge: z.number().optional(),
@@ -74,6 +75,7 @@ export const sampleSchema = z.looseObject({
   judge: judgeSchema.nullable().default(null),
   usage: z.record(z.string(), usageSchema).default({}),
   latency_ms: latencySchema.default({ index: 0, retrieve: 0 }),
+  ingest_shared: z.literal(true).optional(),
   error: z.string().nullable(),
   errata: z
     .looseObject({

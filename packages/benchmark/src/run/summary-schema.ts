@@ -43,6 +43,25 @@ export const summarySchema = z.looseObject({
   partial: z.looseObject({ reason: z.string() }).optional(),
   mixed: z.looseObject({ setups: count, changes: z.array(z.string()) }).optional(),
   first_error: z.looseObject({ question_id: z.string(), message: z.string() }).optional(),
+  ingest: z
+    .looseObject({
+      ingests: count,
+      shared: count,
+      ms_p50: z.number().min(0),
+      ms_p95: z.number().min(0),
+      ms_total: z.number().min(0),
+      search_ms_p50: z.number().min(0),
+      search_ms_p95: z.number().min(0),
+      usage: z
+        .looseObject({
+          ingests: count,
+          prompt_tokens: count,
+          completion_tokens: count,
+          cost_usd: z.number().min(0).nullable(),
+        })
+        .optional(),
+    })
+    .optional(),
   metrics: z.looseObject({
     overall: metricMeansSchema,
     by_type: z.record(z.string(), metricMeansSchema).default({}),
