@@ -12,7 +12,7 @@ import { onnxModelResolver } from '../../models/onnx-model-resolver.js';
 
 /** An embedder, with what its disk cache tells when it has one. */
 export type ConfiguredEmbedder = Embedder &
-  Partial<Pick<CachedEmbedder, 'stats' | 'cachedTexts' | 'countCached'>>;
+  Partial<Pick<CachedEmbedder, 'stats' | 'cachedTexts' | 'countCached' | 'flush'>>;
 
 export type PipelineResources = {
   /** An embedder shared with other pipelines (ablation variants); this pipeline never closes it. */
@@ -40,6 +40,7 @@ export function createConfiguredEmbedder(
         pending: sum('pending'),
         corrupt: sum('corrupt'),
         legacy: sum('legacy'),
+        raced: sum('raced'),
         truncated: sum('truncated'),
       };
     };
@@ -49,7 +50,10 @@ export function createConfiguredEmbedder(
       return new Set([...first!].filter((text) => rest.every((set) => set.has(text))));
     };
     const countCached: CachedEmbedder['countCached'] = async (options) => (await cachedTexts(options)).size;
-    return Object.assign(joined, { stats, cachedTexts, countCached });
+    const flush = async () => {
+      await Promise.all(parts.map((part) => part.flush?.()));
+    };
+    return Object.assign(joined, { stats, cachedTexts, countCached, flush });
   }
   // --base-url, --timeout and --max-retries reach the OpenAI embedder as they reach the reader.
   const base = createEmbedder(
