@@ -8,6 +8,7 @@ import { log } from './logger.js';
 import { createProgress } from './progress.js';
 import { addRunOptions, resolveRunConfigForDataset } from './run-option-flags.js';
 import { describeRunOutcome } from './run-outcome.js';
+import { shardFromEnvironment } from './shard-from-env.js';
 
 /**
  * The run options (declared once in config/run-options.ts) as commander options, and the config a
@@ -29,6 +30,12 @@ export function runCommand(): Command {
         '--config <file>',
         'a run config file (.json, .yaml or .yml): the keys of a preset, flat or under "config" (a run\'s config.json replays it); the preset, environment and flags override it',
       ).helpGroup(RUN_OPTION_GROUPS.start),
+    )
+    .addOption(
+      new Option(
+        '--shard-from-env <var[/n]>',
+        "run the shard a job engine's variable names: JOB_COMPLETION_INDEX/4 (Kubernetes Indexed Job, from 0), CI_NODE_INDEX (GitLab, count from CI_NODE_TOTAL), any other variable as a 0-based index with /n; see docs/scale-out.md",
+      ).helpGroup(RUN_OPTION_GROUPS.data),
     )
     .addOption(
       new Option(
@@ -57,9 +64,25 @@ export function runCommand(): Command {
     )
     .action(
       async (
-        options: { resume?: string; retryErrors?: boolean; dryRun?: boolean; config?: string },
+        options: {
+          resume?: string;
+          retryErrors?: boolean;
+          dryRun?: boolean;
+          config?: string;
+          shardFromEnv?: string;
+        },
         command: Command,
       ) => {
+        if (options.shardFromEnv !== undefined) {
+          if (command.getOptionValueSource('shard') === 'cli')
+            throw new Error('Give either --shard or --shard-from-env, not both.');
+          // The shard the engine's variable names, as if given with --shard (config.json records it).
+          command.setOptionValueWithSource(
+            'shard',
+            shardFromEnvironment(options.shardFromEnv, process.env),
+            'cli',
+          );
+        }
         if (options.retryErrors && !options.resume)
           throw new Error('--retry-errors needs --resume <run-dir>.');
         // A resumed run starts from its stored config; flags may only change keys that do not
