@@ -102,7 +102,7 @@ describe('docs/scale-out.md: Kubernetes', () => {
       (container.env as { name: string; value: string }[]).map(({ name, value }) => [name, value]),
     );
     expect(environment.LME_CACHE_DIR).toBe(options.cacheDir);
-    expect(environment.LME_DATA_DIR.startsWith(`${mount.mountPath}/`)).toBe(true);
+    expect(String(environment.LME_DATA_DIR).startsWith(`${mount.mountPath}/`)).toBe(true);
   });
 
   it('merges exactly the folders the shards write, from the same volume', () => {
@@ -122,7 +122,7 @@ describe('docs/scale-out.md: GitHub Actions', () => {
   const [workflow] = manifest('github-actions');
   const shardJob = workflow!.jobs.shard;
   const shards = (shardJob.strategy.matrix.shard as number[]).length;
-  const steps = shardJob.steps as { uses?: string; run?: string; with?: Record<string, string> }[];
+  const steps = shardJob.steps as { uses?: string; run?: string; with?: Manifest }[];
   /** The shard step's command line as job `index` of `shards` runs it. */
   const runOf = (index: number) =>
     parseLme(
