@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import type { CliResult } from './run-cli.js';
 import { cliArguments, REPO_ROOT } from './run-cli.js';
 
