@@ -6,9 +6,9 @@ const CLI = resolve(REPO_ROOT, 'packages/benchmark/src/cli/main.ts');
 const BUILT_CLI = resolve(REPO_ROOT, 'packages/benchmark/dist/cli/main.js');
 
 /**
- * The node arguments that start the CLI in a test: the build vitest.global-setup.ts brought up to
- * date with the sources (LME_TEST_CLI=dist; about 3 s less per process than tsx on a loaded 2-core
- * machine), else the sources through tsx. Both run the same code.
+ * The node arguments that start the CLI in a test: the build, when vitest.global-setup.ts found it
+ * up to date with the sources (LME_TEST_CLI=dist; about 3 s less per process than tsx on a loaded
+ * 2-core machine), else the sources through tsx. Both run the same code.
  */
 export function cliArguments(): { args: string[]; environment: NodeJS.ProcessEnv } {
   if (process.env.LME_TEST_CLI === 'dist')
