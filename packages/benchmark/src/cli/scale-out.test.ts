@@ -2,6 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readEmbeddingCacheStats, verifyEmbeddingCache } from '@lme/search-core';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeRuns } from '../analysis/merge-runs.js';
 import { readRun } from '../analysis/read-run.js';
@@ -103,6 +105,13 @@ describe('four shards from a job engine variable on one shared cache', () => {
     // A shard's own setup hash covers its shard; the merged one is the unsharded run's.
     const shardSetup = read<RunManifest>(shardDirs[0]!, 'config.json').fingerprint!.setup;
     expect(shardSetup).not.toBe(wholeManifest.fingerprint!.setup);
+    // The merged config.json keeps the documented contract (docs/schemas/config.schema.json).
+    const ajv = new Ajv2020({ strict: true });
+    addFormats.default(ajv);
+    const validate = ajv.compile(
+      JSON.parse(readFileSync(join(REPO_ROOT, 'docs/schemas/config.schema.json'), 'utf8')),
+    );
+    expect(validate(mergedManifest), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it('leaves the cache whole: every vector written once, a text embedded twice only in a race it reports', async () => {
