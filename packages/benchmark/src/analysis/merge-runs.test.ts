@@ -47,6 +47,11 @@ describe('mergeRuns', () => {
     const merged = mergeRuns(shards, { outDir: join(root, 'from-shards') });
     expect(merged.warnings).toEqual([]);
     expect(merged.manifest.config.shard).toBeUndefined();
+    // The fingerprint the unsharded run recorded: same settings, code, dataset and rankings.
+    expect(merged.manifest.fingerprint).toEqual(whole.config.fingerprint);
+    expect(merged.manifest.merged_from.map((from) => from.setup)).toEqual(
+      shards.map((run) => run.config.fingerprint!.setup),
+    );
     const { summary } = writeMergedRun(merged);
     // Latency percentiles come from each shard's own timings; every other figure must be equal.
     expect({ ...summary, metrics: withoutLatency(summary.metrics) }).toEqual({
@@ -133,7 +138,7 @@ describe('mergeRuns', () => {
         { outDir: join(root, 'z') },
       ),
     ).toThrow(
-      'Cannot merge runs whose configs differ in result-affecting keys: tokenizer (b1: official, b2: words); granularity (b1: session, b2: turn).',
+      'Cannot merge runs made with different settings: tokenizer (b1: official, b2: words); granularity (b1: session, b2: turn).',
     );
   });
 
@@ -203,7 +208,7 @@ describe('mergeRuns', () => {
           outDir: join(root, 's5'),
         }),
       ).toThrow(
-        /^Cannot merge runs whose configs differ in result-affecting keys: dataset.sha256 \(data-1: \w{64}, data-2: f{64}\)\.$/,
+        /^Cannot merge runs made with different dataset: dataset.sha256 \(data-1: \w{64}, data-2: f{64}\)\.$/,
       );
     });
 
@@ -222,7 +227,7 @@ describe('mergeRuns', () => {
           },
         ),
       ).toThrow(
-        `Cannot merge runs whose configs differ in result-affecting keys: dataset.file_sha256 (file-1: ${'a'.repeat(64)}, file-2: ${'b'.repeat(64)}).`,
+        `Cannot merge runs made with different dataset: dataset.file_sha256 (file-1: ${'a'.repeat(64)}, file-2: ${'b'.repeat(64)}).`,
       );
       const same = mergeRuns(
         [
@@ -232,6 +237,77 @@ describe('mergeRuns', () => {
         { outDir: join(root, 's7') },
       );
       expect(same.samples).toHaveLength(whole.samples.length);
+    });
+
+    describe('setup fingerprints', () => {
+      const fingerprint = () => whole.config.fingerprint!;
+      const withFingerprint = (changes: Record<string, unknown>) => ({
+        fingerprint: { ...fingerprint(), ...changes },
+      });
+      const onCpu = (family: string) => ({
+        provider_stats: {
+          embedderIdentity: `hf:Xenova/bge-small-en-v1.5@q8#sha256:ab#calls:one-text#cpu:${family}`,
+        },
+      });
+
+      it('refuses shards made with different code, naming the code', () => {
+        const runs = [
+          shardRun('code-1', '1/2'),
+          shardRun('code-2', '2/2', withFingerprint({ code: 'e'.repeat(64) })),
+        ];
+        expect(() => mergeRuns(runs, { outDir: join(root, 'f1') })).toThrow(
+          /^Cannot merge runs made with different code: code-1 \(.*\) has [0-9a-f]{12} and code-2 \(.*\) has eeeeeeeeeeee; make every shard with the same lme checkout and merge again\.$/,
+        );
+      });
+
+      it('refuses shards made with different model files, naming the models', () => {
+        const models = (sha: string) => ({
+          'Xenova/bge-small-en-v1.5': { model: sha, tokenizer: 'b'.repeat(64) },
+        });
+        const runs = [
+          shardRun('model-1', '1/2', withFingerprint({ models: models('a'.repeat(64)) })),
+          shardRun('model-2', '2/2', withFingerprint({ models: models('c'.repeat(64)) })),
+        ];
+        expect(() => mergeRuns(runs, { outDir: join(root, 'f2') })).toThrow(
+          /^Cannot merge runs made with different models: model-1 \(.*\) has Xenova\/bge-small-en-v1\.5 aaaaaaaaaaaa and model-2 \(.*\) has Xenova\/bge-small-en-v1\.5 cccccccccccc; /,
+        );
+      });
+
+      it('merges shards embedded on CPUs with different int8 kernels only when allowed, and records them', () => {
+        const runs = [
+          shardRun('cpu-1', '1/2', onCpu('x64-avx2')),
+          shardRun('cpu-2', '2/2', onCpu('x64-avx512vnni')),
+        ];
+        expect(() => mergeRuns(runs, { outDir: join(root, 'f3') })).toThrow(
+          'Cannot merge runs whose int8 embeddings were made on CPUs with different kernels (cpu-1: x64-avx2, cpu-2: x64-avx512vnni), which round the last digits of a vector differently; rerun the shards on one kind of machine, or pass --allow-mixed-cpus to merge them anyway (recorded in config.json).',
+        );
+        const merged = mergeRuns(runs, { outDir: join(root, 'f3'), allowMixedCpus: true });
+        expect(merged.manifest.merged_across_cpus).toEqual({
+          'cpu-1': 'x64-avx2',
+          'cpu-2': 'x64-avx512vnni',
+        });
+        expect(merged.warnings).toEqual([
+          expect.stringMatching(/^Merging runs embedded on CPUs with different int8 kernels/),
+        ]);
+        const same = mergeRuns(
+          [shardRun('cpu-3', '1/2', onCpu('x64-avx2')), shardRun('cpu-4', '2/2', onCpu('x64-avx2'))],
+          {
+            outDir: join(root, 'f4'),
+          },
+        );
+        expect(same.manifest.merged_across_cpus).toBeUndefined();
+      });
+
+      it('warns that a shard with no fingerprint is not checked', () => {
+        const runs = [shardRun('print-1', '1/2'), shardRun('print-2', '2/2', { fingerprint: undefined })];
+        const merged = mergeRuns(runs, { outDir: join(root, 'f5') });
+        expect(merged.warnings).toEqual([
+          expect.stringMatching(
+            /^Run print-2 \(.*\) records no setup fingerprint \(it did not finish, or predates fingerprints\)/,
+          ),
+        ]);
+        expect(merged.manifest.fingerprint).toEqual(fingerprint());
+      });
     });
   });
 });

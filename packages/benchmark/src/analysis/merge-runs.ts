@@ -6,6 +6,7 @@ import { collectProvenance } from '../run/provenance.js';
 import { openRunFolder } from '../run/run-folder.js';
 import { partialReason, type RunManifest } from '../run/run-manifest.js';
 import { type RunResult, writeRunOutputs } from '../run/write-run-outputs.js';
+import { checkSetups } from './check-setups.js';
 import { checkShards } from './check-shards.js';
 import {
   configDifferences,
@@ -13,6 +14,7 @@ import {
   SELECTION_KEYS,
   sharedDatasetHash,
 } from './config-differences.js';
+import { mergedFingerprint } from './merged-fingerprint.js';
 import { hasPositions, type Run } from './read-run.js';
 
 export type MergeOptions = {
@@ -24,11 +26,22 @@ export type MergeOptions = {
   argv?: readonly string[];
   /** Merge shard runs that do not make the whole dataset (some `i/n` missing). */
   allowPartial?: boolean;
+  /** Merge runs whose int8 embeddings were made on CPUs with different kernel families (recorded). */
+  allowMixedCpus?: boolean;
 };
 
 /** config.json of a merged run: a run's manifest plus where its questions came from. */
 export type MergedManifest = RunManifest & {
-  merged_from: { dir: string; run_id: string; questions: number; provenance: unknown }[];
+  merged_from: {
+    dir: string;
+    run_id: string;
+    questions: number;
+    provenance: unknown;
+    /** The shard's setup fingerprint (`fingerprint.setup` of its config.json), null when it has none. */
+    setup: string | null;
+  }[];
+  /** Set when the runs embedded on CPUs of different int8 kernel families (--allow-mixed-cpus): each run's family. */
+  merged_across_cpus?: Record<string, string>;
 };
 
 export type MergeResult = {
@@ -64,7 +77,9 @@ function byQuestionId(a: Sample, b: Sample): number {
 /**
  * Merges shard runs into one run: the union of their samples (a question in two runs must have
  * the same result, latencies aside, and is kept once). Shard runs must make one whole run
- * (checkShards: the same count, none twice, none missing unless `allowPartial`). Refuses runs whose configs differ in a
+ * (checkShards: the same count, none twice, none missing unless `allowPartial`). Refuses runs made
+ * with different code, model files or dataset (checkSetups, from their setup fingerprints), or on
+ * CPUs whose int8 kernels differ unless `allowMixedCpus`, and runs whose configs differ in a
  * result-affecting key (anything but NON_RESULT_KEYS and the question selection: shard, ids,
  * types, limit, seed) or whose datasets differ; selection keys that differ are dropped from the
  * merged config.
@@ -72,6 +87,7 @@ function byQuestionId(a: Sample, b: Sample): number {
  * Samples are put in dataset order (their `position`), the order the runner summarizes in, so the
  * merged means equal an unsharded run's bit for bit. Runs written before positions were recorded
  * are ordered by question id, with a warning: their means can then differ in the last bits.
+ * The merged run gets the fingerprint one unsharded run would have (mergedFingerprint).
  */
 export function mergeRuns(runs: readonly Run[], options: MergeOptions): MergeResult {
   const first = runs[0];
@@ -81,16 +97,23 @@ export function mergeRuns(runs: readonly Run[], options: MergeOptions): MergeRes
   const warnings = runs.flatMap((run) => run.warnings);
   const manifests = runs.map((run) => run.config);
 
+  const setups = checkSetups(runs, { allowMixedCpus: options.allowMixedCpus ?? false });
   const differences = configDifferences(manifests, SELECTION_KEYS);
   if (differences.length > 0) {
-    const listed = differences
+    // A dataset whose text differs is named as such; any other key is a setting.
+    const ofDataset = differences.filter(({ key }) => key.startsWith('dataset.'));
+    const shown = ofDataset.length > 0 ? ofDataset : differences;
+    const listed = shown
       .map(
         ({ key, values }) =>
           `${key} (${values.map((value, index) => `${runs[index]!.config.run_id}: ${formatConfigValue(value)}`).join(', ')})`,
       )
       .join('; ');
-    throw new Error(`Cannot merge runs whose configs differ in result-affecting keys: ${listed}.`);
+    throw new Error(
+      `Cannot merge runs made with different ${ofDataset.length > 0 ? 'dataset' : 'settings'}: ${listed}.`,
+    );
   }
+  warnings.push(...setups.warnings);
   warnings.push(...checkShards(runs, { allowPartial: options.allowPartial ?? false }));
   const unfinished = runs.filter((run) => partialReason(run.config) !== undefined || run.summary?.partial);
   for (const run of unfinished) {
@@ -138,6 +161,11 @@ export function mergeRuns(runs: readonly Run[], options: MergeOptions): MergeRes
   const differingSelection = configDifferences(manifests).filter(({ key }) => SELECTION_KEYS.includes(key));
   for (const { key } of differingSelection) delete config[key];
   const hash = sharedDatasetHash(manifests);
+  const fingerprint = mergedFingerprint({
+    config: config as RunConfig,
+    shards: manifests.map((manifest) => manifest.fingerprint),
+    samples,
+  });
   const manifest: MergedManifest = {
     run_id: runId,
     config: config as RunConfig,
@@ -154,7 +182,10 @@ export function mergeRuns(runs: readonly Run[], options: MergeOptions): MergeRes
       run_id: run.config.run_id,
       questions: run.samples.length,
       provenance: run.config.provenance ?? null,
+      setup: run.config.fingerprint?.setup ?? null,
     })),
+    ...(setups.mixedCpus === undefined ? {} : { merged_across_cpus: setups.mixedCpus }),
+    ...(fingerprint === null ? {} : { fingerprint }),
     finished_at: new Date().toISOString(),
   };
   const partial =

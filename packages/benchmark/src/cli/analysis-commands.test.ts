@@ -116,7 +116,7 @@ describe('lme merge', () => {
     const result = runCli(['merge', official, words, '--out', join(root, 'bad')]);
     expect(result.status).toBe(1);
     expect(result.stderr).toBe(
-      'lme: Cannot merge runs whose configs differ in result-affecting keys: tokenizer (official: official, words: words).\n',
+      'lme: Cannot merge runs made with different settings: tokenizer (official: official, words: words).\n',
     );
   });
 

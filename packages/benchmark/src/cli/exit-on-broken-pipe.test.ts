@@ -1,9 +1,6 @@
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../testing/run-cli.js';
-
-const CLI = resolve(REPO_ROOT, 'packages/benchmark/src/cli/main.ts');
+import { cliArguments, REPO_ROOT } from '../testing/run-cli.js';
 
 /** Runs the CLI with the read end of stdout or stderr closed before it writes (as `| head` leaves it). */
 function runWithClosed(
@@ -11,8 +8,10 @@ function runWithClosed(
   args: readonly string[],
 ): Promise<{ code: number | null; other: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', CLI, ...args], {
+    const cli = cliArguments();
+    const child = spawn(process.execPath, [...cli.args, ...args], {
       cwd: REPO_ROOT,
+      env: { ...process.env, ...cli.environment },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child[closed].destroy();

@@ -9,6 +9,7 @@ import { createProgress } from './progress.js';
 import { providersHelp } from './provider-help.js';
 import { addRunOptions, resolveRunConfigForDataset } from './run-option-flags.js';
 import { describeRunOutcome } from './run-outcome.js';
+import { shardFromEnvironment } from './shard-from-env.js';
 
 /**
  * The run options (declared once in config/run-options.ts) as commander options, and the config a
@@ -30,6 +31,12 @@ export function runCommand(): Command {
         '--config <file>',
         'a run config file (.json, .yaml or .yml): the keys of a preset, flat or under "config" (a run\'s config.json replays it); the preset, environment and flags override it',
       ).helpGroup(RUN_OPTION_GROUPS.start),
+    )
+    .addOption(
+      new Option(
+        '--shard-from-env <var[/n]>',
+        "run the shard a job engine's variable names: JOB_COMPLETION_INDEX/4 (Kubernetes Indexed Job, from 0), CI_NODE_INDEX (GitLab, count from CI_NODE_TOTAL), any other variable as a 0-based index with /n; see docs/scale-out.md",
+      ).helpGroup(RUN_OPTION_GROUPS.data),
     )
     .addOption(
       new Option(
@@ -71,9 +78,20 @@ export function runCommand(): Command {
           resumeMixed?: boolean;
           dryRun?: boolean;
           config?: string;
+          shardFromEnv?: string;
         },
         command: Command,
       ) => {
+        if (options.shardFromEnv !== undefined) {
+          if (command.getOptionValueSource('shard') === 'cli')
+            throw new Error('Give either --shard or --shard-from-env, not both.');
+          // The shard the engine's variable names, as if given with --shard (config.json records it).
+          command.setOptionValueWithSource(
+            'shard',
+            shardFromEnvironment(options.shardFromEnv, process.env),
+            'cli',
+          );
+        }
         if (options.retryErrors && !options.resume)
           throw new Error('--retry-errors needs --resume <run-dir>.');
         if (options.resumeMixed && !options.resume)

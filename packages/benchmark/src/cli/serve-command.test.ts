@@ -1,20 +1,15 @@
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli } from '../testing/run-cli.js';
-
-const CLI = resolve(REPO_ROOT, 'packages/benchmark/src/cli/main.ts');
+import { cliArguments, REPO_ROOT, runCli } from '../testing/run-cli.js';
 
 describe('lme serve', () => {
   it('prints its URL on stderr, serves the protocol behind its token, and stops cleanly on SIGINT', async () => {
     const token = 'serve-cli-token-0123456789';
+    const cli = cliArguments();
     const child = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        '--conditions=source',
-        CLI,
+        ...cli.args,
         'serve',
         '--port',
         '0',
@@ -27,7 +22,7 @@ describe('lme serve', () => {
       ],
       {
         cwd: REPO_ROOT,
-        env: { ...process.env, LME_SERVE_CLI_TOKEN: token },
+        env: { ...process.env, ...cli.environment, LME_SERVE_CLI_TOKEN: token },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );

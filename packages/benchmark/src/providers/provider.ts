@@ -77,6 +77,8 @@ export type Provider = {
   progress?(): string | undefined;
   /** Run-level figures worth keeping (embedding and summary cost), written to summary.json. */
   report?(): Record<string, unknown>;
+  /** Writes what it keeps in memory for later runs (embeddings for the cache) before `report`. */
+  flush?(): Promise<void>;
   close?(): Promise<void>;
   /** Checks the server behind the provider answers, before the first question (one sentence if not). */
   preflight?(options?: { signal?: AbortSignal }): Promise<void>;

@@ -210,6 +210,13 @@ export async function runBenchmark(
         signal,
         counts,
       });
+      // Cached vectors written before the figures are reported, so they count this run's whole cache work.
+      if (!outcome.failure)
+        await provider.flush?.().catch((error: unknown) => {
+          hooks.onWarning?.(
+            `writing the embedding cache failed (the run goes on; closing tries again): ${error instanceof Error ? error.message : String(error)}`,
+          );
+        });
       return finishRun({
         config,
         dir,

@@ -1,24 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import type { CliResult } from './run-cli.js';
-import { REPO_ROOT } from './run-cli.js';
+import { cliArguments, REPO_ROOT } from './run-cli.js';
 
 /** Starts the lme CLI from source without waiting, for tests that signal or kill it mid-run. */
 export function startCli(
   args: readonly string[],
   environment: NodeJS.ProcessEnv = {},
 ): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--conditions=source',
-      resolve(REPO_ROOT, 'packages/benchmark/src/cli/main.ts'),
-      ...args,
-    ],
-    { cwd: REPO_ROOT, env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const cli = cliArguments();
+  const child = spawn(process.execPath, [...cli.args, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...cli.environment, ...environment },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk) => {

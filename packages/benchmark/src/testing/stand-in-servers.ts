@@ -63,8 +63,11 @@ function completionText(body: Record<string, unknown>): string {
 /**
  * An OpenAI-compatible stand-in (base URL `<url>/v1`): chat completions that answer, judge "yes"
  * (LoCoMo's judge: CORRECT) and report usage; embeddings as hash vectors, in floats or base64.
+ * `onEmbed` is told every batch of texts it embeds (tests count how often a text was embedded).
  */
-export function startOpenAiStandIn(): Promise<StandInServer> {
+export function startOpenAiStandIn(
+  options: { onEmbed?: (inputs: readonly string[]) => void } = {},
+): Promise<StandInServer> {
   return serve({
     'POST /v1/chat/completions': (body) => {
       const content = completionText(body);
@@ -79,6 +82,7 @@ export function startOpenAiStandIn(): Promise<StandInServer> {
     },
     'POST /v1/embeddings': (body) => {
       const inputs = Array.isArray(body.input) ? (body.input as string[]) : [String(body.input)];
+      options.onEmbed?.(inputs);
       const base64 = body.encoding_format === 'base64';
       return {
         object: 'list',

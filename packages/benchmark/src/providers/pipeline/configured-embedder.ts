@@ -13,7 +13,7 @@ import { checkEmbedThreads } from './embed-threads-bound.js';
 
 /** An embedder, with what its disk cache tells when it has one. */
 export type ConfiguredEmbedder = Embedder &
-  Partial<Pick<CachedEmbedder, 'stats' | 'cachedTexts' | 'countCached'>>;
+  Partial<Pick<CachedEmbedder, 'stats' | 'cachedTexts' | 'countCached' | 'flush'>>;
 
 export type PipelineResources = {
   /** An embedder shared with other pipelines (ablation variants); this pipeline never closes it. */
@@ -43,6 +43,7 @@ export function createConfiguredEmbedder(
         pending: sum('pending'),
         corrupt: sum('corrupt'),
         legacy: sum('legacy'),
+        raced: sum('raced'),
         truncated: sum('truncated'),
       };
     };
@@ -52,7 +53,10 @@ export function createConfiguredEmbedder(
       return new Set([...first!].filter((text) => rest.every((set) => set.has(text))));
     };
     const countCached: CachedEmbedder['countCached'] = async (options) => (await cachedTexts(options)).size;
-    return Object.assign(joined, { stats, cachedTexts, countCached });
+    const flush = async () => {
+      await Promise.all(parts.map((part) => part.flush?.()));
+    };
+    return Object.assign(joined, { stats, cachedTexts, countCached, flush });
   }
   // --base-url, --timeout and --max-retries reach the OpenAI embedder as they reach the reader.
   const base = createEmbedder(

@@ -35,6 +35,11 @@ export type PipelineStats = {
   cacheCorrupt?: number;
   /** Legacy (unchecked) embedding-cache segments skipped until `lme cache upgrade`. */
   cacheLegacy?: number;
+  /**
+   * Texts embedded here that another process sharing the cache embedded at the same time and wrote
+   * first (not written twice): a shared cache's only double embeddings.
+   */
+  cacheRaced?: number;
   /** Texts an ONNX embedder cut at its model's token limit. */
   truncated?: number;
   /** What the embedding cache keys vectors by: the embedder id, plus an ONNX model's file checksum and settings. */
@@ -61,6 +66,8 @@ export type Pipeline = {
     signal?: AbortSignal,
   ): Promise<ContextualizeCorpusResult>;
   stats(): PipelineStats;
+  /** Writes the embeddings not yet in the cache. */
+  flush(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -172,12 +179,17 @@ export function createPipeline(
         cacheHits: counts?.hits ?? 0,
         cacheCorrupt: counts?.corrupt ?? 0,
         cacheLegacy: counts?.legacy ?? 0,
+        cacheRaced: counts?.raced ?? 0,
         truncated: counts?.truncated ?? 0,
         ...(embedder ? { embedderIdentity: cacheIdentityOf(embedder) } : {}),
         embedSeconds: embedding.seconds(),
         summaries: summaries.stats(),
         ...(contextualStats ? { contextual: contextualStats } : {}),
       };
+    },
+    /** Writes the embeddings not yet in the cache (so stats count every race with other processes). */
+    async flush() {
+      await embedding.inner()?.flush?.();
     },
     async close() {
       if (!resources.embedder) await embedding.inner()?.close?.();

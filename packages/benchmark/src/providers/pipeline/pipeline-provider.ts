@@ -174,6 +174,7 @@ export function createPipelineProvider(
         (cacheLegacy > 0 ? `, ${cacheLegacy} legacy cache segments not read (run \`lme cache upgrade\`)` : '')
       );
     },
+    flush: () => pipeline.flush(),
     report: () => ({ ...pipeline.stats(), ...(config.reranker ? { rerank: rerank.totals() } : {}) }),
     async close() {
       // Haystacks prepared for questions that never ran (a stopped run) leave the store first.

@@ -11,12 +11,14 @@ import { makeDirectory } from '../../core/make-directory.js';
  *   .tmp-<time>-<pid>-<random>.lmev         a segment being written (ignored by readers)
  *   corrupt-seg-<time>-<pid>-<random>.lmev  a segment that failed its checksums, set aside
  *                                           (ignored by readers, removed by `lme cache clear`)
+ *   .writer.lock/                           held by the process writing a segment (writer-lock.ts)
  */
 
 export const SEGMENT_PREFIX = 'seg-';
 export const TEMP_PREFIX = '.tmp-';
 export const CORRUPT_PREFIX = 'corrupt-';
 export const SEGMENT_SUFFIX = '.lmev';
+export const WRITER_LOCK = '.writer.lock';
 
 export function embeddingsRoot(dir: string): string {
   return join(dir, 'embeddings');

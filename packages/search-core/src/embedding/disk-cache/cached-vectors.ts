@@ -29,9 +29,11 @@ export function createCachedVectors(options: {
     return loaded;
   }
 
-  /** Queues a vector for writing unless a visible segment holds it already. */
-  function remember(key: string, vector: Float32Array): void {
-    if (!store.locate(key, dimensions())) pending.add(key, vector);
+  /** Queues a vector for writing unless a visible segment holds it already; says whether it queued it. */
+  function remember(key: string, vector: Float32Array): boolean {
+    if (store.locate(key, dimensions())) return false;
+    pending.add(key, vector);
+    return true;
   }
 
   /**

@@ -3,8 +3,12 @@ export type PendingWritesOptions = {
   flushEvery: number;
   /** ...or this long after the first unwritten vector. */
   flushIntervalMs: number;
-  /** Writes one segment of vectors of one size. */
-  write(dimensions: number, keys: readonly string[], vectorOf: (key: string) => Float32Array): Promise<void>;
+  /** Writes one segment of vectors of one size; `raced`: keys left out because another process had written them. */
+  write(
+    dimensions: number,
+    keys: readonly string[],
+    vectorOf: (key: string) => Float32Array,
+  ): Promise<{ raced: number }>;
 };
 
 /**
@@ -20,6 +24,7 @@ export function createPendingWrites(options: PendingWritesOptions) {
   let flushChain: Promise<void> = Promise.resolve();
   let flushTimer: NodeJS.Timeout | undefined;
   let written = 0;
+  let raced = 0;
 
   function add(key: string, vector: Float32Array): void {
     if (pending.has(key)) return;
@@ -62,9 +67,10 @@ export function createPendingWrites(options: PendingWritesOptions) {
     }
     try {
       for (const [dimensions, groupKeys] of groups) {
-        await options.write(dimensions, groupKeys, (key) => pending.get(key)!);
+        const outcome = await options.write(dimensions, groupKeys, (key) => pending.get(key)!);
         for (const key of groupKeys) pending.delete(key);
-        written += groupKeys.length;
+        written += groupKeys.length - outcome.raced;
+        raced += outcome.raced;
       }
     } catch (error) {
       unflushed = keys.filter((key) => pending.has(key)).concat(unflushed);
@@ -80,5 +86,7 @@ export function createPendingWrites(options: PendingWritesOptions) {
     size: () => pending.size,
     /** Vectors written to visible segments so far. */
     written: () => written,
+    /** Vectors not written because another process wrote them first (it embedded them at the same time). */
+    raced: () => raced,
   };
 }

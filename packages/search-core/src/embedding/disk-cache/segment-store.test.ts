@@ -137,3 +137,41 @@ describe('a segment store meeting damaged or legacy segments', () => {
     });
   });
 });
+
+describe('several writers sharing one cache folder', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'lme-shared-cache-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('writes a text two writers embedded at once only once, and the second counts the race', async () => {
+    // Two caches over one folder, as two processes have: both embed every text before either writes.
+    const first = withDiskCache(createHashingEmbedder(), { dir });
+    const second = withDiskCache(createHashingEmbedder(), { dir });
+    const [a, b] = await Promise.all([
+      first.embedDocuments({ texts }),
+      second.embedDocuments({ texts: [...texts.slice(20), 'a text only the second has'] }),
+    ]);
+    await Promise.all([first.close(), second.close()]);
+    const raced = first.stats().raced + second.stats().raced;
+    expect(raced).toBe(20);
+    expect(first.stats().written + second.stats().written).toBe(texts.length + 1);
+    const stats = await readEmbeddingCacheStats({ dir });
+    expect(stats.vectors).toBe(texts.length + 1);
+    expect(stats.tempFiles).toBe(0);
+    // The folder holds segments alone: the writers' lock is gone.
+    const folder = embedderFolder(dir, createHashingEmbedder().id);
+    expect((await readdir(folder)).every((name) => name.startsWith('seg-'))).toBe(true);
+
+    const reader = withDiskCache(createHashingEmbedder(), { dir });
+    const again = await reader.embedDocuments({ texts: [...texts, 'a text only the second has'] });
+    await reader.close();
+    expect(reader.stats().misses).toBe(0);
+    expect(again.map((vector) => Array.from(vector))).toEqual(
+      [...a, b[b.length - 1]!].map((vector) => Array.from(vector)),
+    );
+  });
+});

@@ -19,6 +19,7 @@ import {
   parseSegment,
   type SegmentHeader,
 } from './segment-format.js';
+import { lockCacheFolder } from './writer-lock.js';
 
 /** Records read in one go when hits lie this close together in a segment. */
 const READ_GAP_RECORDS = 16;
@@ -146,26 +147,39 @@ export function createSegmentStore(options: SegmentStoreOptions) {
     return found;
   }
 
-  /** Writes a new segment of these vectors and adds it to the index. */
+  /**
+   * Writes a new segment of these vectors and adds it to the index, under the folder's write lock:
+   * keys a segment of another process already holds (both embedded the text at once: a race) are
+   * left out of it. Returns how many were.
+   */
   async function write(
     dimensions: number,
     keys: readonly string[],
     vectorOf: (key: string) => Float32Array,
-  ): Promise<void> {
-    const file = encodeSegment(embedderId, dimensions, keys, vectorOf);
-    let name: string;
+  ): Promise<{ raced: number }> {
+    let release: (() => Promise<unknown>) | undefined;
     try {
-      name = await writeSegmentFile(folder, file);
+      await makeDirectory(folder);
+      release = await lockCacheFolder(folder);
+      await refresh();
+      const fresh = keys.filter((key) => !locate(key, dimensions));
+      if (fresh.length > 0) {
+        const file = encodeSegment(embedderId, dimensions, fresh, vectorOf);
+        const name = await writeSegmentFile(folder, file);
+        knownFiles.add(name);
+        const parsed = parseSegment(file);
+        if (parsed.status !== 'ok')
+          throw new Error(`The segment just encoded for ${embedderId} does not parse (${parsed.reason}).`);
+        addSegment(join(folder, name), parsed.header, (slot) => fresh[slot]!);
+      }
+      return { raced: keys.length - fresh.length };
     } catch (error) {
       // A full or read-only folder: one sentence naming it and what to do, not a bare ENOSPC.
       if ((error as NodeJS.ErrnoException).code === undefined) throw error;
       throw new Error(cacheFolderProblem({ what: 'embedding cache', folder, error }), { cause: error });
+    } finally {
+      await release?.();
     }
-    knownFiles.add(name);
-    const parsed = parseSegment(file);
-    if (parsed.status !== 'ok')
-      throw new Error(`The segment just encoded for ${embedderId} does not parse (${parsed.reason}).`);
-    addSegment(join(folder, name), parsed.header, (slot) => keys[slot]!);
   }
 
   return {

@@ -38,6 +38,12 @@ export type EmbeddingCacheStats = {
   written: number;
   /** Vectors embedded but not yet written. */
   pending: number;
+  /**
+   * Texts this instance embedded that another process embedded at the same time and wrote first
+   * (found under the folder's write lock and not written again): the only way a text is embedded
+   * twice in a shared cache.
+   */
+  raced: number;
   /** Segments this instance found corrupt and set aside (their texts were embedded again). */
   corrupt: number;
   /** Legacy (LMEVSEG1) segments skipped: not read until `lme cache upgrade` converts them. */
@@ -81,7 +87,8 @@ export function withDiskCache(embedder: Embedder, options: DiskCacheOptions): Ca
   const cached = createCachedVectors({ store, pending, modelDimensions: () => embedder.dimensions });
   const expectedDimensions = cached.dimensions;
   const inflight = createInflightEmbeddings();
-  const counters = { hits: 0, misses: 0 };
+  /** `raced`: texts embedded here that a segment of another process held by the time they came back. */
+  const counters = { hits: 0, misses: 0, raced: 0 };
   let closed = false;
 
   const keyOf = (text: string, kind: 'document' | 'query') => cacheKey(identity, text, kind);
@@ -105,7 +112,7 @@ export function withDiskCache(embedder: Embedder, options: DiskCacheOptions): Ca
     missing.forEach((key, at) => {
       found.set(key, vectors[at]!);
       owned.add(key);
-      cached.remember(key, vectors[at]!);
+      if (!cached.remember(key, vectors[at]!)) counters.raced += 1;
     });
   }
 
@@ -181,6 +188,8 @@ export function withDiskCache(embedder: Embedder, options: DiskCacheOptions): Ca
         ...counters,
         written: pending.written(),
         pending: pending.size(),
+        // Seen when the vectors came back (another process wrote them meanwhile) or when writing.
+        raced: counters.raced + pending.raced(),
         ...store.counters(),
         truncated,
       };
