@@ -5,7 +5,7 @@ A bridge installs the socket guard first (before importing its library), builds 
 reset / ingest / search, and calls `serve`. The server listens on 127.0.0.1 only, on the port given
 (0: any free one), prints `lme-bridge listening on http://127.0.0.1:<port>` on stdout once it
 accepts requests, and logs one line per ingest and search on stderr. Requests are handled one at a
-time (the libraries' local stores are not safe to share between threads).
+time (the libraries' local stores are not safe to share between threads), except the health check.
 """
 
 from __future__ import annotations
@@ -181,8 +181,11 @@ def serve(backend, name: str, version: str, port: int) -> None:  # type: ignore[
                 body = json.loads(raw) if raw else {}
                 if not isinstance(body, dict):
                     raise BadRequest("the body must be a JSON object")
-                with lock:
+                if route is health:  # answers while an ingest runs
                     reply = route(body)
+                else:
+                    with lock:
+                        reply = route(body)
                 self._reply(200, reply)
             except (BadRequest, json.JSONDecodeError) as error:
                 self._reply(400, {"error": {"message": str(error)}})

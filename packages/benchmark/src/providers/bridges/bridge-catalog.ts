@@ -22,7 +22,7 @@ export const BRIDGES = {
     script: 'mem0_bridge.py',
     requirements: 'requirements-mem0.txt',
     library: 'mem0ai 2.2.1',
-    models: ['Xenova/all-MiniLM-L6-v2@fp32', 'Xenova/bge-small-en-v1.5@fp32'],
+    models: ['Xenova/all-MiniLM-L6-v2@q8', 'Xenova/all-MiniLM-L6-v2@fp32', 'Xenova/bge-small-en-v1.5@q8'],
   },
   mempalace: {
     script: 'mempalace_bridge.py',

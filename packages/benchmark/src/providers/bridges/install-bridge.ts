@@ -68,6 +68,9 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
   const run = options.run ?? runToEnd;
   const python = options.python ?? 'python3';
   await mkdir(paths.folder, { recursive: true });
+  // Packages already installed from the same pinned file are kept (only the models are checked).
+  const digest = await requirementsDigest(options.name);
+  const previous = await readInstalledBridge(options.root, options.name).catch(() => undefined);
   await rm(paths.manifest, { force: true });
 
   const step = async (what: string, command: string, args: readonly string[]) => {
@@ -80,16 +83,25 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
       );
     }
   };
-  await step(`creating the virtual environment ${paths.venv}`, python, ['-m', 'venv', '--clear', paths.venv]);
-  await step(`installing ${spec.library} and its pinned dependencies (pip)`, paths.python, [
-    '-m',
-    'pip',
-    'install',
-    '--disable-pip-version-check',
-    '--quiet',
-    '--requirement',
-    join(BRIDGE_SOURCE_DIR, spec.requirements),
-  ]);
+  if (previous?.requirementsSha256 === digest) {
+    say(`${spec.library} already installed in ${paths.venv} from the same pinned packages`);
+  } else {
+    await step(`creating the virtual environment ${paths.venv}`, python, [
+      '-m',
+      'venv',
+      '--clear',
+      paths.venv,
+    ]);
+    await step(`installing ${spec.library} and its pinned dependencies (pip)`, paths.python, [
+      '-m',
+      'pip',
+      'install',
+      '--disable-pip-version-check',
+      '--quiet',
+      '--requirement',
+      join(BRIDGE_SOURCE_DIR, spec.requirements),
+    ]);
+  }
 
   const catalog = loadModelCatalog();
   const store = openModelStore(catalog, {
@@ -106,7 +118,7 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
   const manifest: InstallManifest = {
     bridge: options.name,
     library: spec.library,
-    requirementsSha256: await requirementsDigest(options.name),
+    requirementsSha256: digest,
     models,
   };
   await writeFileAtomic(paths.manifest, `${JSON.stringify(manifest, null, 2)}\n`);
