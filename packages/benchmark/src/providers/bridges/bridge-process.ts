@@ -34,7 +34,8 @@ export type StartBridgeOptions = {
 export function startBridge(options: StartBridgeOptions): Promise<BridgeProcess> {
   const child: ChildProcess = spawn(options.python, ['-u', options.script, '--port', '0', ...options.args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...(options.environment ?? process.env), PYTHONUNBUFFERED: '1' },
+    // No .pyc files written beside the bridge's sources (they ship with lme).
+    env: { ...(options.environment ?? process.env), PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },
   });
   const recent: string[] = [];
   const bridgeLines: string[] = [];
