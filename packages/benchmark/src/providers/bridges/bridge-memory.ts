@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExternalMemory } from '../external/external-memory.js';
 import type { ExternalMemoryDependencies } from '../external/external-memory-descriptor.js';
@@ -26,7 +27,8 @@ export type BridgeMemoryOptions = {
 /**
  * An external memory system lme runs itself: on first use (normally the run's preflight) the
  * installed bridge starts as a child process on a free loopback port, with its store under the
- * run's work folder; calls then go to it over the provider protocol; `close` stops it. A bridge
+ * run's work folder; calls then go to it over the provider protocol; `close` stops it and removes
+ * its store. A bridge
  * that is not installed fails with one sentence naming `lme bridges install <name>`.
  */
 export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
@@ -88,6 +90,8 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
       if (!running) return;
       const started = await running.catch(() => undefined);
       await started?.bridge.stop();
+      // The store is the run's alone: nothing of it is kept once the bridge has stopped.
+      await rm(join(dependencies.workDir, name), { recursive: true, force: true });
     },
   };
 }

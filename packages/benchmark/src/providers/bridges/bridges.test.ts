@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -171,6 +172,13 @@ for (const [name, descriptor] of DESCRIPTORS) {
         expect(JSON.stringify(summary)).toContain(`"name":"${name}"`);
         expect((await health(memory)).refused_connections).toEqual([]);
       }, 900_000);
+
+      it('stops the bridge and removes its store on close', async () => {
+        const { url } = await memory.process();
+        await memory.close?.();
+        await expect(fetch(`${url}/v1/health`)).rejects.toThrow();
+        expect(existsSync(join(workDir, name))).toBe(false);
+      });
     },
   );
 }
