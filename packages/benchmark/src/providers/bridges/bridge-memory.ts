@@ -10,6 +10,9 @@ import { createProtocolMemory } from './protocol-memory.js';
 /** Variables a bridge inherits: enough to run Python, never a credential of lme's environment. */
 const PASSED_VARIABLES = ['PATH', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ', 'SYSTEMROOT'] as const;
 
+/** The least time one call to a bridge is given (`--provider-timeout` may raise it). */
+export const BRIDGE_CALL_TIMEOUT_MS = 30 * 60_000;
+
 export type BridgeMemory = ExternalMemory & {
   /** The running bridge (started on first use). */
   process(): Promise<BridgeProcess>;
@@ -58,8 +61,11 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
       const memory = createProtocolMemory({
         url: bridge.url,
         kind: name,
-        timeoutMs: dependencies.timeoutMs,
-        maxRetries: dependencies.maxRetries,
+        // A local process working through a haystack (minutes for MemPalace on a busy machine) is
+        // not a slow server: it gets at least BRIDGE_CALL_TIMEOUT_MS, and no retry, which would send
+        // the same ingest again while the first still runs.
+        timeoutMs: Math.max(dependencies.timeoutMs, BRIDGE_CALL_TIMEOUT_MS),
+        maxRetries: 0,
       });
       current = memory;
       return { bridge, memory };
