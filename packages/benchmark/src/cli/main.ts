@@ -5,6 +5,7 @@ import { BENCHMARKS } from '../benchmarks/benchmark-registry.js';
 import { collectSecrets, redactProcessOutput } from '../config/secrets.js';
 import { providerKeyVariables } from '../providers/provider-registry.js';
 import { ablateCommand } from './ablate-command.js';
+import { bridgesCommand } from './bridges-command.js';
 import { cacheCommand } from './cache-command.js';
 import { compareCommand } from './compare-command.js';
 import { datasetsCommand } from './datasets-command.js';
@@ -64,6 +65,7 @@ const program = new Command('lme')
   .addCommand(ablateCommand())
   .addCommand(cacheCommand())
   .addCommand(qdrantCommand())
+  .addCommand(bridgesCommand())
   .addCommand(compareCommand())
   .addCommand(gateCommand())
   .addCommand(mergeCommand())
@@ -76,7 +78,7 @@ const program = new Command('lme')
 // `lme --help` lists the commands by what they are for.
 const COMMAND_GROUPS: Readonly<Record<string, readonly string[]>> = {
   'Run a benchmark:': ['run', 'ablate', 'merge', 'serve', 'judge-probe'],
-  'Data, presets and models:': ['datasets', 'presets', 'models', 'cache', 'qdrant'],
+  'Data, presets and models:': ['datasets', 'presets', 'models', 'cache', 'qdrant', 'bridges'],
   'Read results:': ['runs', 'compare', 'gate', 'report', 'explain'],
 };
 for (const [heading, names] of Object.entries(COMMAND_GROUPS))

@@ -36,8 +36,8 @@ describe('chooseModel', () => {
     expect(() => chooseModel(catalog, 'hf:Xenova/e5-small-v2@fp16')).toThrow(
       /no pinned "fp16" file; configs\/models.json pins q8, fp32/,
     );
-    expect(() => chooseModel(catalog, 'hf:Xenova/all-MiniLM-L6-v2@fp32')).toThrow(
-      /no pinned "fp32" file; configs\/models.json pins q8\./,
+    expect(() => chooseModel(catalog, 'hf:Xenova/all-MiniLM-L6-v2@fp16')).toThrow(
+      /no pinned "fp16" file; configs\/models.json pins q8, fp32\./,
     );
   });
 });

