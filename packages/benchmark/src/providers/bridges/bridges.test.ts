@@ -134,8 +134,7 @@ for (const [name, descriptor] of DESCRIPTORS) {
         expect((await health(memory)).refused_connections).toEqual([]);
       }, 600_000);
 
-      it('runs `lme run --provider http` end to end against it, with no connection beyond loopback', async () => {
-        const { url } = await memory.process();
+      it('runs `lme run --provider <name>` end to end: lme starts the bridge, sends every role, stops it', async () => {
         const out = join(workDir, 'runs');
         const dataset = join(workDir, 'sample-trimmed.json');
         await writeFile(
@@ -151,13 +150,9 @@ for (const [name, descriptor] of DESCRIPTORS) {
           '--dataset',
           dataset,
           '--provider',
-          'http',
-          '--provider-url',
-          url,
-          '--index-roles',
-          'all',
-          '--provider-timeout',
-          '300000',
+          name,
+          '--cache-dir',
+          join(workDir, 'cache'),
           '--out',
           out,
           '--run-id',
@@ -170,7 +165,12 @@ for (const [name, descriptor] of DESCRIPTORS) {
         ) as Record<string, unknown>;
         expect(summary).toMatchObject({ n: 3, errors: 0 });
         expect(JSON.stringify(summary)).toContain(`"name":"${name}"`);
-        expect((await health(memory)).refused_connections).toEqual([]);
+        const config = JSON.parse(await readFile(join(out, `${name}-e2e`, 'config.json'), 'utf8')) as {
+          config: { indexRoles: string };
+        };
+        expect(config.config.indexRoles).toBe('all');
+        // The run's bridge and its store are gone once the run ends.
+        expect(existsSync(join(workDir, 'cache', 'providers', name, name))).toBe(false);
       }, 900_000);
 
       it('stops the bridge and removes its store on close', async () => {
