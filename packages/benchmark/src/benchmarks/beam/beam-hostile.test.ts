@@ -84,8 +84,10 @@ describe('BEAM files go through the guarded reader', () => {
   it('refuses a 100k-deep source_chat_ids in one sentence naming the file and the field', async () => {
     const [tier, folder] = tierCopy();
     const probing = join(folder, 'probing_questions', 'probing_questions.json');
-    const text = readFileSync(probing, 'utf8').replace(
-      '"source_chat_ids": [0, 42]',
+    const original = readFileSync(probing, 'utf8');
+    expect(original).toContain('"source_chat_ids": [0]');
+    const text = original.replace(
+      '"source_chat_ids": [0]',
       `"source_chat_ids": ${'['.repeat(100_000)}0${']'.repeat(100_000)}`,
     );
     writeFileSync(probing, text);
