@@ -3,26 +3,9 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { BENCHMARKS } from '../benchmarks/benchmark-registry.js';
 import { collectSecrets, redactProcessOutput } from '../config/secrets.js';
-import { providerKeyVariables } from '../providers/provider-registry.js';
-import { ablateCommand } from './ablate-command.js';
-import { bridgesCommand } from './bridges-command.js';
-import { cacheCommand } from './cache-command.js';
-import { compareCommand } from './compare-command.js';
-import { datasetsCommand } from './datasets-command.js';
 import { EXIT } from './exit-codes.js';
 import { exitOnBrokenPipe } from './exit-on-broken-pipe.js';
-import { explainCommand } from './explain-command.js';
-import { gateCommand } from './gate-command.js';
-import { judgeProbeCommand } from './judge-probe-command.js';
 import { addLoggingOptions, createLogger, log, logLevelOf, setLogger } from './logger.js';
-import { mergeCommand } from './merge-command.js';
-import { modelsCommand } from './models-command.js';
-import { presetsCommand } from './presets-command.js';
-import { qdrantCommand } from './qdrant-command.js';
-import { reportCommand } from './report-command.js';
-import { runCommand } from './run-command.js';
-import { runsCommand } from './runs-command.js';
-import { serveCommand } from './serve-command.js';
 import { warnIfStaleBuild } from './stale-build-warning.js';
 
 /** Exit codes: see exit-codes.ts (0 ok, 1 error, 2 failed questions, 3 gate failed, 130 interrupted). */
@@ -35,7 +18,7 @@ function packageVersion(): string {
 }
 
 // Before anything can print: every key of the environment is redacted from all output.
-collectSecrets(process.env, providerKeyVariables());
+collectSecrets(process.env);
 redactProcessOutput();
 // `lme … | head`: a closed stdout or stderr ends the command quietly, not with an EPIPE trace.
 exitOnBrokenPipe();
@@ -57,23 +40,34 @@ const program = new Command('lme')
       '  lme run --help                             the run flags, the most used first\n' +
       '\nEvery command takes -q (errors only), -v (debug) and --help; see docs/cli.md.',
   )
-  .exitOverride()
-  .addCommand(runCommand())
-  .addCommand(datasetsCommand())
-  .addCommand(presetsCommand())
-  .addCommand(modelsCommand())
-  .addCommand(ablateCommand())
-  .addCommand(cacheCommand())
-  .addCommand(qdrantCommand())
-  .addCommand(bridgesCommand())
-  .addCommand(compareCommand())
-  .addCommand(gateCommand())
-  .addCommand(mergeCommand())
-  .addCommand(reportCommand())
-  .addCommand(runsCommand())
-  .addCommand(explainCommand())
-  .addCommand(serveCommand())
-  .addCommand(judgeProbeCommand());
+  .exitOverride();
+
+/**
+ * Each command's module, loaded when it is asked for: `lme runs` or `lme gate` in CI need not load
+ * the pipeline, the providers and the models. `lme --help`, no command or an unknown one loads all
+ * (to list them, or say which was meant).
+ */
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  run: async () => (await import('./run-command.js')).runCommand(),
+  datasets: async () => (await import('./datasets-command.js')).datasetsCommand(),
+  presets: async () => (await import('./presets-command.js')).presetsCommand(),
+  models: async () => (await import('./models-command.js')).modelsCommand(),
+  ablate: async () => (await import('./ablate-command.js')).ablateCommand(),
+  cache: async () => (await import('./cache-command.js')).cacheCommand(),
+  qdrant: async () => (await import('./qdrant-command.js')).qdrantCommand(),
+  bridges: async () => (await import('./bridges-command.js')).bridgesCommand(),
+  compare: async () => (await import('./compare-command.js')).compareCommand(),
+  gate: async () => (await import('./gate-command.js')).gateCommand(),
+  merge: async () => (await import('./merge-command.js')).mergeCommand(),
+  report: async () => (await import('./report-command.js')).reportCommand(),
+  runs: async () => (await import('./runs-command.js')).runsCommand(),
+  explain: async () => (await import('./explain-command.js')).explainCommand(),
+  serve: async () => (await import('./serve-command.js')).serveCommand(),
+  'judge-probe': async () => (await import('./judge-probe-command.js')).judgeProbeCommand(),
+};
+const asked = process.argv[2];
+const loaded = asked !== undefined && Object.hasOwn(COMMANDS, asked) ? [asked] : Object.keys(COMMANDS);
+for (const command of await Promise.all(loaded.map((name) => COMMANDS[name]!()))) program.addCommand(command);
 
 // `lme --help` lists the commands by what they are for.
 const COMMAND_GROUPS: Readonly<Record<string, readonly string[]>> = {

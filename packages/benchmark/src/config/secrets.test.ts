@@ -20,6 +20,7 @@ describe('secrets registry', () => {
       OPENAI_BASE_URL: 'http://alice:url-password-0123@127.0.0.1:9/v1?api_key=url-query-0123456',
       QDRANT_URL: 'http://127.0.0.1:6333',
       UNRELATED: 'not-a-secret-0123456789',
+      ZEP_API_KEY: 'zep-key-0123456789',
     });
     expect([...collectedSecrets()].sort()).toEqual(
       [
@@ -29,6 +30,7 @@ describe('secrets registry', () => {
         'reader-key-0123456789',
         'url-password-0123',
         'url-query-0123456',
+        'zep-key-0123456789',
       ].sort(),
     );
     expect(redact('a openai-key-0123456789 b url-query-0123456 c not-a-secret-0123456789')).toBe(

@@ -29,13 +29,15 @@ export function addSecret(value: string | undefined): void {
 }
 
 /**
- * Collects every secret the environment holds: lme's own variables and `keyVariables` (the key
- * variables the registered providers declare); call once at start-up (more calls only add).
+ * Variables named as an API key (`MEM0_API_KEY`, `ZEP_API_KEY`, ...): the hosted memory systems'
+ * credentials (each provider names its own in `capabilities.apiKeyEnv`) and any other service's,
+ * collected without loading every provider first.
  */
-export function collectSecrets(
-  environment: Readonly<Record<string, string | undefined>>,
-  keyVariables: readonly string[] = [],
-): void {
+const API_KEY_NAME = /_API_KEY$/;
+
+/** Collects every secret the environment holds; call once at start-up (more calls only add). */
+export function collectSecrets(environment: Readonly<Record<string, string | undefined>>): void {
+  const keyVariables = Object.keys(environment).filter((name) => API_KEY_NAME.test(name));
   for (const name of [...SECRET_VARIABLES, ...keyVariables]) addSecret(environment[name]);
   for (const name of URL_VARIABLES) {
     for (const part of urlSecrets(environment[name])) addSecret(part);

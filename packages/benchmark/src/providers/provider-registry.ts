@@ -41,13 +41,6 @@ export function providerNamed(
   );
 }
 
-/** The environment variables every registered provider reads its credentials from (names only). */
-export function providerKeyVariables(): string[] {
-  return [
-    ...new Set(Object.values(PROVIDERS).flatMap((descriptor) => descriptor.capabilities.apiKeyEnv ?? [])),
-  ];
-}
-
 /** What the run may ask of the provider a config names (an unknown name asks as the pipeline would not: it fails). */
 export function providerCapabilities(name: string): ProviderCapabilities {
   return providerNamed(name).capabilities;
