@@ -21,7 +21,7 @@ export function booleanOption(defaultValue: boolean, help: string) {
 }
 
 /** Most time to wait for the service to finish processing an ingest, in milliseconds. */
-export const maxWaitOption = z.coerce
+const maxWaitOption = z.coerce
   .number()
   .int()
   .min(0)
@@ -32,13 +32,22 @@ export const maxWaitOption = z.coerce
   );
 
 /** Time between two looks at an asynchronous job, in milliseconds. */
-export const pollIntervalOption = z.coerce
+const pollIntervalOption = z.coerce
   .number()
   .int()
   .min(10)
   .max(60_000)
   .default(2_000)
   .describe('Time between two looks at a job the service is still processing, in ms (default 2000).');
+
+/**
+ * The options of every adapter that polls the service for its asynchronous work (read by
+ * `pollHostedJob`): spread into the adapter's option object.
+ */
+export const pollingOptions = {
+  'max-wait-ms': maxWaitOption,
+  'poll-interval-ms': pollIntervalOption,
+};
 
 /** One sentence for a turn-granularity search on a service that keeps sessions only. */
 export function sessionsOnlyError(system: string, reason: string): Error {

@@ -27,7 +27,7 @@ import {
 } from '../hosted/hosted-connection.js';
 import { sessionsOnlyError } from '../hosted/hosted-options.js';
 import { mapHostedHits, resultsToAsk } from '../hosted/map-hosted-hits.js';
-import { type PollState, pollUntilDone } from '../hosted/poll-until-done.js';
+import { type PollState, pollHostedJob } from '../hosted/poll-until-done.js';
 import { sessionInstant } from '../hosted/session-text.js';
 import type { ProtocolSession } from '../http/protocol.js';
 import { addReply, deleteReply, eventReply, pingReply, searchReply } from './mem0-platform-api.js';
@@ -53,12 +53,8 @@ export function createMem0PlatformMemory(
   let dropped = 0;
 
   async function awaitEvent(eventId: string, what: string, signal: AbortSignal | undefined) {
-    await pollUntilDone({
+    await pollHostedJob(connection, options, {
       what: `Mem0 Platform ${what} event ${eventId}`,
-      intervalMs: options['poll-interval-ms'],
-      maxWaitMs: options['max-wait-ms'],
-      optionName: 'max-wait-ms',
-      sleep: connection.sleep,
       signal,
       async check(): Promise<PollState> {
         const event = await connection.requestOrMissing(eventReply, {

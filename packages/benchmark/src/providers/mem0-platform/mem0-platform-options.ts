@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseUrlOption, booleanOption, maxWaitOption, pollIntervalOption } from '../hosted/hosted-options.js';
+import { baseUrlOption, booleanOption, pollingOptions } from '../hosted/hosted-options.js';
 
 /** Mem0 Platform's base URL as its API reference and SDK give it. */
 export const MEM0_PLATFORM_URL = 'https://api.mem0.ai';
@@ -28,8 +28,7 @@ export const mem0PlatformOptionsSchema = z
       true,
       "Send the question's date as reference_date, so relative dates resolve from it (default true).",
     ),
-    'max-wait-ms': maxWaitOption,
-    'poll-interval-ms': pollIntervalOption,
+    ...pollingOptions,
   })
   .strict();
 

@@ -27,7 +27,7 @@ import {
 } from '../hosted/hosted-connection.js';
 import { sessionsOnlyError } from '../hosted/hosted-options.js';
 import { mapHostedHits, resultsToAsk } from '../hosted/map-hosted-hits.js';
-import { pollUntilDone } from '../hosted/poll-until-done.js';
+import { pollHostedJob } from '../hosted/poll-until-done.js';
 import { safeIdentifier } from '../hosted/safe-identifier.js';
 import { sessionTranscript } from '../hosted/session-text.js';
 import {
@@ -59,12 +59,8 @@ export function createSupermemoryMemory(
   let dropped = 0;
 
   async function awaitDocument(id: string, signal: AbortSignal | undefined) {
-    await pollUntilDone({
+    await pollHostedJob(connection, options, {
       what: `supermemory document ${id}`,
-      intervalMs: options['poll-interval-ms'],
-      maxWaitMs: options['max-wait-ms'],
-      optionName: 'max-wait-ms',
-      sleep: connection.sleep,
       signal,
       async check() {
         const document = await connection.request(documentReply, {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseUrlOption, booleanOption, maxWaitOption, pollIntervalOption } from '../hosted/hosted-options.js';
+import { baseUrlOption, booleanOption, pollingOptions } from '../hosted/hosted-options.js';
 
 /** supermemory's base URL as its OpenAPI document gives it (`servers`). */
 export const SUPERMEMORY_URL = 'https://api.supermemory.ai';
@@ -29,8 +29,7 @@ export const supermemoryOptionsSchema = z
       .describe(
         "How documents are processed: dynamic (default, supermemory's own: related documents grouped) or instant (each on its own, billed one extra operation).",
       ),
-    'max-wait-ms': maxWaitOption,
-    'poll-interval-ms': pollIntervalOption,
+    ...pollingOptions,
   })
   .strict();
 

@@ -30,7 +30,7 @@ import {
 } from '../hosted/hosted-connection.js';
 import { sessionsOnlyError } from '../hosted/hosted-options.js';
 import { type HostedHitCandidate, mapHostedHits, resultsToAsk } from '../hosted/map-hosted-hits.js';
-import { pollUntilDone } from '../hosted/poll-until-done.js';
+import { pollHostedJob } from '../hosted/poll-until-done.js';
 import { sessionInstant } from '../hosted/session-text.js';
 import type { ProtocolSession } from '../http/protocol.js';
 import { episodeReply, projectInfoReply, searchReply, successReply, userReply } from './zep-api.js';
@@ -182,12 +182,8 @@ export function createZepMemory(
       // Zep processes a graph's episodes in order: the last one done means all are.
       if (last !== undefined) {
         const uuid = last;
-        await pollUntilDone({
+        await pollHostedJob(connection, options, {
           what: `Zep episode ${uuid}`,
-          intervalMs: options['poll-interval-ms'],
-          maxWaitMs: options['max-wait-ms'],
-          optionName: 'max-wait-ms',
-          sleep: connection.sleep,
           signal,
           async check() {
             const episode = await connection.request(episodeReply, {
