@@ -20,6 +20,14 @@ export function booleanOption(defaultValue: boolean, help: string) {
   return z.union([z.boolean(), z.stringbool()]).default(defaultValue).describe(help);
 }
 
+/**
+ * The least relevance (0 to 1) a result needs to be returned; 0 by default, so the whole ranking
+ * comes back (`help` names the service's own default).
+ */
+export function thresholdOption(help: string) {
+  return z.coerce.number().min(0).max(1).default(0).describe(help);
+}
+
 /** Most time to wait for the service to finish processing an ingest, in milliseconds. */
 const maxWaitOption = z.coerce
   .number()
