@@ -26,7 +26,7 @@ import {
   type HostedTestHooks,
 } from '../hosted/hosted-connection.js';
 import { sessionsOnlyError } from '../hosted/hosted-options.js';
-import { mapHostedHits, resultsToAsk } from '../hosted/map-hosted-hits.js';
+import { createHostedHitMapper, resultsToAsk } from '../hosted/map-hosted-hits.js';
 import { type PollState, pollHostedJob } from '../hosted/poll-until-done.js';
 import { sessionInstant } from '../hosted/session-text.js';
 import type { ProtocolSession } from '../http/protocol.js';
@@ -50,7 +50,7 @@ export function createMem0PlatformMemory(
     dependencies,
     hooks,
   });
-  let dropped = 0;
+  const hits = createHostedHitMapper();
 
   async function awaitEvent(eventId: string, what: string, signal: AbortSignal | undefined) {
     await pollHostedJob(connection, options, {
@@ -87,7 +87,7 @@ export function createMem0PlatformMemory(
 
   return {
     identity: () => ({ ...connection.identity }),
-    droppedHits: () => dropped,
+    droppedHits: hits.dropped,
     async preflight({ signal } = {}) {
       await connection.request(pingReply, { method: 'GET', path: '/v1/ping/', signal });
     },
@@ -134,15 +134,13 @@ export function createMem0PlatformMemory(
         },
         signal,
       });
-      const mapped = mapHostedHits(
+      return hits.map(
         reply.results.map((result) => ({
           sessionId: result.metadata?.['lme_session_id'],
           score: result.score,
         })),
         { granularity: 'session', topK: request.topK },
       );
-      dropped += mapped.dropped;
-      return { hits: mapped.hits };
     },
   };
 }

@@ -26,7 +26,7 @@ import {
   type HostedTestHooks,
 } from '../hosted/hosted-connection.js';
 import { sessionsOnlyError } from '../hosted/hosted-options.js';
-import { mapHostedHits, resultsToAsk } from '../hosted/map-hosted-hits.js';
+import { createHostedHitMapper, resultsToAsk } from '../hosted/map-hosted-hits.js';
 import { pollHostedJob } from '../hosted/poll-until-done.js';
 import { safeIdentifier } from '../hosted/safe-identifier.js';
 import { sessionTranscript } from '../hosted/session-text.js';
@@ -56,7 +56,7 @@ export function createSupermemoryMemory(
     dependencies,
     hooks,
   });
-  let dropped = 0;
+  const hits = createHostedHitMapper();
 
   async function awaitDocument(id: string, signal: AbortSignal | undefined) {
     await pollHostedJob(connection, options, {
@@ -77,7 +77,7 @@ export function createSupermemoryMemory(
 
   return {
     identity: () => ({ ...connection.identity }),
-    droppedHits: () => dropped,
+    droppedHits: hits.dropped,
     async preflight({ signal } = {}) {
       await connection.request(settingsReply, { method: 'GET', path: '/v3/settings', signal });
     },
@@ -128,7 +128,7 @@ export function createSupermemoryMemory(
         },
         signal,
       });
-      const mapped = mapHostedHits(
+      return hits.map(
         reply.results.map((result) => ({
           sessionId:
             result.metadata?.['lme_session_id'] ??
@@ -137,8 +137,6 @@ export function createSupermemoryMemory(
         })),
         { granularity: 'session', topK: request.topK },
       );
-      dropped += mapped.dropped;
-      return { hits: mapped.hits };
     },
   };
 }

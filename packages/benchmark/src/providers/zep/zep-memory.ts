@@ -29,7 +29,7 @@ import {
   type HostedTestHooks,
 } from '../hosted/hosted-connection.js';
 import { sessionsOnlyError } from '../hosted/hosted-options.js';
-import { type HostedHitCandidate, mapHostedHits, resultsToAsk } from '../hosted/map-hosted-hits.js';
+import { createHostedHitMapper, type HostedHitCandidate, resultsToAsk } from '../hosted/map-hosted-hits.js';
 import { pollHostedJob } from '../hosted/poll-until-done.js';
 import { sessionInstant } from '../hosted/session-text.js';
 import type { ProtocolSession } from '../http/protocol.js';
@@ -62,7 +62,7 @@ export function createZepMemory(
   const episodes = new Map<string, Map<string, EpisodeSource>>();
   /** Episode uuids already looked up, per namespace (found or not). */
   const lookedUp = new Map<string, Set<string>>();
-  let dropped = 0;
+  const hits = createHostedHitMapper();
   const userPath = (namespace: string) => `/users/${encodeURIComponent(namespace)}`;
 
   async function ensureUser(namespace: string, signal: AbortSignal | undefined) {
@@ -148,7 +148,7 @@ export function createZepMemory(
 
   return {
     identity: () => ({ ...connection.identity }),
-    droppedHits: () => dropped,
+    droppedHits: hits.dropped,
     async preflight({ signal } = {}) {
       await connection.request(projectInfoReply, { method: 'GET', path: '/projects/info', signal });
     },
@@ -240,9 +240,7 @@ export function createZepMemory(
           for (const source of sources) candidates.push({ ...source, score: fact.score ?? undefined });
         }
       }
-      const mapped = mapHostedHits(candidates, { granularity: request.granularity, topK: request.topK });
-      dropped += mapped.dropped;
-      return { hits: mapped.hits };
+      return hits.map(candidates, { granularity: request.granularity, topK: request.topK });
     },
   };
 }
