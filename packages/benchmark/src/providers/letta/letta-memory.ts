@@ -30,7 +30,7 @@ import {
 import { sessionsOnlyError } from '../hosted/hosted-options.js';
 import { createHostedHitMapper, resultsToAsk } from '../hosted/map-hosted-hits.js';
 import { safeIdentifier } from '../hosted/safe-identifier.js';
-import { sessionInstant, sessionTranscript, turnLine } from '../hosted/session-text.js';
+import { sessionInstant, sessionTranscript, spokenTurns, turnLine } from '../hosted/session-text.js';
 import type { ProtocolSession } from '../http/protocol.js';
 import {
   agentListReply,
@@ -102,7 +102,7 @@ export function createLettaMemory(
   function passagesOf(session: ProtocolSession) {
     const instant = sessionInstant(session.date);
     const created = instant ? { created_at: instant.toISOString() } : {};
-    const turns = session.turns.filter((turn) => turn.content.trim() !== '');
+    const turns = spokenTurns(session);
     if (options.passage === 'session') {
       return turns.length === 0
         ? []

@@ -28,7 +28,7 @@ import {
 import { sessionsOnlyError } from '../hosted/hosted-options.js';
 import { createHostedHitMapper, resultsToAsk } from '../hosted/map-hosted-hits.js';
 import { type PollState, pollHostedJob } from '../hosted/poll-until-done.js';
-import { sessionInstant } from '../hosted/session-text.js';
+import { sessionInstant, spokenTurns } from '../hosted/session-text.js';
 import type { ProtocolSession } from '../http/protocol.js';
 import { addReply, deleteReply, eventReply, pingReply, searchReply } from './mem0-platform-api.js';
 import type { Mem0PlatformOptions } from './mem0-platform-options.js';
@@ -75,9 +75,7 @@ export function createMem0PlatformMemory(
   function addBody(namespace: string, session: ProtocolSession) {
     const instant = sessionInstant(session.date);
     return {
-      messages: session.turns
-        .filter((turn) => turn.content.trim() !== '')
-        .map((turn) => ({ role: turn.role, content: turn.content })),
+      messages: spokenTurns(session).map((turn) => ({ role: turn.role, content: turn.content })),
       user_id: namespace,
       metadata: { lme_session_id: session.session_id, lme_date: session.date },
       infer: options.infer,

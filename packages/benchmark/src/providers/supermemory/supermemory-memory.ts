@@ -29,7 +29,7 @@ import { sessionsOnlyError } from '../hosted/hosted-options.js';
 import { createHostedHitMapper, resultsToAsk } from '../hosted/map-hosted-hits.js';
 import { pollHostedJob } from '../hosted/poll-until-done.js';
 import { safeIdentifier } from '../hosted/safe-identifier.js';
-import { sessionTranscript } from '../hosted/session-text.js';
+import { sessionTranscript, spokenTurns } from '../hosted/session-text.js';
 import {
   addDocumentReply,
   deleteTagReply,
@@ -92,7 +92,7 @@ export function createSupermemoryMemory(
       const containerTag = safeIdentifier(namespace);
       const pending: string[] = [];
       for (const session of sessions) {
-        if (session.turns.every((turn) => turn.content.trim() === '')) continue;
+        if (spokenTurns(session).length === 0) continue;
         const added = await connection.request(addDocumentReply, {
           method: 'POST',
           path: '/v3/documents',

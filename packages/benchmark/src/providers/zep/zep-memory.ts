@@ -31,7 +31,7 @@ import {
 import { sessionsOnlyError } from '../hosted/hosted-options.js';
 import { createHostedHitMapper, type HostedHitCandidate, resultsToAsk } from '../hosted/map-hosted-hits.js';
 import { pollHostedJob } from '../hosted/poll-until-done.js';
-import { sessionInstant } from '../hosted/session-text.js';
+import { sessionInstant, spokenTurns } from '../hosted/session-text.js';
 import type { ProtocolSession } from '../http/protocol.js';
 import { episodeReply, projectInfoReply, searchReply, successReply, userReply } from './zep-api.js';
 import type { ZepOptions } from './zep-options.js';
@@ -96,9 +96,10 @@ export function createZepMemory(
       },
       source: { sessionId: session.session_id, ...(turnIndex === undefined ? {} : { turnIndex }) },
     });
-    const lines = session.turns
-      .filter((turn) => turn.content.trim() !== '')
-      .map((turn) => ({ turn, line: `${speaker(turn.role)} (${turn.role}): ${turn.content}` }));
+    const lines = spokenTurns(session).map((turn) => ({
+      turn,
+      line: `${speaker(turn.role)} (${turn.role}): ${turn.content}`,
+    }));
     if (options.episode === 'turn') {
       return lines.map(({ turn, line }) =>
         base(line.slice(0, options['max-episode-chars']), turn.turn_index),
