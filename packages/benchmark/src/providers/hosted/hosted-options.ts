@@ -20,8 +20,16 @@ export function booleanOption(defaultValue: boolean, help: string) {
   return z.union([z.boolean(), z.stringbool()]).default(defaultValue).describe(help);
 }
 
+/**
+ * The least relevance (0 to 1) a result needs to be returned; 0 by default, so the whole ranking
+ * comes back (`help` names the service's own default).
+ */
+export function thresholdOption(help: string) {
+  return z.coerce.number().min(0).max(1).default(0).describe(help);
+}
+
 /** Most time to wait for the service to finish processing an ingest, in milliseconds. */
-export const maxWaitOption = z.coerce
+const maxWaitOption = z.coerce
   .number()
   .int()
   .min(0)
@@ -32,13 +40,22 @@ export const maxWaitOption = z.coerce
   );
 
 /** Time between two looks at an asynchronous job, in milliseconds. */
-export const pollIntervalOption = z.coerce
+const pollIntervalOption = z.coerce
   .number()
   .int()
   .min(10)
   .max(60_000)
   .default(2_000)
   .describe('Time between two looks at a job the service is still processing, in ms (default 2000).');
+
+/**
+ * The options of every adapter that polls the service for its asynchronous work (read by
+ * `pollHostedJob`): spread into the adapter's option object.
+ */
+export const pollingOptions = {
+  'max-wait-ms': maxWaitOption,
+  'poll-interval-ms': pollIntervalOption,
+};
 
 /** One sentence for a turn-granularity search on a service that keeps sessions only. */
 export function sessionsOnlyError(system: string, reason: string): Error {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapHostedHits, resultsToAsk } from './map-hosted-hits.js';
+import { createHostedHitMapper, mapHostedHits, resultsToAsk } from './map-hosted-hits.js';
 
 describe('mapHostedHits', () => {
   it('keeps the service order, one hit per session, and drops and counts results naming no session', () => {
@@ -42,5 +42,18 @@ describe('mapHostedHits', () => {
   it('asks a service for three times the hits wanted, within its limit', () => {
     expect(resultsToAsk(10, 50)).toBe(30);
     expect(resultsToAsk(40, 50)).toBe(50);
+  });
+});
+
+describe('createHostedHitMapper', () => {
+  it('maps each search as mapHostedHits does and adds up what every search dropped', () => {
+    const mapper = createHostedHitMapper();
+    expect(mapper.dropped()).toBe(0);
+    expect(
+      mapper.map([{ sessionId: 's1', score: 0.5 }, { sessionId: '' }], { granularity: 'session', topK: 5 }),
+    ).toEqual({ hits: [{ session_id: 's1', score: 0.5 }] });
+    expect(mapper.dropped()).toBe(1);
+    mapper.map([{}, { sessionId: 's2', score: 1 }, { sessionId: 's2' }], { granularity: 'turn', topK: 5 });
+    expect(mapper.dropped()).toBe(4);
   });
 });

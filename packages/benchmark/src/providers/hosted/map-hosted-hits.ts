@@ -54,6 +54,30 @@ export function mapHostedHits(
   return { hits: hits.slice(0, options.topK), dropped };
 }
 
+/**
+ * `mapHostedHits` for search after search of one adapter, keeping the count of results dropped
+ * over all of them (what the adapter's `droppedHits` reports).
+ */
+export function createHostedHitMapper(): {
+  /** The hits of one search (see `mapHostedHits`); its dropped results are added to the count. */
+  map(
+    candidates: readonly HostedHitCandidate[],
+    options: { granularity: 'session' | 'turn'; topK: number },
+  ): { hits: SearchHit[] };
+  /** Results dropped so far, over all searches. */
+  dropped(): number;
+} {
+  let dropped = 0;
+  return {
+    map(candidates, options) {
+      const mapped = mapHostedHits(candidates, options);
+      dropped += mapped.dropped;
+      return { hits: mapped.hits };
+    },
+    dropped: () => dropped,
+  };
+}
+
 /** A turn index stored as a number or as its decimal text (tags and some metadata are strings). */
 function readTurnIndex(value: unknown): number | undefined {
   const number = typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value;

@@ -40,6 +40,27 @@ export async function pollUntilDone(options: PollOptions): Promise<void> {
   }
 }
 
+/** The options `pollingOptions` (hosted-options.ts) adds to an adapter's, as parsed. */
+export type PollingOptions = { 'max-wait-ms': number; 'poll-interval-ms': number };
+
+/**
+ * `pollUntilDone` as every hosted adapter runs it: looking every `poll-interval-ms`, within
+ * `max-wait-ms` (the option a timeout names), waiting with the connection's sleep.
+ */
+export function pollHostedJob(
+  connection: Pick<PollOptions, 'sleep'>,
+  options: PollingOptions,
+  job: Pick<PollOptions, 'what' | 'check' | 'signal'>,
+): Promise<void> {
+  return pollUntilDone({
+    ...job,
+    intervalMs: options['poll-interval-ms'],
+    maxWaitMs: options['max-wait-ms'],
+    optionName: 'max-wait-ms',
+    sleep: connection.sleep,
+  });
+}
+
 function formatSeconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
 }

@@ -15,6 +15,11 @@ export function sessionInstant(date: string | undefined): Date | undefined {
   return Number.isNaN(parsed.getTime()) ? undefined : parsed;
 }
 
+/** The turns of a session that say something: a blank turn is never sent as a message or passage. */
+export function spokenTurns(session: ProtocolSession): ProtocolSession['turns'] {
+  return session.turns.filter((turn) => turn.content.trim() !== '');
+}
+
 /** One turn as a line of a transcript: `user: I moved to Lisbon.` */
 export function turnLine(turn: ProtocolSession['turns'][number]): string {
   return `${turn.role}: ${turn.content}`;

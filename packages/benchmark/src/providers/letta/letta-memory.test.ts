@@ -1,14 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { forgetSecrets } from '../../config/secrets.js';
 import {
-  type HostedStandIn,
   STAND_IN_KEY,
   STAND_IN_SESSIONS,
   type StandInRoute,
   startHostedStandIn,
 } from '../../testing/hosted-api-stand-in.js';
-import { hostedContractChecks } from '../../testing/hosted-contract-checks.js';
+import {
+  type HostedContract,
+  hostedContractChecks,
+  hostedSetUp,
+} from '../../testing/hosted-contract-checks.js';
 import { lettaDescriptor } from './descriptor.js';
 import { createLettaMemory } from './letta-memory.js';
 
@@ -119,41 +121,21 @@ async function startLettaStandIn() {
   return { standIn, agents };
 }
 
-const dependencies = (environment: Record<string, string | undefined>) => ({
-  environment,
-  timeoutMs: 5000,
-  maxRetries: 2,
-  workDir: '/tmp',
-});
+const contract: HostedContract<Awaited<ReturnType<typeof startLettaStandIn>>> = {
+  displayName: 'Letta',
+  apiKeyEnv: 'LETTA_API_KEY',
+  start: startLettaStandIn,
+  create: (options, dependencies, hooks) =>
+    createLettaMemory(lettaDescriptor.options.parse(options), dependencies, hooks),
+  search: { query: 'dog', topK: 5, granularity: 'session' },
+};
 
 describe('letta contract', () => {
-  hostedContractChecks({
-    displayName: 'Letta',
-    apiKeyEnv: 'LETTA_API_KEY',
-    start: async () => (await startLettaStandIn()).standIn,
-    create: (url, environment, hooks) =>
-      createLettaMemory(lettaDescriptor.options.parse({ 'base-url': url }), dependencies(environment), hooks),
-    search: { query: 'dog', topK: 5, granularity: 'session' },
-  });
+  hostedContractChecks(contract);
 });
 
 describe('letta adapter', () => {
-  let standIn: HostedStandIn | undefined;
-  afterEach(async () => {
-    await standIn?.close();
-    standIn = undefined;
-    forgetSecrets();
-  });
-  const setUp = async (options: Record<string, string> = {}) => {
-    const started = await startLettaStandIn();
-    standIn = started.standIn;
-    const memory = createLettaMemory(
-      lettaDescriptor.options.parse({ 'base-url': standIn.url, ...options }),
-      dependencies({ LETTA_API_KEY: STAND_IN_KEY }),
-      { sleep: async () => {} },
-    );
-    return { ...started, memory };
-  };
+  const setUp = hostedSetUp(contract);
 
   it('stores each turn as a tagged archival passage of the namespace agent and maps passages back to turns', async () => {
     const { standIn, memory, agents } = await setUp();

@@ -28,9 +28,9 @@ import {
   type HostedTestHooks,
 } from '../hosted/hosted-connection.js';
 import { sessionsOnlyError } from '../hosted/hosted-options.js';
-import { mapHostedHits, resultsToAsk } from '../hosted/map-hosted-hits.js';
+import { createHostedHitMapper, resultsToAsk } from '../hosted/map-hosted-hits.js';
 import { safeIdentifier } from '../hosted/safe-identifier.js';
-import { sessionInstant, sessionTranscript, turnLine } from '../hosted/session-text.js';
+import { sessionInstant, sessionTranscript, spokenTurns, turnLine } from '../hosted/session-text.js';
 import type { ProtocolSession } from '../http/protocol.js';
 import {
   agentListReply,
@@ -63,7 +63,7 @@ export function createLettaMemory(
   });
   /** Namespace → its agent's id, once known. */
   const agents = new Map<string, string>();
-  let dropped = 0;
+  const hits = createHostedHitMapper();
   const agentName = (namespace: string) => `lme-${safeIdentifier(namespace)}`;
 
   async function findAgents(namespace: string, signal: AbortSignal | undefined) {
@@ -102,7 +102,7 @@ export function createLettaMemory(
   function passagesOf(session: ProtocolSession) {
     const instant = sessionInstant(session.date);
     const created = instant ? { created_at: instant.toISOString() } : {};
-    const turns = session.turns.filter((turn) => turn.content.trim() !== '');
+    const turns = spokenTurns(session);
     if (options.passage === 'session') {
       return turns.length === 0
         ? []
@@ -117,7 +117,7 @@ export function createLettaMemory(
 
   return {
     identity: () => ({ ...connection.identity }),
-    droppedHits: () => dropped,
+    droppedHits: hits.dropped,
     async preflight({ signal } = {}) {
       const health = await connection.request(healthReply, { method: 'GET', path: '/v1/health/', signal });
       if (health.version) connection.identity.version = connection.redact(health.version).slice(0, 100);
@@ -167,15 +167,13 @@ export function createLettaMemory(
       });
       const tagValue = (tags: readonly string[] | null | undefined, prefix: string) =>
         tags?.find((tag) => tag.startsWith(prefix))?.slice(prefix.length);
-      const mapped = mapHostedHits(
+      return hits.map(
         reply.results.map((result) => ({
           sessionId: tagValue(result.tags, SESSION_TAG),
           turnIndex: tagValue(result.tags, TURN_TAG),
         })),
         { granularity: request.granularity, topK: request.topK },
       );
-      dropped += mapped.dropped;
-      return { hits: mapped.hits };
     },
   };
 }

@@ -1,15 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { forgetSecrets } from '../../config/secrets.js';
 import {
-  type HostedStandIn,
   STAND_IN_KEY,
   STAND_IN_SESSIONS,
   type StandInRoute,
   startHostedStandIn,
 } from '../../testing/hosted-api-stand-in.js';
-import { hostedContractChecks } from '../../testing/hosted-contract-checks.js';
-import type { HostedTestHooks } from '../hosted/hosted-connection.js';
+import {
+  type HostedContract,
+  hostedContractChecks,
+  hostedSetUp,
+} from '../../testing/hosted-contract-checks.js';
 import { mem0PlatformDescriptor } from './descriptor.js';
 import { createMem0PlatformMemory } from './mem0-platform-memory.js';
 
@@ -45,7 +46,9 @@ const searchBody = z
 
 type Stored = { id: string; user: string; memory: string; metadata: Record<string, unknown> | null };
 
-async function startMem0StandIn(options: { eventNeverEnds?: boolean } = {}) {
+type Mem0StandInOptions = { eventNeverEnds?: boolean };
+
+async function startMem0StandIn(options: Mem0StandInOptions = {}) {
   const memories: Stored[] = [];
   const eventLooks = new Map<string, number>();
   let next = 0;
@@ -130,48 +133,21 @@ async function startMem0StandIn(options: { eventNeverEnds?: boolean } = {}) {
   return { standIn, memories };
 }
 
-const dependencies = (environment: Record<string, string | undefined>) => ({
-  environment,
-  timeoutMs: 5000,
-  maxRetries: 2,
-  workDir: '/tmp',
-});
-const defaults = (url: string) => mem0PlatformDescriptor.options.parse({ 'base-url': url });
+const contract: HostedContract<Awaited<ReturnType<typeof startMem0StandIn>>, Mem0StandInOptions> = {
+  displayName: 'Mem0 Platform',
+  apiKeyEnv: 'MEM0_API_KEY',
+  start: startMem0StandIn,
+  create: (options, dependencies, hooks) =>
+    createMem0PlatformMemory(mem0PlatformDescriptor.options.parse(options), dependencies, hooks),
+  search: { query: 'dog', topK: 5, granularity: 'session' },
+};
 
 describe('mem0-platform contract', () => {
-  hostedContractChecks({
-    displayName: 'Mem0 Platform',
-    apiKeyEnv: 'MEM0_API_KEY',
-    start: async () => (await startMem0StandIn()).standIn,
-    create: (url, environment, hooks) =>
-      createMem0PlatformMemory(defaults(url), dependencies(environment), hooks),
-    search: { query: 'dog', topK: 5, granularity: 'session' },
-  });
+  hostedContractChecks(contract);
 });
 
 describe('mem0-platform adapter', () => {
-  let standIn: HostedStandIn | undefined;
-  afterEach(async () => {
-    await standIn?.close();
-    standIn = undefined;
-    forgetSecrets();
-  });
-  const setUp = async (options: Record<string, string> = {}, standInOptions = {}) => {
-    const started = await startMem0StandIn(standInOptions);
-    standIn = started.standIn;
-    const waits: number[] = [];
-    const hooks: HostedTestHooks = {
-      sleep: async (ms) => {
-        waits.push(ms);
-      },
-    };
-    const memory = createMem0PlatformMemory(
-      mem0PlatformDescriptor.options.parse({ 'base-url': standIn.url, ...options }),
-      dependencies({ MEM0_API_KEY: STAND_IN_KEY }),
-      hooks,
-    );
-    return { ...started, memory, waits };
-  };
+  const setUp = hostedSetUp(contract);
 
   it('adds each session under the namespace user with its id and date, waits for the events, and maps memories back', async () => {
     const { standIn, memory, memories, waits } = await setUp();
@@ -287,7 +263,7 @@ describe('mem0-platform adapter', () => {
   it('gives up waiting for an event after max-wait-ms of waits, naming the option', async () => {
     const { memory, waits } = await setUp(
       { 'max-wait-ms': '5000', 'poll-interval-ms': '2000' },
-      { eventNeverEnds: true },
+      { standInOptions: { eventNeverEnds: true } },
     );
     await expect(memory.ingest('ns-1', STAND_IN_SESSIONS.slice(0, 1))).rejects.toThrow(
       /^Mem0 Platform ingest event \S+ was still processing after 4 s of waiting, the most lme waits \(raise it with --provider-option max-wait-ms=<ms>\)\.$/,

@@ -26,9 +26,9 @@ import {
   type HostedTestHooks,
 } from '../hosted/hosted-connection.js';
 import { sessionsOnlyError } from '../hosted/hosted-options.js';
-import { mapHostedHits, resultsToAsk } from '../hosted/map-hosted-hits.js';
-import { type PollState, pollUntilDone } from '../hosted/poll-until-done.js';
-import { sessionInstant } from '../hosted/session-text.js';
+import { createHostedHitMapper, resultsToAsk } from '../hosted/map-hosted-hits.js';
+import { type PollState, pollHostedJob } from '../hosted/poll-until-done.js';
+import { sessionInstant, spokenTurns } from '../hosted/session-text.js';
 import type { ProtocolSession } from '../http/protocol.js';
 import { addReply, deleteReply, eventReply, pingReply, searchReply } from './mem0-platform-api.js';
 import type { Mem0PlatformOptions } from './mem0-platform-options.js';
@@ -50,15 +50,11 @@ export function createMem0PlatformMemory(
     dependencies,
     hooks,
   });
-  let dropped = 0;
+  const hits = createHostedHitMapper();
 
   async function awaitEvent(eventId: string, what: string, signal: AbortSignal | undefined) {
-    await pollUntilDone({
+    await pollHostedJob(connection, options, {
       what: `Mem0 Platform ${what} event ${eventId}`,
-      intervalMs: options['poll-interval-ms'],
-      maxWaitMs: options['max-wait-ms'],
-      optionName: 'max-wait-ms',
-      sleep: connection.sleep,
       signal,
       async check(): Promise<PollState> {
         const event = await connection.requestOrMissing(eventReply, {
@@ -79,9 +75,7 @@ export function createMem0PlatformMemory(
   function addBody(namespace: string, session: ProtocolSession) {
     const instant = sessionInstant(session.date);
     return {
-      messages: session.turns
-        .filter((turn) => turn.content.trim() !== '')
-        .map((turn) => ({ role: turn.role, content: turn.content })),
+      messages: spokenTurns(session).map((turn) => ({ role: turn.role, content: turn.content })),
       user_id: namespace,
       metadata: { lme_session_id: session.session_id, lme_date: session.date },
       infer: options.infer,
@@ -91,7 +85,7 @@ export function createMem0PlatformMemory(
 
   return {
     identity: () => ({ ...connection.identity }),
-    droppedHits: () => dropped,
+    droppedHits: hits.dropped,
     async preflight({ signal } = {}) {
       await connection.request(pingReply, { method: 'GET', path: '/v1/ping/', signal });
     },
@@ -138,15 +132,13 @@ export function createMem0PlatformMemory(
         },
         signal,
       });
-      const mapped = mapHostedHits(
+      return hits.map(
         reply.results.map((result) => ({
           sessionId: result.metadata?.['lme_session_id'],
           score: result.score,
         })),
         { granularity: 'session', topK: request.topK },
       );
-      dropped += mapped.dropped;
-      return { hits: mapped.hits };
     },
   };
 }

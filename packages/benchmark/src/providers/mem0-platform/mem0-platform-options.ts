@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseUrlOption, booleanOption, maxWaitOption, pollIntervalOption } from '../hosted/hosted-options.js';
+import { baseUrlOption, booleanOption, pollingOptions, thresholdOption } from '../hosted/hosted-options.js';
 
 /** Mem0 Platform's base URL as its API reference and SDK give it. */
 export const MEM0_PLATFORM_URL = 'https://api.mem0.ai';
@@ -16,20 +16,14 @@ export const mem0PlatformOptionsSchema = z
       false,
       "Ask for Mem0's managed reranker on every search (default false; adds latency).",
     ),
-    threshold: z.coerce
-      .number()
-      .min(0)
-      .max(1)
-      .default(0)
-      .describe(
-        'Least relevance a memory needs to be returned (0 to 1; default 0, so the whole ranking comes back; Mem0 itself defaults to 0.1).',
-      ),
+    threshold: thresholdOption(
+      'Least relevance a memory needs to be returned (0 to 1; default 0, so the whole ranking comes back; Mem0 itself defaults to 0.1).',
+    ),
     'reference-date': booleanOption(
       true,
       "Send the question's date as reference_date, so relative dates resolve from it (default true).",
     ),
-    'max-wait-ms': maxWaitOption,
-    'poll-interval-ms': pollIntervalOption,
+    ...pollingOptions,
   })
   .strict();
 

@@ -1,14 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { forgetSecrets } from '../../config/secrets.js';
 import {
-  type HostedStandIn,
   STAND_IN_KEY,
   STAND_IN_SESSIONS,
   type StandInRoute,
   startHostedStandIn,
 } from '../../testing/hosted-api-stand-in.js';
-import { hostedContractChecks } from '../../testing/hosted-contract-checks.js';
+import {
+  type HostedContract,
+  hostedContractChecks,
+  hostedSetUp,
+} from '../../testing/hosted-contract-checks.js';
 import { supermemoryDescriptor } from './descriptor.js';
 import { createSupermemoryMemory } from './supermemory-memory.js';
 
@@ -149,50 +151,21 @@ async function startSupermemoryStandIn() {
   return { standIn, documents };
 }
 
-const dependencies = (environment: Record<string, string | undefined>) => ({
-  environment,
-  timeoutMs: 5000,
-  maxRetries: 2,
-  workDir: '/tmp',
-});
+const contract: HostedContract<Awaited<ReturnType<typeof startSupermemoryStandIn>>> = {
+  displayName: 'supermemory',
+  apiKeyEnv: 'SUPERMEMORY_API_KEY',
+  start: startSupermemoryStandIn,
+  create: (options, dependencies, hooks) =>
+    createSupermemoryMemory(supermemoryDescriptor.options.parse(options), dependencies, hooks),
+  search: { query: 'dog', topK: 5, granularity: 'session' },
+};
 
 describe('supermemory contract', () => {
-  hostedContractChecks({
-    displayName: 'supermemory',
-    apiKeyEnv: 'SUPERMEMORY_API_KEY',
-    start: async () => (await startSupermemoryStandIn()).standIn,
-    create: (url, environment, hooks) =>
-      createSupermemoryMemory(
-        supermemoryDescriptor.options.parse({ 'base-url': url }),
-        dependencies(environment),
-        hooks,
-      ),
-    search: { query: 'dog', topK: 5, granularity: 'session' },
-  });
+  hostedContractChecks(contract);
 });
 
 describe('supermemory adapter', () => {
-  let standIn: HostedStandIn | undefined;
-  afterEach(async () => {
-    await standIn?.close();
-    standIn = undefined;
-    forgetSecrets();
-  });
-  const setUp = async () => {
-    const started = await startSupermemoryStandIn();
-    standIn = started.standIn;
-    const waits: number[] = [];
-    const memory = createSupermemoryMemory(
-      supermemoryDescriptor.options.parse({ 'base-url': standIn.url }),
-      dependencies({ SUPERMEMORY_API_KEY: STAND_IN_KEY }),
-      {
-        sleep: async (ms) => {
-          waits.push(ms);
-        },
-      },
-    );
-    return { ...started, memory, waits };
-  };
+  const setUp = hostedSetUp(contract);
 
   it('adds each session as a document of the namespace container, waits until done, and maps memories back through their documents', async () => {
     const { standIn, memory, waits } = await setUp();

@@ -26,10 +26,10 @@ import {
   type HostedTestHooks,
 } from '../hosted/hosted-connection.js';
 import { sessionsOnlyError } from '../hosted/hosted-options.js';
-import { mapHostedHits, resultsToAsk } from '../hosted/map-hosted-hits.js';
-import { pollUntilDone } from '../hosted/poll-until-done.js';
+import { createHostedHitMapper, resultsToAsk } from '../hosted/map-hosted-hits.js';
+import { pollHostedJob } from '../hosted/poll-until-done.js';
 import { safeIdentifier } from '../hosted/safe-identifier.js';
-import { sessionTranscript } from '../hosted/session-text.js';
+import { sessionTranscript, spokenTurns } from '../hosted/session-text.js';
 import {
   addDocumentReply,
   deleteTagReply,
@@ -56,15 +56,11 @@ export function createSupermemoryMemory(
     dependencies,
     hooks,
   });
-  let dropped = 0;
+  const hits = createHostedHitMapper();
 
   async function awaitDocument(id: string, signal: AbortSignal | undefined) {
-    await pollUntilDone({
+    await pollHostedJob(connection, options, {
       what: `supermemory document ${id}`,
-      intervalMs: options['poll-interval-ms'],
-      maxWaitMs: options['max-wait-ms'],
-      optionName: 'max-wait-ms',
-      sleep: connection.sleep,
       signal,
       async check() {
         const document = await connection.request(documentReply, {
@@ -81,7 +77,7 @@ export function createSupermemoryMemory(
 
   return {
     identity: () => ({ ...connection.identity }),
-    droppedHits: () => dropped,
+    droppedHits: hits.dropped,
     async preflight({ signal } = {}) {
       await connection.request(settingsReply, { method: 'GET', path: '/v3/settings', signal });
     },
@@ -96,7 +92,7 @@ export function createSupermemoryMemory(
       const containerTag = safeIdentifier(namespace);
       const pending: string[] = [];
       for (const session of sessions) {
-        if (session.turns.every((turn) => turn.content.trim() === '')) continue;
+        if (spokenTurns(session).length === 0) continue;
         const added = await connection.request(addDocumentReply, {
           method: 'POST',
           path: '/v3/documents',
@@ -132,7 +128,7 @@ export function createSupermemoryMemory(
         },
         signal,
       });
-      const mapped = mapHostedHits(
+      return hits.map(
         reply.results.map((result) => ({
           sessionId:
             result.metadata?.['lme_session_id'] ??
@@ -141,8 +137,6 @@ export function createSupermemoryMemory(
         })),
         { granularity: 'session', topK: request.topK },
       );
-      dropped += mapped.dropped;
-      return { hits: mapped.hits };
     },
   };
 }

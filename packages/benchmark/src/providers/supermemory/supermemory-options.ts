@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseUrlOption, booleanOption, maxWaitOption, pollIntervalOption } from '../hosted/hosted-options.js';
+import { baseUrlOption, booleanOption, pollingOptions, thresholdOption } from '../hosted/hosted-options.js';
 
 /** supermemory's base URL as its OpenAPI document gives it (`servers`). */
 export const SUPERMEMORY_URL = 'https://api.supermemory.ai';
@@ -14,14 +14,9 @@ export const supermemoryOptionsSchema = z
       .describe(
         'What a search ranks (POST /v4/search searchMode): the memories supermemory extracted (default, its own default), memories and document chunks (hybrid), or chunks only (documents).',
       ),
-    threshold: z.coerce
-      .number()
-      .min(0)
-      .max(1)
-      .default(0)
-      .describe(
-        'Least similarity a result needs (0 to 1; default 0, so the whole ranking comes back; supermemory itself defaults to 0.6).',
-      ),
+    threshold: thresholdOption(
+      'Least similarity a result needs (0 to 1; default 0, so the whole ranking comes back; supermemory itself defaults to 0.6).',
+    ),
     rerank: booleanOption(false, "Ask supermemory to rerank each search's results (default false)."),
     dreaming: z
       .enum(['dynamic', 'instant'])
@@ -29,8 +24,7 @@ export const supermemoryOptionsSchema = z
       .describe(
         "How documents are processed: dynamic (default, supermemory's own: related documents grouped) or instant (each on its own, billed one extra operation).",
       ),
-    'max-wait-ms': maxWaitOption,
-    'poll-interval-ms': pollIntervalOption,
+    ...pollingOptions,
   })
   .strict();
 

@@ -1,14 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { forgetSecrets } from '../../config/secrets.js';
 import {
-  type HostedStandIn,
   STAND_IN_KEY,
   STAND_IN_SESSIONS,
   type StandInRoute,
   startHostedStandIn,
 } from '../../testing/hosted-api-stand-in.js';
-import { hostedContractChecks } from '../../testing/hosted-contract-checks.js';
+import {
+  type HostedContract,
+  hostedContractChecks,
+  hostedSetUp,
+  hostedTestDependencies,
+} from '../../testing/hosted-contract-checks.js';
 import { zepDescriptor } from './descriptor.js';
 import { createZepMemory } from './zep-memory.js';
 
@@ -174,46 +177,21 @@ async function startZepStandIn() {
   return { standIn, users, episodes };
 }
 
-const dependencies = (environment: Record<string, string | undefined>) => ({
-  environment,
-  timeoutMs: 5000,
-  maxRetries: 2,
-  workDir: '/tmp',
-});
+const contract: HostedContract<Awaited<ReturnType<typeof startZepStandIn>>> = {
+  displayName: 'Zep',
+  apiKeyEnv: 'ZEP_API_KEY',
+  start: startZepStandIn,
+  create: (options, dependencies, hooks) =>
+    createZepMemory(zepDescriptor.options.parse(options), dependencies, hooks),
+  search: { query: 'dog', topK: 5, granularity: 'session' },
+};
 
 describe('zep contract', () => {
-  hostedContractChecks({
-    displayName: 'Zep',
-    apiKeyEnv: 'ZEP_API_KEY',
-    start: async () => (await startZepStandIn()).standIn,
-    create: (url, environment, hooks) =>
-      createZepMemory(zepDescriptor.options.parse({ 'base-url': url }), dependencies(environment), hooks),
-    search: { query: 'dog', topK: 5, granularity: 'session' },
-  });
+  hostedContractChecks(contract);
 });
 
 describe('zep adapter', () => {
-  let standIn: HostedStandIn | undefined;
-  afterEach(async () => {
-    await standIn?.close();
-    standIn = undefined;
-    forgetSecrets();
-  });
-  const setUp = async (options: Record<string, string> = {}) => {
-    const started = await startZepStandIn();
-    standIn = started.standIn;
-    const waits: number[] = [];
-    const memory = createZepMemory(
-      zepDescriptor.options.parse({ 'base-url': standIn.url, ...options }),
-      dependencies({ ZEP_API_KEY: STAND_IN_KEY }),
-      {
-        sleep: async (ms) => {
-          waits.push(ms);
-        },
-      },
-    );
-    return { ...started, memory, waits };
-  };
+  const setUp = hostedSetUp(contract);
 
   it('adds each session as a message episode of the namespace user, waits for the last, and credits facts to sessions', async () => {
     const { standIn, memory, users, waits } = await setUp();
@@ -264,9 +242,9 @@ describe('zep adapter', () => {
   it('credits facts of a run it did not ingest (a resumed run) by reading their episodes once', async () => {
     const { standIn, memory } = await setUp();
     await memory.ingest('ns-1', STAND_IN_SESSIONS);
-    const resumed = createZepMemory(
-      zepDescriptor.options.parse({ 'base-url': standIn.url }),
-      dependencies({ ZEP_API_KEY: STAND_IN_KEY }),
+    const resumed = contract.create(
+      { 'base-url': standIn.url },
+      hostedTestDependencies({ ZEP_API_KEY: STAND_IN_KEY }),
       { sleep: async () => {} },
     );
     const before = standIn.requests.length;

@@ -29,9 +29,9 @@ import {
   type HostedTestHooks,
 } from '../hosted/hosted-connection.js';
 import { sessionsOnlyError } from '../hosted/hosted-options.js';
-import { type HostedHitCandidate, mapHostedHits, resultsToAsk } from '../hosted/map-hosted-hits.js';
-import { pollUntilDone } from '../hosted/poll-until-done.js';
-import { sessionInstant } from '../hosted/session-text.js';
+import { createHostedHitMapper, type HostedHitCandidate, resultsToAsk } from '../hosted/map-hosted-hits.js';
+import { pollHostedJob } from '../hosted/poll-until-done.js';
+import { sessionInstant, spokenTurns } from '../hosted/session-text.js';
 import type { ProtocolSession } from '../http/protocol.js';
 import { episodeReply, projectInfoReply, searchReply, successReply, userReply } from './zep-api.js';
 import type { ZepOptions } from './zep-options.js';
@@ -62,7 +62,7 @@ export function createZepMemory(
   const episodes = new Map<string, Map<string, EpisodeSource>>();
   /** Episode uuids already looked up, per namespace (found or not). */
   const lookedUp = new Map<string, Set<string>>();
-  let dropped = 0;
+  const hits = createHostedHitMapper();
   const userPath = (namespace: string) => `/users/${encodeURIComponent(namespace)}`;
 
   async function ensureUser(namespace: string, signal: AbortSignal | undefined) {
@@ -96,9 +96,10 @@ export function createZepMemory(
       },
       source: { sessionId: session.session_id, ...(turnIndex === undefined ? {} : { turnIndex }) },
     });
-    const lines = session.turns
-      .filter((turn) => turn.content.trim() !== '')
-      .map((turn) => ({ turn, line: `${speaker(turn.role)} (${turn.role}): ${turn.content}` }));
+    const lines = spokenTurns(session).map((turn) => ({
+      turn,
+      line: `${speaker(turn.role)} (${turn.role}): ${turn.content}`,
+    }));
     if (options.episode === 'turn') {
       return lines.map(({ turn, line }) =>
         base(line.slice(0, options['max-episode-chars']), turn.turn_index),
@@ -148,7 +149,7 @@ export function createZepMemory(
 
   return {
     identity: () => ({ ...connection.identity }),
-    droppedHits: () => dropped,
+    droppedHits: hits.dropped,
     async preflight({ signal } = {}) {
       await connection.request(projectInfoReply, { method: 'GET', path: '/projects/info', signal });
     },
@@ -182,12 +183,8 @@ export function createZepMemory(
       // Zep processes a graph's episodes in order: the last one done means all are.
       if (last !== undefined) {
         const uuid = last;
-        await pollUntilDone({
+        await pollHostedJob(connection, options, {
           what: `Zep episode ${uuid}`,
-          intervalMs: options['poll-interval-ms'],
-          maxWaitMs: options['max-wait-ms'],
-          optionName: 'max-wait-ms',
-          sleep: connection.sleep,
           signal,
           async check() {
             const episode = await connection.request(episodeReply, {
@@ -244,9 +241,7 @@ export function createZepMemory(
           for (const source of sources) candidates.push({ ...source, score: fact.score ?? undefined });
         }
       }
-      const mapped = mapHostedHits(candidates, { granularity: request.granularity, topK: request.topK });
-      dropped += mapped.dropped;
-      return { hits: mapped.hits };
+      return hits.map(candidates, { granularity: request.granularity, topK: request.topK });
     },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseUrlOption, maxWaitOption, pollIntervalOption } from '../hosted/hosted-options.js';
+import { baseUrlOption, pollingOptions } from '../hosted/hosted-options.js';
 
 /** Zep Cloud's base URL as the v3 SDK gives it (`ZepEnvironment.DEFAULT`). */
 export const ZEP_URL = 'https://api.getzep.com/api/v2';
@@ -33,8 +33,7 @@ export const zepOptionsSchema = z
       .describe(
         'Longest episode sent, in characters (default 9500); a longer session is split into several episodes with the same metadata.',
       ),
-    'max-wait-ms': maxWaitOption,
-    'poll-interval-ms': pollIntervalOption,
+    ...pollingOptions,
   })
   .strict();
 
