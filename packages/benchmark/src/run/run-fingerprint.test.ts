@@ -56,6 +56,10 @@ describe('a run records what shaped its rankings (config.json fingerprint)', () 
     const before = codeSha256(packages);
     writeFileSync(join(packages, 'core/src/ranking/score.test.ts'), 'another test\n');
     expect(codeSha256(packages)).toBe(before);
+    // A hidden folder beside the packages (a test's scratch copy of one) is not lme's code.
+    mkdirSync(join(packages, '.scratch-1/src'), { recursive: true });
+    writeFileSync(join(packages, '.scratch-1/src/copy.ts'), 'export const copy = 1;\n');
+    expect(codeSha256(packages)).toBe(before);
     writeFileSync(join(packages, 'core/src/ranking/score.ts'), 'export const k1 = 1.5;\n');
     const edited = codeSha256(packages);
     expect(edited).not.toBe(before);

@@ -54,7 +54,8 @@ export function codeSha256(packagesDir: string = PACKAGES_DIR): string | null {
   };
   for (const entry of readdirSync(packagesDir, { withFileTypes: true })) {
     const src = join(packagesDir, entry.name, 'src');
-    if (entry.isDirectory() && existsSync(src)) walk(src);
+    // A hidden folder (a test's scratch copy of a package) is not lme's code.
+    if (entry.isDirectory() && !entry.name.startsWith('.') && existsSync(src)) walk(src);
   }
   if (files.length === 0) return null;
   const lockfile = resolve(packagesDir, '../pnpm-lock.yaml');
