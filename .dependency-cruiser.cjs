@@ -16,6 +16,7 @@ const LAYERS = {
     ['testing', 'index.ts'],
   ],
   benchmark: [
+    ['components'],
     ['config', 'results'],
     ['dataset'],
     ['benchmarks', 'models'],

@@ -6,6 +6,7 @@ import {
   searchesDense,
   takesRoutes,
 } from './base-retrievers.js';
+import { componentKeyUsed } from './component-kinds.js';
 import { IN_PROCESS_CAPABILITIES, type ProviderCapabilities } from './provider-capabilities.js';
 import { embedderParts, type RunConfig } from './run-config.js';
 import { flagOfKey } from './run-options.js';
@@ -162,6 +163,9 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
   cacheDir: { used: (config) => config.cache, needs: 'the cache (drop --no-cache)' },
 };
 
+const ruleResult = (rule: Rule | undefined, config: RunConfig, provider: ProviderCapabilities) =>
+  rule && { used: rule.used(config, provider), needs: rule.needs };
+
 /**
  * One sentence per key the user set (`explicitKeys`: typically those given as flags) that has no
  * effect in the resolved config, e.g. `--top-sessions has no effect without --retriever session-aware.`
@@ -174,9 +178,10 @@ export function ineffectiveKeyWarnings(
 ): string[] {
   const warnings: string[] = [];
   for (const key of explicitKeys) {
-    const rule = RULES[key as keyof RunConfig];
-    if (rule && !rule.used(config, provider))
-      warnings.push(`${flagOfKey(key)} has no effect without ${rule.needs}.`);
+    // A key a retriever, embedder or reranker owns (components/) matters when a selected one owns it.
+    const rule =
+      componentKeyUsed(key, config, provider) ?? ruleResult(RULES[key as keyof RunConfig], config, provider);
+    if (rule && !rule.used) warnings.push(`${flagOfKey(key)} has no effect without ${rule.needs}.`);
   }
   if (judges(config) && config.judgeSamples > 1 && config.judgeTemperature === 0) {
     warnings.push(

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/**
+ * The embedder when neither a preset nor --embedder names one: the hybrid preset's (issue 37), so
+ * `--retriever hybrid` without a preset embeds as `--preset hybrid` does (session-aware chose
+ * e5-small on the dev suite and names it itself). presets.test.ts keeps the two in step.
+ */
+export const DEFAULT_EMBEDDER = 'hf:Xenova/bge-small-en-v1.5+hf:Xenova/e5-small-v2';
+
+/**
+ * An endpoint URL. Config is written to config.json, so a URL carrying credentials
+ * (`https://user:secret@host`) is refused: keys belong in the environment.
+ */
+export const endpointUrl = z
+  .string()
+  .url()
+  // An unparsable URL is reported by .url() above; these checks must not throw on it.
+  .refine((value) => {
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    return !url || (url.username === '' && url.password === '');
+  }, 'must not carry credentials (user:password@); put keys in the environment')
+  // A query can carry a key too, and config.json stores the URL: base URLs only (config/secrets.ts).
+  .refine((value) => {
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    return !url || (url.search === '' && url.hash === '');
+  }, 'must be a base URL without a query string or fragment (a query can carry a key)');

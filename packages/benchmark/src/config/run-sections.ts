@@ -1,0 +1,76 @@
+import { ownOptions } from '../components/component.js';
+import { COMPONENT_KINDS, type ComponentKind, familyOf } from './component-kinds.js';
+import { embedderParts, type RunConfig } from './run-config.js';
+import { DATA_SHAPE, type DataSection } from './sections/data-section.js';
+import { EMBEDDING_SHAPE, type EmbeddingSection } from './sections/embedding-section.js';
+import { PROVIDER_SHAPE, type ProviderSection } from './sections/provider-section.js';
+import { QA_SHAPE, type QaSection } from './sections/qa-section.js';
+import { RETRIEVAL_SHAPE, type RetrievalSection } from './sections/retrieval-section.js';
+import { ROUTES_SHAPE, type RoutesSection } from './sections/routes-section.js';
+import { RUN_SHAPE, type RunSection } from './sections/run-section.js';
+import { STAGES_SHAPE, type StagesSection } from './sections/stages-section.js';
+import { SUMMARIES_SHAPE, type SummariesSection } from './sections/summaries-section.js';
+
+/** A selected component: its name (for embedders and rerankers, the whole id) and its own options. */
+export type SelectedComponent = {
+  /** The name as the config gives it (`session-aware`, `hf:Xenova/e5-small-v2`, `llm:gpt-4o-mini`). */
+  readonly id: string;
+  /** The registry name of its descriptor (`session-aware`, `hf`, `llm`). */
+  readonly name: string;
+  readonly options: Readonly<Record<string, unknown>>;
+};
+
+/**
+ * A resolved run config grouped by owner: a section per part of the run (data, provider,
+ * retrieval, routes, embedding, summaries, stages, QA, run) and the selected components with their
+ * own options. Code that needs one part takes that section (its type from config/sections/), never
+ * the whole config; a component's factory takes its `options`.
+ */
+export type RunSections = {
+  readonly run: RunSection;
+  readonly data: DataSection;
+  readonly provider: ProviderSection;
+  readonly retrieval: Omit<RetrievalSection, 'sessionAware' | 'multiRoute' | 'multiSource'>;
+  readonly routes: RoutesSection;
+  readonly embedding: EmbeddingSection;
+  readonly summaries: SummariesSection;
+  readonly stages: StagesSection;
+  readonly qa: QaSection;
+  readonly retriever: SelectedComponent;
+  readonly embedders: readonly SelectedComponent[];
+  readonly reranker: SelectedComponent | undefined;
+};
+
+function pick<T>(config: RunConfig, shape: object): T {
+  const source = config as Readonly<Record<string, unknown>>;
+  return Object.fromEntries(
+    Object.keys(shape)
+      .filter((key) => source[key] !== undefined)
+      .map((key) => [key, source[key]]),
+  ) as T;
+}
+
+function selected(kind: ComponentKind, id: string, config: RunConfig): SelectedComponent {
+  const name = kind === COMPONENT_KINDS.retriever ? id : familyOf(id);
+  const descriptor = Object.hasOwn(kind.registry, name) ? kind.registry[name] : undefined;
+  return { id, name, options: descriptor ? ownOptions(descriptor, config) : {} };
+}
+
+/** A resolved config grouped by owner (what `RunSections` says). */
+export function groupConfig(config: RunConfig): RunSections {
+  const { retriever, embedder, reranker } = COMPONENT_KINDS;
+  return {
+    run: pick(config, RUN_SHAPE),
+    data: pick(config, DATA_SHAPE),
+    provider: pick(config, PROVIDER_SHAPE),
+    retrieval: pick(config, RETRIEVAL_SHAPE),
+    routes: pick(config, ROUTES_SHAPE),
+    embedding: pick(config, EMBEDDING_SHAPE),
+    summaries: pick(config, SUMMARIES_SHAPE),
+    stages: pick(config, STAGES_SHAPE),
+    qa: pick(config, QA_SHAPE),
+    retriever: selected(retriever, config.retriever, config),
+    embedders: embedderParts(config.embedder).map((id) => selected(embedder, id, config)),
+    reranker: config.reranker === undefined ? undefined : selected(reranker, config.reranker, config),
+  };
+}

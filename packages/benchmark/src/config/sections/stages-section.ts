@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import type { RunOptionDeclaration } from '../../components/option-declaration.js';
+import { endpointUrl } from '../../components/setting-values.js';
+
+/** The stages after retrieval: multi-signal, near-duplicate merging, MMR, the packed context and the reranker. */
+export const STAGES_SHAPE = {
+  /** Query understanding and the multi-signal re-rank of the candidate pool. */
+  multiSignal: z.boolean().default(false),
+  /** Near-duplicate merging of the candidate pool. */
+  dedup: z.boolean().default(false),
+  dedupThreshold: z.number().min(0).max(1).default(0.95),
+  /** Maximal marginal relevance over the candidate pool. */
+  mmr: z.boolean().default(false),
+  mmrLambda: z.number().min(0).max(1).default(0.78),
+  mmrDuplicate: z.number().min(0).max(1).default(0.94),
+  /**
+   * Tokens (o200k_base) of the packed context `context.evidence_recall` is measured on; unset:
+   * not measured (packing tokenizes the top documents, which the plain BM25 run should not pay).
+   */
+  contextBudget: z.number().int().min(1).optional(),
+  /**
+   * Rerank stage after the base retriever and stages (docs/retrieval-stages.md): `llm:<model>`
+   * (listwise, sliding window), `llm-pointwise:<model>`, `http:<url>` (the /rerank wire format),
+   * `offline:session-prior[@w]`. Unset: no reranking.
+   */
+  reranker: z
+    .string()
+    .min(3)
+    // config.json stores the id: an http: reranker URL is held to the endpoint rules (no key in it).
+    .refine(
+      (value) => !value.startsWith('http:') || endpointUrl.safeParse(value.slice('http:'.length)).success,
+      'an http: reranker is http:<base URL> (for example http:https://host/v1), without credentials, query string or fragment (keys go in --rerank-key-env)',
+    )
+    .optional(),
+  /** Candidates (top hits) the reranker reorders. */
+  rerankDepth: z.number().int().min(1).max(1000).default(20),
+  /** Model named in the body of an `http:` reranker request. */
+  rerankModel: z.string().min(1).default('rerank'),
+  /** Environment variable holding the `http:` reranker's key (only its name is recorded). */
+  rerankKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name')
+    .optional(),
+};
+
+/** The flags of the stages section (config/run-options.ts lists every section's). */
+export const STAGES_OPTIONS = [
+  {
+    flags: '--multi-signal',
+    key: 'multiSignal',
+    group: 'stages',
+    help: 'query understanding and a multi-signal re-rank (entities, time, recency)',
+  },
+  {
+    flags: '--dedup',
+    key: 'dedup',
+    group: 'stages',
+    help: 'merge near-duplicate hits (cosine >= --dedup-threshold)',
+  },
+  {
+    flags: '--dedup-threshold <cosine>',
+    key: 'dedupThreshold',
+    group: 'stages',
+    help: 'cosine at which --dedup merges two hits',
+  },
+  {
+    flags: '--mmr',
+    key: 'mmr',
+    group: 'stages',
+    help: 'maximal marginal relevance over the candidate pool (needs document vectors)',
+  },
+  {
+    flags: '--mmr-lambda <x>',
+    key: 'mmrLambda',
+    group: 'stages',
+    help: 'MMR relevance weight against redundancy',
+  },
+  {
+    flags: '--mmr-duplicate <cosine>',
+    key: 'mmrDuplicate',
+    group: 'stages',
+    help: 'MMR skips a candidate this similar to a selected hit',
+  },
+  {
+    flags: '--context-budget <tokens>',
+    key: 'contextBudget',
+    group: 'stages',
+    help: 'measure context.evidence_recall: pack the top hits into this many o200k_base tokens',
+    defaultHelp: 'off',
+  },
+  {
+    flags: '--reranker <id>',
+    key: 'reranker',
+    group: 'stages',
+    help: 'rerank the top --rerank-depth hits: llm:<model>, llm-pointwise:<model>, http:<url>, offline:session-prior[@w], offline:interleave',
+    defaultHelp: 'off',
+  },
+  {
+    flags: '--rerank-depth <n>',
+    key: 'rerankDepth',
+    group: 'stages',
+    help: 'candidates the reranker reorders',
+  },
+  {
+    flags: '--rerank-model <model>',
+    key: 'rerankModel',
+    group: 'stages',
+    help: 'model sent to an http: reranker',
+  },
+  {
+    flags: '--rerank-key-env <name>',
+    key: 'rerankKeyEnv',
+    group: 'stages',
+    help: 'environment variable holding the http: reranker key (only its name is recorded)',
+  },
+] as const satisfies readonly RunOptionDeclaration[];
+
+export type StagesSection = z.output<z.ZodObject<typeof STAGES_SHAPE>>;
