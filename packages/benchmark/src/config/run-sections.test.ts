@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { parseRunConfig } from './parse-run-config.js';
+import { runConfigSchema } from './run-config.js';
+import { groupConfig } from './run-sections.js';
+
+describe('groupConfig', () => {
+  it('puts every key of a resolved config in exactly one section or one selected component', () => {
+    const config = parseRunConfig({ retriever: 'session-aware', reranker: 'offline:session-prior', topK: 5 });
+    const sections = groupConfig(config);
+    const placed = [
+      ...Object.entries(sections).flatMap(([name, section]) =>
+        ['retriever', 'embedders', 'reranker'].includes(name) ? [] : Object.keys(section ?? {}),
+      ),
+      ...Object.keys(sections.retriever.options),
+      ...sections.embedders.flatMap((embedder) => Object.keys(embedder.options)),
+      ...Object.keys(sections.reranker?.options ?? {}),
+    ];
+    expect([...new Set(placed)].sort()).toEqual(Object.keys(config).sort());
+    expect(sections.data.dataset).toBe('sample');
+    expect(sections.stages.topK ?? sections.retrieval.topK).toBe(5);
+    expect(sections.retriever.id).toBe('session-aware');
+    expect(sections.reranker?.id).toBe('offline:session-prior');
+    expect(sections.embedders.map((embedder) => embedder.name)).toEqual(['hf', 'hf']);
+  });
+
+  it('knows every key of the run config schema in one section or one component registry', () => {
+    const config = parseRunConfig({});
+    const sections = groupConfig(config);
+    const sectionKeys = Object.entries(sections)
+      .filter(([name]) => !['retriever', 'embedders', 'reranker'].includes(name))
+      .flatMap(([, section]) => Object.keys(section ?? {}));
+    expect(sectionKeys.length).toBe(new Set(sectionKeys).size);
+    // Every key the schema knows is a section's or a component's: none is left out of the grouping.
+    const owned = new Set([...sectionKeys, ...Object.keys(sections.retriever.options)]);
+    const unplaced = Object.keys(runConfigSchema.shape).filter(
+      (key) => !owned.has(key) && !['sessionAware', 'multiRoute', 'multiSource'].includes(key),
+    );
+    expect(unplaced.filter((key) => key in config)).toEqual([]);
+  });
+});
