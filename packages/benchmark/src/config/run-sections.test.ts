@@ -17,7 +17,7 @@ describe('groupConfig', () => {
     ];
     expect([...new Set(placed)].sort()).toEqual(Object.keys(config).sort());
     expect(sections.data.dataset).toBe('sample');
-    expect(sections.stages.topK ?? sections.retrieval.topK).toBe(5);
+    expect(sections.retrieval.topK).toBe(5);
     expect(sections.retriever.id).toBe('session-aware');
     expect(sections.reranker?.id).toBe('offline:session-prior');
     expect(sections.embedders.map((embedder) => embedder.name)).toEqual(['hf', 'hf']);
