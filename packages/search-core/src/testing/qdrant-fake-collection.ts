@@ -34,6 +34,7 @@ export function matchesFilter(
     (should.length === 0 || should.some((condition) => matches(payload, id, condition)))
   );
 }
+
 /** A vector scaled to length 1 (cosine distance on normalised vectors, as Qdrant stores them). */
 export const normalise = (vector: number[]) => {
   const norm = Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0)) || 1;
