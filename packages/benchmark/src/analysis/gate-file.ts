@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { decodeUtf8 } from '../config/strict-utf8.js';
-import { parseThreshold, type Threshold } from './gate.js';
+import { parseThreshold, type Threshold } from './gate-threshold.js';
 
 /**
  * A gate file (`configs/gates/<name>.json`), for CI:

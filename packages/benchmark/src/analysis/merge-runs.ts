@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { RunConfig } from '../config/run-config.js';
 import type { Sample } from '../results/sample.js';
 import { collectProvenance } from '../run/provenance.js';
 import { openRunFolder } from '../run/run-folder.js';
@@ -162,13 +161,13 @@ export function mergeRuns(runs: readonly Run[], options: MergeOptions): MergeRes
   for (const { key } of differingSelection) delete config[key];
   const hash = sharedDatasetHash(manifests);
   const fingerprint = mergedFingerprint({
-    config: config as RunConfig,
+    config: config as RunManifest['config'],
     shards: manifests.map((manifest) => manifest.fingerprint),
     samples,
   });
   const manifest: MergedManifest = {
     run_id: runId,
-    config: config as RunConfig,
+    config: config as RunManifest['config'],
     provenance: collectProvenance(options.argv ?? []),
     dataset: {
       path: first.config.dataset?.path ?? '',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { RunConfig } from '../config/run-config.js';
 import type { Sample } from '../results/sample.js';
 import { configSha256, type RunFingerprint, rankingsSha256 } from '../run/run-fingerprint.js';
+import type { RunManifest } from '../run/run-manifest.js';
 
 /**
  * The fingerprint of a merged run, as the runner would have written for one unsharded run of the
@@ -10,7 +10,8 @@ import { configSha256, type RunFingerprint, rankingsSha256 } from '../run/run-fi
  * no shard recorded a fingerprint.
  */
 export function mergedFingerprint(options: {
-  config: RunConfig;
+  /** The merged config.json's `config` (flat, as users type it). */
+  config: RunManifest['config'];
   shards: readonly (RunFingerprint | undefined)[];
   samples: readonly Pick<Sample, 'question_id' | 'hits'>[];
 }): RunFingerprint | null {

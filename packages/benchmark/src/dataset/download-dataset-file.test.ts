@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOWNLOAD_TIMEOUTS, downloadDatasetFile } from './download-dataset-file.js';
+import { downloadDatasetFile } from './download-dataset-file.js';
+import { DOWNLOAD_TIMEOUTS } from './download-request.js';
 
 /** A loopback file server that honours `Range` and can cut the connection mid-body once. */
 type FileServer = { url: string; requests: Array<{ path: string; range?: string }>; cutNextAfter?: number };

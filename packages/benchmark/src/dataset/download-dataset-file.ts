@@ -1,8 +1,17 @@
-import { createHash, type Hash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { lstat, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { lock } from 'proper-lockfile';
+import { TooLongError, writeBody } from './download-body.js';
+import {
+  DOWNLOAD_TIMEOUTS,
+  type DownloadTimeouts,
+  hint,
+  rangeStart,
+  request,
+  totalOf,
+} from './download-request.js';
+import { hashFile, sha256OfFile } from './file-sha256.js';
 
 export type DownloadOptions = {
   url: string;
@@ -20,22 +29,6 @@ export type DownloadOptions = {
   /** Bounds on a server that stalls (defaults DOWNLOAD_TIMEOUTS); tests pass short ones. */
   timeouts?: Partial<DownloadTimeouts>;
 };
-
-export type DownloadTimeouts = {
-  /** From the request until the response's headers: a server that never answers. */
-  connectMs: number;
-  /** Between two pieces of the body: a server that stalls after its headers. */
-  idleMs: number;
-};
-
-/**
- * lme's own bounds on a download (undici's are 300 s each): 30 s to answer, 60 s of silence in
- * the body, so a silent server ends a download within 90 s with a sentence saying which.
- */
-export const DOWNLOAD_TIMEOUTS: DownloadTimeouts = { connectMs: 30_000, idleMs: 60_000 };
-
-/** A download that could not reach the server (no route, refused, no answer in time): the caller may add where else to get the file. */
-export class DownloadConnectionError extends Error {}
 
 export type DownloadResult = {
   path: string;
@@ -236,167 +229,6 @@ async function downloadLocked(
     alreadyPresent: false,
     resumedFrom,
   };
-}
-
-/** SHA-256 of a file's bytes as stored (no decompression). */
-export async function sha256OfFile(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  await hashFile(path, hash);
-  return hash.digest('hex');
-}
-
-/** A regular file's bytes into the hash (opened non-blocking: a FIFO or device is refused, never read). */
-async function hashFile(path: string, hash: Hash): Promise<void> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  try {
-    if (!(await handle.stat()).isFile())
-      throw new Error(`${path} is not a regular file (a device, a pipe or a socket); move it away.`);
-    for await (const chunk of handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false }))
-      hash.update(chunk as Buffer);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The body's idle watch: `arm` before each read, `disarm` when done; `fired` once it aborted the body. */
-type IdleWatch = { arm(): void; disarm(): void; readonly fired: boolean; readonly ms: number };
-
-/**
- * The request, bounded: no headers within `connectMs` aborts it (a server that never answers);
- * the returned watch aborts the body after `idleMs` without a byte (one that stalls after its headers).
- */
-async function request(
-  fetchImplementation: typeof fetch,
-  url: string,
-  from: number,
-  timeouts: DownloadTimeouts,
-): Promise<{ response: Response; idle: IdleWatch }> {
-  const controller = new AbortController();
-  let connectFired = false;
-  const connectTimer = setTimeout(() => {
-    connectFired = true;
-    controller.abort();
-  }, timeouts.connectMs);
-  let response: Response;
-  try {
-    response = await fetchImplementation(url, {
-      headers: from > 0 ? { Range: `bytes=${from}-` } : {},
-      signal: controller.signal,
-    });
-  } catch (error) {
-    if (connectFired)
-      throw new DownloadConnectionError(
-        `${url}: the server did not answer within ${seconds(timeouts.connectMs)} (connect timeout).`,
-      );
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new DownloadConnectionError(
-      `${url}: cannot connect (${cause?.code ?? cause?.message ?? (error as Error).message}).`,
-    );
-  } finally {
-    clearTimeout(connectTimer);
-  }
-  let idleTimer: NodeJS.Timeout | undefined;
-  let idleFired = false;
-  const idle: IdleWatch = {
-    arm() {
-      clearTimeout(idleTimer);
-      idleTimer = setTimeout(() => {
-        idleFired = true;
-        controller.abort();
-      }, timeouts.idleMs);
-    },
-    disarm: () => clearTimeout(idleTimer),
-    get fired() {
-      return idleFired;
-    },
-    ms: timeouts.idleMs,
-  };
-  return { response, idle };
-}
-
-/** `30 s`, `0.1 s`. */
-function seconds(ms: number): string {
-  return `${ms / 1000} s`;
-}
-
-async function writeBody(
-  response: Response,
-  options: {
-    part: string;
-    append: boolean;
-    hash: Hash;
-    start: number;
-    total: number | null;
-    onProgress: DownloadOptions['onProgress'];
-    url: string;
-    /** The expected size: a body that goes on past it is stopped (TooLongError), never written past it. */
-    limit: number | null;
-    idle: IdleWatch;
-  },
-): Promise<number> {
-  const { part, hash, total, onProgress, url, limit, idle } = options;
-  // Never through a link, even one made since the check above (O_NOFOLLOW fails with ELOOP).
-  const flags =
-    constants.O_WRONLY |
-    constants.O_CREAT |
-    constants.O_NOFOLLOW |
-    (options.append ? constants.O_APPEND : constants.O_TRUNC);
-  const handle = await open(part, flags).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(
-      `${part} cannot be written (${error.code === 'ELOOP' ? 'it is a symbolic link' : (error.code ?? error.message)}); delete it and run the same command again.`,
-    );
-  });
-  let received = options.start;
-  try {
-    onProgress?.(received, total);
-    if (response.body) {
-      idle.arm();
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        idle.arm();
-        if (limit !== null && received + chunk.length > limit) throw new TooLongError();
-        await handle.write(chunk);
-        hash.update(chunk);
-        received += chunk.length;
-        onProgress?.(received, total);
-      }
-    }
-  } catch (error) {
-    if (error instanceof TooLongError) {
-      // Leaving the loop cancels the body; the caller deletes the part.
-      throw error;
-    }
-    const cause = idle.fired
-      ? `no byte for ${seconds(idle.ms)}, idle timeout`
-      : ((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message);
-    throw new Error(
-      `${url}: the connection broke after ${received}${total === null ? '' : ` of ${total}`} bytes (${cause}); ${part} keeps them, run the same command again to resume.`,
-    );
-  } finally {
-    idle.disarm();
-    await handle.close();
-  }
-  return received;
-}
-
-/** A body that went on past the expected size. */
-class TooLongError extends Error {}
-
-/** The first byte a 206 response holds, from `Content-Range: bytes <start>-<end>/<size>`. */
-function rangeStart(response: Response): number | undefined {
-  const match = /^bytes (\d+)-/.exec(response.headers.get('content-range') ?? '');
-  return match ? Number(match[1]) : undefined;
-}
-
-function totalOf(response: Response, start: number): number | null {
-  const length = Number(response.headers.get('content-length'));
-  return Number.isFinite(length) && length > 0 ? start + length : null;
-}
-
-function hint(status: number): string {
-  if (status === 404)
-    return ': the file is not at this address (check the revision and file name in the dataset config).';
-  if (status === 401 || status === 403) return ': the hub refused access (a gated or private file?).';
-  return '.';
 }
 
 async function sizeOf(path: string): Promise<number | undefined> {

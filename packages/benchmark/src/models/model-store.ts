@@ -1,6 +1,6 @@
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sha256OfFile } from '../dataset/download-dataset-file.js';
+import { sha256OfFile } from '../dataset/file-sha256.js';
 import type { RunCommand } from './maven-artifact.js';
 import type { ModelChoice, ModelFile } from './model-catalog.js';
 import {

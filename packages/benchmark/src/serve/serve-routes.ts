@@ -2,7 +2,7 @@ import type { MemoryDocument, Retriever } from '@lme/search-core';
 import { buildCorpus, type Granularity } from '../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { lmeVersion } from '../config/lme-version.js';
-import type { RunConfig } from '../config/run-config.js';
+import type { RetrievalSection } from '../config/sections/retrieval-section.js';
 import { ingestRequestSchema, resetRequestSchema, searchRequestSchema } from '../providers/http/protocol.js';
 import type { Pipeline } from '../providers/pipeline/configured-pipeline.js';
 import { httpError, parseBody } from './http-exchange.js';
@@ -16,7 +16,8 @@ type Namespace = StoredNamespace<Index>;
 export type ServeRoute = { method: 'GET' | 'POST'; handle(body: unknown): Promise<unknown> };
 
 export type ServeRoutesOptions = {
-  config: RunConfig;
+  /** The retrieval settings searches use and /v1/health shows. */
+  retrieval: Pick<RetrievalSection, 'retriever' | 'tokenizer' | 'granularity' | 'indexRoles'>;
   pipeline: Pipeline;
   namespaces: ServeNamespaces;
   /** Shown by /v1/health. */
@@ -25,7 +26,7 @@ export type ServeRoutesOptions = {
 
 /** The provider protocol's routes (docs/provider-protocol.md) over namespaces held in memory. */
 export function createServeRoutes({
-  config,
+  retrieval,
   pipeline,
   namespaces,
   maxMemoryBytes,
@@ -50,7 +51,7 @@ export function createServeRoutes({
       ),
       answer_session_ids: [],
     };
-    const { documents } = buildCorpus(record, { granularity, indexRoles: config.indexRoles });
+    const { documents } = buildCorpus(record, { granularity, indexRoles: retrieval.indexRoles });
     const retriever = pipeline.createRetriever(`serve-${built++}`);
     const index: Index = {
       documents,
@@ -69,9 +70,9 @@ export function createServeRoutes({
         status: 'ok',
         name: 'lme serve',
         version: lmeVersion(),
-        retriever: config.retriever,
-        tokenizer: config.tokenizer,
-        index_roles: config.indexRoles,
+        retriever: retrieval.retriever,
+        tokenizer: retrieval.tokenizer,
+        index_roles: retrieval.indexRoles,
         namespaces: namespaces.size,
         // The estimate --max-memory-mb bounds (the namespaces' sessions and their index), and what
         // the process holds in all, measured: Node itself, the pipeline's models and caches too.
@@ -112,7 +113,7 @@ export function createServeRoutes({
       handle: async (body) => {
         const request = parseBody(searchRequestSchema, body);
         const state = namespaces.use(request.namespace, false);
-        const granularity = request.granularity ?? config.granularity;
+        const granularity = request.granularity ?? retrieval.granularity;
         const sessions = state.sessions;
         const index = indexOf(state, granularity);
         const retriever = await index.retriever;

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RunConfig } from '../config/run-config.js';
+import { groupConfig } from '../config/run-sections.js';
 import { createPipeline } from '../providers/pipeline/configured-pipeline.js';
 import { createBodyBudget } from './body-budget.js';
 import { bearerCheck, httpError, isJsonContentType, reply, statusOf } from './http-exchange.js';
@@ -10,9 +10,10 @@ import { createServeRoutes, type ServeNamespaces } from './serve-routes.js';
 export type ServeOptions = {
   /**
    * The pipeline: retriever (and what its factory reads, e.g. tokenizer), the granularity of
-   * searches that name none, and the roles indexed of what clients send.
+   * searches that name none, and the roles indexed of what clients send: the resolved config the
+   * pipeline is built from (the routes read only its retrieval section).
    */
-  config: RunConfig;
+  config: Parameters<typeof createPipeline>[0];
   /** Default 127.0.0.1. */
   host?: string;
   /** 0 picks a free port. */
@@ -63,7 +64,12 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     maxNamespaces: options.maxNamespaces ?? 256,
     maxMemoryBytes,
   });
-  const routes = createServeRoutes({ config, pipeline, namespaces, maxMemoryBytes });
+  const routes = createServeRoutes({
+    retrieval: groupConfig(config).retrieval,
+    pipeline,
+    namespaces,
+    maxMemoryBytes,
+  });
 
   async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     try {

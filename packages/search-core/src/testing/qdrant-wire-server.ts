@@ -1,16 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  Server as GrpcServer,
-  ServerCredentials,
-  type ServerUnaryCall,
-  type sendUnaryData,
-  status,
-} from '@grpc/grpc-js';
-import protobuf from 'protobufjs/minimal.js';
-
-type FakePoint = { vector: number[]; payload: Record<string, unknown> };
-type FakeCollection = { size: number; points: Map<string, FakePoint>; indexes: Record<string, unknown> };
+import { status } from '@grpc/grpc-js';
+import { type FakeCollection, matchesFilter, normalise, store } from './qdrant-fake-collection.js';
+import { type FakeGrpcCall, startGrpc } from './qdrant-grpc-server.js';
 
 export type FakeQdrantOptions = {
   /** The `api-key` header every request must carry; a wrong one is echoed back in the 401. */
@@ -40,7 +32,7 @@ export type FakeQdrant = {
   /** The gRPC endpoint, when started with `grpc`. */
   grpcUrl?: string;
   /** `method` of every gRPC call, in order, and the `api-key` metadata it carried. */
-  grpcCalls: { method: string; apiKey: string | undefined }[];
+  grpcCalls: FakeGrpcCall[];
   collections: Map<string, FakeCollection>;
   /** `METHOD /path` of every request, in order (`urls` without their queries). */
   readonly requests: string[];
@@ -75,53 +67,6 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
   const ok = (response: ServerResponse, result: unknown) =>
     reply(response, 200, { result, status: 'ok', time: 0 });
   const done = { operation_id: 1, status: 'completed' };
-
-  function matches(
-    payload: Record<string, unknown>,
-    id: string,
-    condition: Record<string, unknown>,
-  ): boolean {
-    if ('has_id' in condition) return (condition['has_id'] as string[]).includes(id);
-    if ('must' in condition || 'should' in condition) return matchesFilter(payload, id, condition);
-    const value = payload[condition['key'] as string];
-    const match = condition['match'] as { value?: unknown; any?: unknown[] } | undefined;
-    if (match && 'value' in match) return value === match.value;
-    if (match?.any) return match.any.includes(value);
-    const range = condition['range'] as { gte: number; lte: number } | undefined;
-    if (range) return typeof value === 'number' && value >= range.gte && value <= range.lte;
-    throw new Error(`fake qdrant: unsupported condition ${JSON.stringify(condition)}`);
-  }
-  function matchesFilter(
-    payload: Record<string, unknown>,
-    id: string,
-    filter: Record<string, unknown> | undefined,
-  ) {
-    if (!filter) return true;
-    const list = (value: unknown) => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
-    const must = list(filter['must']);
-    const should = list(filter['should']);
-    return (
-      must.every((condition) => matches(payload, id, condition)) &&
-      (should.length === 0 || should.some((condition) => matches(payload, id, condition)))
-    );
-  }
-  const normalise = (vector: number[]) => {
-    const norm = Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0)) || 1;
-    return vector.map((value) => value / norm);
-  };
-
-  /** Upsert as Qdrant does: the whole point replaced; an error when a vector has the wrong size. */
-  function store(
-    collection: FakeCollection,
-    points: readonly { id: string; vector: number[]; payload?: Record<string, unknown> }[],
-  ): string | undefined {
-    for (const point of points) {
-      if (point.vector.length !== collection.size)
-        return `Wrong input: Vector dimension error: expected dim: ${collection.size}, got ${point.vector.length}`;
-      collection.points.set(point.id, { vector: normalise(point.vector), payload: point.payload ?? {} });
-    }
-    return undefined;
-  }
 
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const chunks: Buffer[] = [];
@@ -223,7 +168,7 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const grpcCalls: FakeQdrant['grpcCalls'] = [];
+  const grpcCalls: FakeGrpcCall[] = [];
   const grpc = options.grpc
     ? await startGrpc({
         upsert(request, apiKey) {
@@ -260,154 +205,4 @@ export async function startFakeQdrant(options: FakeQdrantOptions = {}): Promise<
       });
     },
   };
-}
-
-type DecodedUpsert = {
-  collection: string;
-  wait: boolean;
-  points: { id: string; vector: number[]; payload: Record<string, unknown> }[];
-};
-
-/**
- * Qdrant's gRPC `Points/Upsert` and `Qdrant/HealthCheck` on a loopback port, decoding the request
- * field by field as Qdrant's `points.proto` lays it out (any field lme does not send is refused,
- * so a message written differently shows).
- */
-async function startGrpc(handlers: {
-  upsert(request: DecodedUpsert, apiKey: string | undefined): number | { code: status; details: string };
-  version: string;
-  calls: FakeQdrant['grpcCalls'];
-}): Promise<{ url: string; server: GrpcServer }> {
-  const server = new GrpcServer();
-  const bytes = {
-    serialize: (value: Uint8Array) => Buffer.from(value),
-    deserialize: (value: Buffer) => value,
-  };
-  const method = (path: string) => ({
-    path,
-    requestStream: false,
-    responseStream: false,
-    requestSerialize: bytes.serialize,
-    requestDeserialize: bytes.deserialize,
-    responseSerialize: bytes.serialize,
-    responseDeserialize: bytes.deserialize,
-  });
-  const apiKeyOf = (call: ServerUnaryCall<Buffer, Uint8Array>) => {
-    const value = call.metadata.get('api-key')[0];
-    return value === undefined ? undefined : String(value);
-  };
-  server.addService(
-    { Upsert: method('/qdrant.Points/Upsert'), HealthCheck: method('/qdrant.Qdrant/HealthCheck') },
-    {
-      Upsert(call: ServerUnaryCall<Buffer, Uint8Array>, callback: sendUnaryData<Uint8Array>) {
-        const apiKey = apiKeyOf(call);
-        handlers.calls.push({ method: '/qdrant.Points/Upsert', apiKey });
-        let request: DecodedUpsert;
-        try {
-          request = decodeUpsert(call.request);
-        } catch (error) {
-          return callback({ code: status.INVALID_ARGUMENT, details: (error as Error).message });
-        }
-        const outcome = handlers.upsert(request, apiKey);
-        if (typeof outcome !== 'number') return callback(outcome);
-        // PointsOperationResponse { result = 1 { operation_id = 1, status = 2 }, time = 2 }
-        const writer = protobuf.Writer.create();
-        writer.uint32(10).fork().uint32(8).uint64(1).uint32(16).uint32(outcome).ldelim();
-        writer.uint32(17).double(0.001);
-        callback(null, writer.finish());
-      },
-      HealthCheck(call: ServerUnaryCall<Buffer, Uint8Array>, callback: sendUnaryData<Uint8Array>) {
-        handlers.calls.push({ method: '/qdrant.Qdrant/HealthCheck', apiKey: apiKeyOf(call) });
-        const writer = protobuf.Writer.create();
-        writer.uint32(10).string('qdrant - vector search engine').uint32(18).string(handlers.version);
-        callback(null, writer.finish());
-      },
-    },
-  );
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) =>
-      error ? reject(error) : resolve(bound),
-    ),
-  );
-  return { url: `http://127.0.0.1:${port}`, server };
-}
-
-/** Reads a message's fields; `field` returns false for one it does not know, which is an error. */
-function fields(
-  bytes: Uint8Array,
-  what: string,
-  field: (number: number, reader: protobuf.Reader) => boolean,
-) {
-  const reader = protobuf.Reader.create(bytes);
-  while (reader.pos < reader.len) {
-    const key = reader.uint32();
-    if (!field(key >>> 3, reader))
-      throw new Error(`fake qdrant: unexpected field ${key >>> 3} (wire type ${key & 7}) in ${what}`);
-  }
-}
-
-function decodeUpsert(bytes: Uint8Array): DecodedUpsert {
-  const request: DecodedUpsert = { collection: '', wait: false, points: [] };
-  fields(bytes, 'UpsertPoints', (number, reader) => {
-    if (number === 1) request.collection = reader.string();
-    else if (number === 2) request.wait = reader.bool();
-    else if (number === 3) request.points.push(decodePoint(reader.bytes()));
-    else return false;
-    return true;
-  });
-  return request;
-}
-
-function decodePoint(bytes: Uint8Array): DecodedUpsert['points'][number] {
-  const point: DecodedUpsert['points'][number] = { id: '', vector: [], payload: {} };
-  fields(bytes, 'PointStruct', (number, reader) => {
-    if (number === 1)
-      fields(reader.bytes(), 'PointId', (inner, idReader) => {
-        if (inner !== 2) return false;
-        point.id = idReader.string();
-        return true;
-      });
-    else if (number === 3) {
-      let key = '';
-      let value: unknown;
-      fields(reader.bytes(), 'payload entry', (inner, entry) => {
-        if (inner === 1) key = entry.string();
-        else if (inner === 2) value = decodeValue(entry.bytes());
-        else return false;
-        return true;
-      });
-      point.payload[key] = value;
-    } else if (number === 4)
-      fields(reader.bytes(), 'Vectors', (inner, vectors) => {
-        if (inner !== 1) return false;
-        fields(vectors.bytes(), 'Vector', (kind, vector) => {
-          if (kind !== 101) return false;
-          fields(vector.bytes(), 'DenseVector', (data, dense) => {
-            if (data !== 1) return false;
-            const packed = dense.bytes();
-            const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
-            for (let at = 0; at < packed.byteLength; at += 4) point.vector.push(view.getFloat32(at, true));
-            return true;
-          });
-          return true;
-        });
-        return true;
-      });
-    else return false;
-    return true;
-  });
-  return point;
-}
-
-function decodeValue(bytes: Uint8Array): unknown {
-  let value: unknown = null;
-  fields(bytes, 'Value', (number, reader) => {
-    if (number === 2) value = reader.double();
-    else if (number === 3) value = Number(reader.int64());
-    else if (number === 4) value = reader.string();
-    else if (number === 5) value = reader.bool();
-    else return false;
-    return true;
-  });
-  return value;
 }

@@ -2,10 +2,11 @@ import { type Benchmark, RECORD_EVIDENCE_GOLD } from '../benchmark.js';
 import { BEAM_ABILITIES } from './beam-abilities.js';
 import { BEAM_CATALOG } from './beam-catalog.js';
 import { BEAM_DATASETS, downloadBeamTier } from './beam-download.js';
+import { beamDatasetFiles, isBeamFolder } from './beam-folders.js';
 import { BEAM_READER_PROMPT } from './beam-prompts.js';
 import { beamOfficialRubric, beamPartialRubric } from './beam-rubric.js';
 import { resolveBeamTier } from './beam-tier-status.js';
-import { beamDatasetFiles, isBeamFolder, loadBeam } from './load-beam.js';
+import { loadBeam } from './load-beam.js';
 
 /**
  * BEAM (github.com/mohammadtavakoli78/BEAM): one user's long conversation per folder, probing

@@ -125,6 +125,30 @@ describe('downloadBeamTier (loopback raw-GitHub server)', () => {
         /^chats\/100K\/\d+\/(chat\.json|probing_questions\/probing_questions\.json)$/,
       );
   });
+
+  it('lists each conversation in order, its chat.json first, with the pinned size and SHA-256', () => {
+    expect(BEAM_FILES['100K']!.slice(0, 2)).toEqual([
+      {
+        path: 'chats/100K/1/chat.json',
+        bytes: 564977,
+        sha256: 'ea71efd5dcc13f7366d3737b45d532eadb3d1497f3d6f23d1fa1c4004d5ffdf2',
+      },
+      {
+        path: 'chats/100K/1/probing_questions/probing_questions.json',
+        bytes: 31547,
+        sha256: '047398ff1497674b11585e7b4829c3d64d2d5e63f7f3572c826b73ca1faaf898',
+      },
+    ]);
+    expect(BEAM_FILES['500K']!.at(-1)).toEqual({
+      path: 'chats/500K/35/probing_questions/probing_questions.json',
+      bytes: 31486,
+      sha256: 'e1be0d82a8e694f8092b21b584eb3ac57436bb4719b5f979f673e28f649e33f3',
+    });
+    for (const files of Object.values(BEAM_FILES))
+      expect(files.map((file) => file.path.split('/')[2])).toEqual(
+        files.map((_, index) => String(Math.floor(index / 2) + 1)),
+      );
+  });
 });
 
 const BEAM_DIR = process.env.LME_BEAM_DIR;

@@ -1,10 +1,7 @@
 import { existsSync, rmdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import {
-  DownloadConnectionError,
-  type DownloadTimeouts,
-  downloadDatasetFile,
-} from '../../dataset/download-dataset-file.js';
+import { downloadDatasetFile } from '../../dataset/download-dataset-file.js';
+import { DownloadConnectionError, type DownloadTimeouts } from '../../dataset/download-request.js';
 import { BEAM_COMMIT, BEAM_FILES, BEAM_REPOSITORY, type BeamFile } from './beam-files.js';
 
 /** Where raw GitHub files are served from (env LME_GITHUB_RAW_URL or `--github-raw-url` in tests). */

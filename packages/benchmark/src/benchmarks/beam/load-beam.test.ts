@@ -4,7 +4,10 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadAnyDataset } from '../load-dataset.js';
 import { BEAM_ABILITIES } from './beam-abilities.js';
-import { type BeamRecord, beamDate, flattenSourceIds, loadBeam } from './load-beam.js';
+import type { BeamRecord } from './beam-records.js';
+import { beamDate } from './beam-sessions.js';
+import { flattenSourceIds } from './beam-source-ids.js';
+import { loadBeam } from './load-beam.js';
 
 const TIER = resolve(import.meta.dirname, 'fixtures', 'tier');
 

@@ -1,12 +1,14 @@
 import { type Run, runExclusion } from '../../analysis/read-run.js';
 import type { ComparisonTable } from '../../analysis/render-comparison-table.js';
 import { orderQuestionTypes } from '../../benchmarks/benchmark-registry.js';
-import { missCause } from '../../providers/pipeline/gold-trace.js';
-import { judgeScore, type Sample, type SampleJudgeItem } from '../../results/sample.js';
+import type { Sample } from '../../results/sample.js';
 import type { Summary } from '../../results/summary.js';
 import { aggregateMetrics } from '../../run/aggregate-metrics.js';
-import { sampleErrataCell } from '../../run/write-csv.js';
 import type { QuestionDetails } from './question-details.js';
+import { type QuestionRun, questionRun, round } from './report-question-run.js';
+
+export type { GoldRank, HitRow, QuestionRun } from './report-question-run.js';
+
 import { describeRun, type RunProvenance } from './run-provenance.js';
 
 /** Tableau 10: each run keeps its colour in every chart and table. */
@@ -39,50 +41,12 @@ const HEADLINE_METRICS = [
 ] as const;
 
 const CURVE_CUTOFFS = [1, 3, 5, 10, 30, 50] as const;
-/** Hits kept per question and run for the question page. */
-const TOP_HITS = 10;
 
 export type ReportRun = RunProvenance & { label: string; colour: string };
 
 /** One bar: a run's mean of a metric over a category, and n, the questions in that mean. */
 export type MetricRow = { run: string; category: string; metric: string; value: number; n: number };
 export type CurveRow = { run: string; metric: string; k: number; value: number };
-
-export type GoldRank = {
-  id: string;
-  rank: number | null;
-  /** Per-route score and rank, when the run had them (explain.jsonl, or a saved hit). */
-  routes?: Record<string, { score: number; rank: number }>;
-  cause?: string;
-  cause_kind?: string;
-};
-
-export type HitRow = {
-  rank: number;
-  id: string;
-  session_id: string;
-  date?: string;
-  score: number;
-  routes: Record<string, { score: number; rank: number }>;
-  gold?: boolean;
-};
-
-export type QuestionRun = {
-  metrics: Record<string, number>;
-  gold: GoldRank[];
-  hits: HitRow[];
-  /** How far `gold` ranks reach: the whole ranking (explain.jsonl) or the saved hits. */
-  ranked: 'all' | number;
-  hypothesis?: string | null;
-  /** A yes/no judge's verdict (null: a judge error). */
-  judge?: boolean | null;
-  /** A graded judge's score in [0, 1] (null: a judge error) and its rubric items. */
-  judge_score?: number | null;
-  judge_items?: SampleJudgeItem[];
-  error?: string | null;
-  /** Set when the run's errata touched the question: `excluded: gold-answer (longmemeval-s@1)`. */
-  errata?: string;
-};
 
 export type QuestionRow = {
   id: string;
@@ -138,74 +102,6 @@ function runSummary(run: Run): Summary {
       samples: run.samples,
     })
   );
-}
-
-const round = (value: number) => Math.round(value * 10000) / 10000;
-
-function goldRanksFromHits(sample: Sample): GoldRank[] {
-  return sample.gold_sessions.map((gold) => {
-    const hit = sample.hits.find((candidate) => candidate.session_id === gold || candidate.id === gold);
-    if (!hit) return { id: gold, rank: null };
-    const cause = missCause({ rank: hit.rank, routes: hit.routes }, 5);
-    return { id: gold, rank: hit.rank, routes: hit.routes, cause: cause.text, cause_kind: cause.kind };
-  });
-}
-
-function goldRanksFromExplain(explain: Record<string, unknown>): GoldRank[] | undefined {
-  const gold = explain.gold as { sessions?: unknown } | undefined;
-  if (!gold || !Array.isArray(gold.sessions)) return undefined;
-  return (gold.sessions as Record<string, unknown>[]).map((item) => ({
-    id: String(item.id),
-    rank: typeof item.rank === 'number' ? item.rank : null,
-    routes: item.routes as GoldRank['routes'],
-    cause: (item.cause as { text?: string } | undefined)?.text,
-    cause_kind: (item.cause as { kind?: string } | undefined)?.kind,
-  }));
-}
-
-function questionRun(
-  sample: Sample,
-  explain: Record<string, unknown> | undefined,
-  details: QuestionDetails | undefined,
-  metrics: readonly string[],
-): QuestionRun {
-  const fromExplain = explain ? goldRanksFromExplain(explain) : undefined;
-  const gold = fromExplain ?? goldRanksFromHits(sample);
-  const goldIds = new Set(sample.gold_sessions);
-  const kept: Record<string, number> = {};
-  for (const name of metrics) if (sample.metrics[name] !== undefined) kept[name] = sample.metrics[name];
-  return {
-    metrics: kept,
-    gold,
-    ranked: fromExplain ? 'all' : sample.hits.length,
-    hits: sample.hits.slice(0, TOP_HITS).map((hit) => ({
-      rank: hit.rank,
-      id: hit.id,
-      session_id: hit.session_id,
-      ...(details?.sessionDates[hit.session_id] ? { date: details.sessionDates[hit.session_id] } : {}),
-      score: round(hit.score),
-      routes: Object.fromEntries(
-        Object.entries(hit.routes).map(([route, trace]) => [
-          route,
-          { score: round(trace.score), rank: trace.rank },
-        ]),
-      ),
-      ...(goldIds.has(hit.session_id) || goldIds.has(hit.id) ? { gold: true } : {}),
-    })),
-    ...(sample.hypothesis !== null ? { hypothesis: sample.hypothesis } : {}),
-    ...judgeOf(sample),
-    ...(sample.error ? { error: sample.error } : {}),
-    ...(sample.errata ? { errata: `${sampleErrataCell(sample)} (${sample.errata.errata})` } : {}),
-  };
-}
-
-/** The judge's grading for the question page: a yes/no verdict, or a graded score with its items. */
-function judgeOf(sample: Sample): Pick<QuestionRun, 'judge' | 'judge_score' | 'judge_items'> {
-  const { judge } = sample;
-  if (!judge) return {};
-  const score = judgeScore(judge);
-  if (judge.items === undefined) return { judge: score === null ? null : score === 1 };
-  return { judge_score: score, judge_items: judge.items };
 }
 
 /** Everything the HTML report shows, as plain JSON (the charts' data and the question pages). */
