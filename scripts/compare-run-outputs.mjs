@@ -70,7 +70,9 @@ const isRunFolder = (dir) => existsSync(join(dir, 'summary.json')) || existsSync
 function runPairs(before, after) {
   if (isRunFolder(before) || isRunFolder(after)) return [[basename(after), before, after]];
   const runs = (dir) =>
-    readdirSync(dir).filter((entry) => statSync(join(dir, entry)).isDirectory() && isRunFolder(join(dir, entry)));
+    readdirSync(dir).filter(
+      (entry) => statSync(join(dir, entry)).isDirectory() && isRunFolder(join(dir, entry)),
+    );
   const names = [...new Set([...runs(before), ...runs(after)])].sort();
   if (names.length === 0) usage(`neither ${before} nor ${after} holds a run folder`);
   return names.map((name) => [
@@ -91,7 +93,8 @@ function lineChange(before, after) {
   let at = 0;
   while (at < before.length && before[at] === after[at]) at++;
   const from = Math.max(0, at - 30);
-  const part = (line) => `${from > 0 ? '…' : ''}${line.slice(from, at + 40)}${line.length > at + 40 ? '…' : ''}`;
+  const part = (line) =>
+    `${from > 0 ? '…' : ''}${line.slice(from, at + 40)}${line.length > at + 40 ? '…' : ''}`;
   return `${JSON.stringify(part(before))} → ${JSON.stringify(part(after))}`;
 }
 
@@ -106,8 +109,7 @@ function diffJson(before, after, path, out) {
   }
   if (Array.isArray(before)) {
     const length = Math.max(before.length, after.length);
-    if (before.length !== after.length)
-      out.push(`${path}: ${before.length} → ${after.length} items`);
+    if (before.length !== after.length) out.push(`${path}: ${before.length} → ${after.length} items`);
     for (let index = 0; index < Math.min(length, before.length, after.length); index++)
       diffJson(before[index], after[index], `${path}[${index}]`, out);
     return;
@@ -134,13 +136,14 @@ const WALL_TIME = /(^|_)ms(_|$)|_seconds$|^seconds$/;
 function maskSummary(summary) {
   const kept = masked(
     summary,
-    (key, at) => at === 'run_id' || LATENCY_METRIC.test(key) || (at.startsWith('ingest.') && WALL_TIME.test(key)),
+    (key, at) =>
+      at === 'run_id' || LATENCY_METRIC.test(key) || (at.startsWith('ingest.') && WALL_TIME.test(key)),
   );
   if (typeof kept.provider?.url === 'string') kept.provider.url = maskPorts(kept.provider.url);
   return kept;
 }
 
-const maskSample = (sample) => masked(sample, (key, at) => at === 'latency_ms');
+const maskSample = (sample) => masked(sample, (_key, at) => at === 'latency_ms');
 
 const maskPorts = (text) => text.replace(/\b(127\.0\.0\.1|localhost|\[::1\]):\d+/g, '$1:<port>');
 
@@ -155,7 +158,7 @@ function maskReport(text, runIds) {
 function maskConfig(manifest) {
   const machine = new Set(['out', 'cacheDir', 'modelDir', 'runId', 'dataDir']);
   return {
-    config: masked(manifest.config ?? {}, (key, at) => machine.has(at)),
+    config: masked(manifest.config ?? {}, (_key, at) => machine.has(at)),
     dataset: { sha256: manifest.dataset?.sha256, file_sha256: manifest.dataset?.file_sha256 },
     questions_total: manifest.questions_total,
     fingerprint: {
@@ -176,7 +179,9 @@ function readJson(file, problems) {
 }
 
 function readLines(file, problems) {
-  const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '');
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
   return lines.map((line, index) => {
     try {
       return JSON.parse(line);
