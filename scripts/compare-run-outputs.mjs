@@ -220,7 +220,7 @@ function compareRuns(beforeDir, afterDir, { outputsOnly = false } = {}) {
     const before = readLines(join(beforeDir, 'samples.jsonl'), differences);
     const after = readLines(join(afterDir, 'samples.jsonl'), differences);
     if (before.length !== after.length)
-      differences.push(`samples.jsonl: ${before.length} → ${after.length} lines`);
+      differences.push(`samples.jsonl lines: ${before.length} → ${after.length}`);
     for (let index = 0; index < Math.min(before.length, after.length); index++) {
       if (!before[index] || !after[index]) continue;
       const found = [];
