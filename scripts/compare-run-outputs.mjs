@@ -15,8 +15,8 @@
  *   scores and route scores, answers, errors) but `latency_ms`;
  * - report.md: the text, with run ids, times in ms and loopback ports masked;
  * - config.json (unless --outputs-only): the resolved config without the paths of this machine
- *   (out, cacheDir, modelDir) and the run id, the dataset checksums, the number of questions and the
- *   fingerprint's rankings, dataset and models hashes. The setup/config/code hashes are not compared:
+ *   (out, cacheDir, modelDir, dataDir), the run id and loopback ports (--provider-url); the dataset
+ *   checksums, the number of questions and the fingerprint's rankings, dataset and models hashes. The setup/config/code hashes are not compared:
  *   the code differs by design, and issue 47 lets the settings hash change once (printed as a note).
  * - the set of output files (summary.json, samples.jsonl, report.md, config.json, explain.jsonl,
  *   hypotheses.jsonl, summary.csv, samples.csv) each folder holds.
@@ -157,7 +157,7 @@ function maskReport(text, runIds) {
 /** The fields of config.json a change of code must leave alone. */
 function maskConfig(manifest) {
   const machine = new Set(['out', 'cacheDir', 'modelDir', 'runId', 'dataDir']);
-  return {
+  const kept = {
     config: masked(manifest.config ?? {}, (_key, at) => machine.has(at)),
     dataset: { sha256: manifest.dataset?.sha256, file_sha256: manifest.dataset?.file_sha256 },
     questions_total: manifest.questions_total,
@@ -167,6 +167,7 @@ function maskConfig(manifest) {
       models: manifest.fingerprint?.models,
     },
   };
+  return JSON.parse(maskPorts(JSON.stringify(kept)));
 }
 
 function readJson(file, problems) {

@@ -98,6 +98,7 @@ describe('scripts/compare-run-outputs.mjs', () => {
       editJson<Manifest>(side, SHARD_2, 'config.json', (manifest) => {
         manifest.config.out = `/${side}/results`;
         manifest.config.cacheDir = `/${side}/cache`;
+        manifest.config.providerUrl = `http://127.0.0.1:${port}`;
         manifest.fingerprint.code = `${side} code`;
         manifest.provenance.started_at = `${side} start`;
       });
