@@ -10,13 +10,7 @@ import { componentKeyUsed } from './component-kinds.js';
 import { IN_PROCESS_CAPABILITIES, type ProviderCapabilities } from './provider-capabilities.js';
 import type { RunConfig } from './run-config.js';
 import { flagOfKey } from './run-options.js';
-import {
-  embeds,
-  judges,
-  readsAndJudges,
-  summarizes,
-  usesPipeline,
-} from './run-shape.js';
+import { embeds, judges, readsAndJudges, summarizes, usesPipeline } from './run-shape.js';
 
 /**
  * When a key changes nothing in a resolved config: the condition under which it is used, and the
