@@ -132,7 +132,9 @@ describe('warnings for flags with no effect', () => {
       resolveRunConfig(
         parseRun(['--retriever', 'hybrid', '--embedder', 'local:use-lite', '--model-dir', '/models']),
       ).warnings,
-    ).toEqual(['--model-dir has no effect without --embedder hf:<owner>/<model>[@<dtype>] in a pipeline that embeds.']);
+    ).toEqual([
+      '--model-dir has no effect without --embedder hf:<owner>/<model>[@<dtype>] in a pipeline that embeds.',
+    ]);
     // The default embedder is an hf: model (the hybrid preset's), so --model-dir alone counts.
     expect(resolveRunConfig(parseRun(['--retriever', 'hybrid', '--model-dir', '/models'])).warnings).toEqual(
       [],
