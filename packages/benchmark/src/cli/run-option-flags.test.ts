@@ -107,9 +107,10 @@ describe('warnings for flags with no effect', () => {
         parseRun(['--rerank-depth', '30', '--rerank-model', 'm', '--source-weights', 'memory=1']),
       ).warnings,
     ).toEqual([
+      // In the order of RUN_OPTIONS: the retrieval section's flags, then the rerankers' own.
+      '--source-weights has no effect without --retriever multi-source.',
       '--rerank-depth has no effect without --reranker.',
       '--rerank-model has no effect without --reranker http:<url>.',
-      '--source-weights has no effect without --retriever multi-source.',
     ]);
     expect(
       resolveRunConfig(
