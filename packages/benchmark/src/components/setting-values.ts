@@ -1,13 +1,6 @@
 import { z } from 'zod';
 
 /**
- * The embedder when neither a preset nor --embedder names one: the hybrid preset's (issue 37), so
- * `--retriever hybrid` without a preset embeds as `--preset hybrid` does (session-aware chose
- * e5-small on the dev suite and names it itself). presets.test.ts keeps the two in step.
- */
-export const DEFAULT_EMBEDDER = 'hf:Xenova/bge-small-en-v1.5+hf:Xenova/e5-small-v2';
-
-/**
  * An endpoint URL. Config is written to config.json, so a URL carrying credentials
  * (`https://user:secret@host`) is refused: keys belong in the environment.
  */

@@ -13,7 +13,7 @@ import { RUN_SHAPE } from './sections/run-section.js';
 import { STAGES_SHAPE } from './sections/stages-section.js';
 import { SUMMARIES_SHAPE } from './sections/summaries-section.js';
 
-export { DEFAULT_EMBEDDER } from '../components/setting-values.js';
+export { DEFAULT_EMBEDDER } from '../components/embedders/embedder-registry.js';
 
 /**
  * Every setting of a run. The CLI maps each flag to one key; presets, environment and flags are

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { HF_EMBEDDER } from '../components/embedders/hf/hf-embedder.js';
 import { readJsonConfig } from '../config/read-json-config.js';
 
 /** The checked-in list of ONNX embedding models: configs/models.json. */
 export const MODEL_CATALOG_PATH = resolve(import.meta.dirname, '../../../../configs/models.json');
 
 /** The embedder name prefix of catalogued ONNX models: `hf:Xenova/bge-small-en-v1.5@q8`. */
-export const HF_PREFIX = 'hf:';
+export const HF_PREFIX = `${HF_EMBEDDER.name}:`;
 export const DEFAULT_DTYPE = 'q8';
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, { error: 'is not a lower-case hex SHA-256' });

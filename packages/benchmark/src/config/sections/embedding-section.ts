@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { OptionShapeOf } from '../../components/component.js';
-import { EMBEDDERS } from '../../components/embedders/embedder-registry.js';
+import { DEFAULT_EMBEDDER, EMBEDDERS } from '../../components/embedders/embedder-registry.js';
 import type { RunOptionDeclaration } from '../../components/option-declaration.js';
-import { DEFAULT_EMBEDDER } from '../../components/setting-values.js';
 
 /** The pipeline's embedder and vector store (each embedder family's own options: components/embedders/). */
 export const EMBEDDING_SHAPE = {
