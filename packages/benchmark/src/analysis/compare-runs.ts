@@ -4,7 +4,7 @@ import { meanMetrics } from '../results/metric-means.js';
 import type { Sample } from '../results/sample.js';
 import { inMeans } from '../results/sample.js';
 import type { Exclusion } from '../results/summary.js';
-import { inRetrievalMeans, isQaMetric } from '../run/aggregate-metrics.js';
+import { inRetrievalMeans, isQaMetric } from '../run/outputs/aggregate-metrics.js';
 import { metricsToAdd } from './compare-added-metrics.js';
 import {
   ALL_METRICS,

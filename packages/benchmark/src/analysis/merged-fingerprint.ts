@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RunConfig } from '../config/run-config.js';
 import type { Sample } from '../results/sample.js';
-import { configSha256, type RunFingerprint, rankingsSha256 } from '../run/run-fingerprint.js';
+import { configSha256, type RunFingerprint, rankingsSha256 } from '../run/outputs/run-fingerprint.js';
 
 /**
  * The fingerprint of a merged run, as the runner would have written for one unsharded run of the

@@ -7,41 +7,41 @@ import type { RunConfig } from '../config/run-config.js';
 import { createErrataApplier, type ErrataApplication } from '../errata/apply-errata.js';
 import { checkErrataDataset } from '../errata/check-errata-dataset.js';
 import { loadErrata } from '../errata/load-errata.js';
+import { createProvider } from '../providers/create-provider.js';
 import type { PipelineResources } from '../providers/pipeline/configured-embedder.js';
 import type { Provider } from '../providers/provider.js';
 import { parseProviderOptions, providerCapabilities, providerNamed } from '../providers/provider-registry.js';
 import { describeProvider } from '../results/provider-identity.js';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
-import { absentGoldWarning } from './absent-gold.js';
 import { benchmarkOfDataset, settleBenchmarkDefaults } from './benchmark-defaults.js';
-import { checkServers } from './check-servers.js';
-import { datasetFileSha256 } from './dataset-checksum.js';
-import { preflightRun } from './preflight.js';
-import { collectProvenance } from './provenance.js';
-import { type ProviderAnswerStats, providerAnswerStats } from './provider-answer-stats.js';
-import { createProvider } from './provider-registry.js';
-import { createQaStage } from './qa-stage.js';
+import { checkServers } from './checks/check-servers.js';
+import { datasetFileSha256 } from './checks/dataset-checksum.js';
+import { preflightRun } from './checks/preflight.js';
+import { addSample, type Spend, spendOf } from './checks/spend.js';
+import { claimRunFolder, openRunFolder } from './files/run-folder.js';
+import { collectProvenance } from './outputs/provenance.js';
+import { type ProviderAnswerStats, providerAnswerStats } from './outputs/provider-answer-stats.js';
+import { runFingerprint } from './outputs/run-fingerprint.js';
+import { prepareResume, type RunManifest } from './outputs/run-manifest.js';
+import { currentSetup } from './outputs/run-setup.js';
+import { type RunResult, writeRunOutputs } from './outputs/write-run-outputs.js';
+import { createQaStage } from './phases/qa-stage.js';
+import { runQuestion } from './phases/run-question.js';
+import { checkRunId, defaultRunId } from './run-id.js';
+import { absentGoldWarning } from './selection/absent-gold.js';
 import {
   checkDataset,
   type LoadedRecords,
   noQuestionsMessage,
   openQuestionSource,
-} from './question-source.js';
-import { runFingerprint } from './run-fingerprint.js';
-import { claimRunFolder, openRunFolder } from './run-folder.js';
-import { checkRunId, defaultRunId } from './run-id.js';
-import { prepareResume, type RunManifest } from './run-manifest.js';
-import { runQuestion } from './run-question.js';
-import { currentSetup } from './run-setup.js';
-import { addSample, type Spend, spendOf } from './spend.js';
-import { type RunResult, writeRunOutputs } from './write-run-outputs.js';
+} from './selection/question-source.js';
 
-export type { LoadedRecords } from './question-source.js';
-export { selectionOf, selectRecords } from './question-source.js';
+export { type RunManifest, readManifest } from './outputs/run-manifest.js';
+export { type RunResult, writeRunOutputs } from './outputs/write-run-outputs.js';
 export { defaultRunId } from './run-id.js';
-export { type RunManifest, readManifest } from './run-manifest.js';
-export { type RunResult, writeRunOutputs } from './write-run-outputs.js';
+export type { LoadedRecords } from './selection/question-source.js';
+export { selectionOf, selectRecords } from './selection/question-source.js';
 
 /** Optional hooks through which a run reports progress; the core never prints. */
 export type RunHooks = {

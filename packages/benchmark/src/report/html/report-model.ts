@@ -4,8 +4,8 @@ import { orderQuestionTypes } from '../../benchmarks/benchmark-registry.js';
 import { missCause } from '../../providers/pipeline/gold-trace.js';
 import { judgeScore, type Sample, type SampleJudgeItem } from '../../results/sample.js';
 import type { Summary } from '../../results/summary.js';
-import { aggregateMetrics } from '../../run/aggregate-metrics.js';
-import { sampleErrataCell } from '../../run/write-csv.js';
+import { aggregateMetrics } from '../../run/outputs/aggregate-metrics.js';
+import { sampleErrataCell } from '../../run/outputs/write-csv.js';
 import type { QuestionDetails } from './question-details.js';
 import { describeRun, type RunProvenance } from './run-provenance.js';
 
