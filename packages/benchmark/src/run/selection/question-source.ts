@@ -6,8 +6,8 @@ import { detectDatasetFormat, loadAnyDataset } from '../../benchmarks/load-datas
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { validateDataset } from '../../benchmarks/validate-dataset.js';
 import { suggestNames } from '../../config/close-names.js';
-import type { RunConfig } from '../../config/run-config.js';
 import { embeds, judges } from '../../config/run-shape.js';
+import type { DataSection } from '../../config/sections/data-section.js';
 import { providerCapabilities } from '../../providers/provider-registry.js';
 import {
   acceptsRecord,
@@ -37,7 +37,7 @@ export type QuestionSource = {
   sha256(): string;
 };
 
-export function selectionOf(config: RunConfig): Selection {
+export function selectionOf(config: DataSection): Selection {
   return {
     questionIds: config.questionIds,
     questionTypes: config.questionTypes,
@@ -53,22 +53,23 @@ export function selectionOf(config: RunConfig): Selection {
  * It does when per-question work costs more than a pass of reading (the S file takes about 1.8 s
  * of CPU): QA calls, an external provider, or embeddings. A BM25-only run streams the file and
  * checks each record as it reads it, so a bad record stops it there, with every finished question
- * saved (`--resume` continues after the file is fixed).
+ * saved (`--resume` continues after the file is fixed). It reads what `embeds` reads (the
+ * provider, the retriever and its routes), `judges` the QA section.
  */
-export function validatesFirst(config: RunConfig): boolean {
+export function validatesFirst(config: Parameters<typeof embeds>[0]): boolean {
   return judges(config) || providerCapabilities(config.provider).external || embeds(config);
 }
 
 /**
- * Before the first question: checks every record of the file when `validatesFirst` says so, and
+ * Before the first question: checks every record of the file when `validate` (`validatesFirst`) says so, and
  * refuses, in one sentence with close names, --question-ids or --question-types naming questions
  * the dataset does not have. At most one pass over the file, none when it is already in memory.
  */
 export async function checkDataset(
   path: string,
-  config: RunConfig,
-  preloaded?: readonly LongMemEvalRecord[],
-  validate = validatesFirst(config),
+  config: DataSection,
+  preloaded: readonly LongMemEvalRecord[] | undefined,
+  validate: boolean,
 ): Promise<void> {
   const selecting = config.questionIds !== undefined || config.questionTypes !== undefined;
   let questions: { questionId: string; questionType: string }[];
@@ -113,7 +114,7 @@ export const TWO_PASS_BYTES = 512 * 2 ** 20;
  */
 export async function openQuestionSource(
   path: string,
-  config: RunConfig,
+  config: DataSection,
   preloaded?: LoadedRecords,
   twoPassBytes = TWO_PASS_BYTES,
   /** The loader's warnings (a BEAM gold id naming no message, …), each once, as it reads. */
@@ -214,7 +215,7 @@ function fileSize(path: string): number {
 }
 
 /** The questions a config selects, read into memory (for dry runs). */
-export async function selectRecords(config: RunConfig): Promise<LongMemEvalRecord[]> {
+export async function selectRecords(config: DataSection): Promise<LongMemEvalRecord[]> {
   const path = resolveDatasetPath(config.dataset, config.dataDir);
   // Reading the selection below checks every record it reads: no separate validation pass.
   await checkDataset(path, config, undefined, false);
@@ -226,7 +227,7 @@ export async function selectRecords(config: RunConfig): Promise<LongMemEvalRecor
 }
 
 /** The sentence for a selection that yields no question. */
-export function noQuestionsMessage(path: string, config: RunConfig): string {
+export function noQuestionsMessage(path: string, config: DataSection): string {
   const filters = [
     config.questionIds ? `--question-ids ${config.questionIds.join(',')}` : '',
     config.questionTypes ? `--question-types ${config.questionTypes.join(',')}` : '',
