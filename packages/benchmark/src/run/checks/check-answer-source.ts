@@ -1,5 +1,6 @@
-import type { RunConfig } from '../../config/run-config.js';
 import { judgesProviderAnswers } from '../../config/run-shape.js';
+import type { ProviderSection } from '../../config/sections/provider-section.js';
+import type { QaSection } from '../../config/sections/qa-section.js';
 import { PROVIDERS, providerCapabilities } from '../../providers/provider-registry.js';
 
 /**
@@ -7,7 +8,9 @@ import { PROVIDERS, providerCapabilities } from '../../providers/provider-regist
  * own answers (`--answers provider`) from a provider that gives none, or together with lme's
  * reader (whose answer would replace the provider's).
  */
-export function checkAnswerSource(config: Pick<RunConfig, 'answers' | 'provider' | 'readerModel'>): void {
+export function checkAnswerSource(
+  config: Pick<QaSection, 'answers' | 'readerModel'> & Pick<ProviderSection, 'provider'>,
+): void {
   if (!judgesProviderAnswers(config)) return;
   if (!providerCapabilities(config.provider).answersItself) {
     const answering = Object.values(PROVIDERS).filter((descriptor) => descriptor.capabilities.answersItself);

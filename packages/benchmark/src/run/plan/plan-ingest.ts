@@ -1,5 +1,6 @@
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import type { RunConfig } from '../../config/run-config.js';
+import type { ProviderSection } from '../../config/sections/provider-section.js';
+import type { RetrievalSection } from '../../config/sections/retrieval-section.js';
 import { haystackKey, sentSessions } from '../../providers/external/sent-haystack.js';
 import { parseProviderOptions, providerNamed } from '../../providers/provider-registry.js';
 
@@ -11,7 +12,10 @@ export type IngestPlan = { ingests: number; sessions: number; turns: number; rol
  * distinct haystack as sent (or one per question when the system starts fresh for each: its
  * `freshPerQuestion` capability or a `fresh-per-question` option). Undefined for lme's own providers.
  */
-export function planIngest(config: RunConfig, records: readonly LongMemEvalRecord[]): IngestPlan | undefined {
+export function planIngest(
+  config: Pick<ProviderSection, 'provider' | 'providerOptions'> & Pick<RetrievalSection, 'indexRoles'>,
+  records: readonly LongMemEvalRecord[],
+): IngestPlan | undefined {
   const descriptor = providerNamed(config.provider);
   if (!descriptor.capabilities.external) return undefined;
   const options = parseProviderOptions(descriptor, config.providerOptions);

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { loadLocomo } from '../../benchmarks/locomo/load-locomo.js';
 import { parseRunConfig } from '../../config/parse-run-config.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
-import { planRun, renderPlan } from './plan-run.js';
+import { planRun } from './plan-run.js';
+import { renderPlan } from './render-plan.js';
 
 const fixture = resolve(REPO_ROOT, 'datasets/fixtures/locomo-mini.json');
 

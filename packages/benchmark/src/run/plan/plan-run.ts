@@ -1,8 +1,6 @@
 import { type CachedEmbedder, estimateCost, loadPriceTable } from '@lme/search-core';
-import { sharedQaSettings } from '../../benchmarks/benchmark-registry.js';
 import { buildCorpus } from '../../benchmarks/build-corpus.js';
 import { isAbstention, type LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import type { RunConfig } from '../../config/run-config.js';
 import {
   contextualizesWithLlm,
   embeds,
@@ -12,22 +10,21 @@ import {
 } from '../../config/run-shape.js';
 import { countTokens } from '../../metrics/truncate-tokens.js';
 import { createConfiguredEmbedder } from '../../providers/pipeline/configured-embedder.js';
-import { judgeRubricDefinition } from '../../qa/judge-rubrics.js';
-import { officialContextLength } from '../../qa/reader.js';
-import { readerPromptDefinition } from '../../qa/reader-prompts.js';
-import { judgeOf, readerPromptOf } from '../benchmark-defaults.js';
 import { checkAnswerSource } from '../checks/check-answer-source.js';
-import { type IngestPlan, planIngest, renderIngestPlan } from './plan-ingest.js';
+import { type IngestPlan, planIngest } from './plan-ingest.js';
+import { type LlmPlan, planJudge, planReader, planSummaries, type UnpricedPlan } from './plan-llm.js';
 import { planRerank } from './plan-rerank.js';
 
-export type LlmPlan = {
-  role: 'reader' | 'reader-notes' | 'judge' | 'summarizer' | 'contextual' | 'reranker';
-  model: string;
-  calls: number;
-  promptTokens: number;
-  completionTokens: number;
-  costUsd: number | null;
-};
+export type { LlmPlan } from './plan-llm.js';
+
+/**
+ * The config a plan reads: the whole run's settings, as the embedder factory, the rerank plan and
+ * the corpus builder each take them (the LLM roles' plans take their sections, plan-llm.ts).
+ */
+export type PlannedConfig = Parameters<typeof createConfiguredEmbedder>[0] &
+  Parameters<typeof planRerank>[0] &
+  Parameters<typeof embeds>[0] &
+  Parameters<typeof contextualizesWithLlm>[0];
 
 /** What a run would do, counted without calling any model or endpoint. */
 export type RunPlan = {
@@ -52,18 +49,11 @@ export type RunPlan = {
 
 // Token estimates: exact o200k_base counts on a sample of texts, scaled by characters.
 const SAMPLE_QUESTIONS = 12;
-// Reader max_tokens: a prompt's own (`ReaderPromptDefinition.maxTokens`), else 800, what the official run_generation.py sends.
-const ANSWER_TOKENS = 800;
-const SUMMARY_COMPLETION_TOKENS = 150;
 // --contextual llm: one call per document, the conversation around it cut at 8000 characters
 // (contextPrompt), the chunk and about 400 characters of instructions; max_tokens 150.
 const CONTEXT_CONVERSATION_CHARS = 8000;
 const CONTEXT_INSTRUCTION_CHARS = 400;
 const CONTEXT_COMPLETION_TOKENS = 150;
-const JUDGE_HYPOTHESIS_TOKENS = 120;
-
-/** An LLM role's calls and tokens, before pricing. */
-type UnpricedPlan = Omit<LlmPlan, 'costUsd'>;
 
 /**
  * The plan of a run over these records: questions, documents to index, texts to embed (and how
@@ -72,7 +62,10 @@ type UnpricedPlan = Omit<LlmPlan, 'costUsd'>;
  * average session size), at the official token budget; completions at their maximum length.
  * Which roles run is config/run-shape.ts's answer, as for preflight and the run itself.
  */
-export async function planRun(config: RunConfig, records: readonly LongMemEvalRecord[]): Promise<RunPlan> {
+export async function planRun(
+  config: PlannedConfig,
+  records: readonly LongMemEvalRecord[],
+): Promise<RunPlan> {
   // A plan of a run preflight would refuse is refused the same way.
   checkAnswerSource(config);
   const byType: Record<string, number> = {};
@@ -126,7 +119,7 @@ export async function planRun(config: RunConfig, records: readonly LongMemEvalRe
 
 /** The documents of every haystack, their distinct texts, and the characters of their `--contextual llm` prompts. */
 function countCorpus(
-  config: RunConfig,
+  config: PlannedConfig,
   records: readonly LongMemEvalRecord[],
 ): { documents: number; texts: Set<string>; contextPromptChars: number } {
   let documents = 0;
@@ -144,7 +137,7 @@ function countCorpus(
 
 /** Texts and questions to embed, and how many of each the embedding cache already holds. */
 async function planEmbedding(
-  config: RunConfig,
+  config: PlannedConfig,
   records: readonly LongMemEvalRecord[],
   texts: ReadonlySet<string>,
   notes: string[],
@@ -166,145 +159,6 @@ async function planEmbedding(
   return embedding;
 }
 
-/** The reader's calls, and Chain-of-Note's (`--reader-notes`). */
-function planReader(
-  config: RunConfig,
-  records: readonly LongMemEvalRecord[],
-  tokensPerChar: number,
-  notes: string[],
-): UnpricedPlan[] {
-  const readerModel = config.readerModel!;
-  const plans: UnpricedPlan[] = [];
-  const answerTokens =
-    config.readerMaxTokens ?? readerPromptDefinition(readerPromptOf(config)).maxTokens ?? ANSWER_TOKENS;
-  const budget = officialContextLength(readerModel) - answerTokens - 1000;
-  let promptTokens = 0;
-  let noteCalls = 0;
-  let notePromptTokens = 0;
-  const { noteTemplate, noteMaxTokens } = sharedQaSettings();
-  const noteTemplateTokens = countTokens(noteTemplate);
-  for (const record of records) {
-    const chunks = readerChunkChars(config, record);
-    const chars = chunks.reduce((sum, value) => sum + value, 0);
-    promptTokens += Math.min(Math.round(chars * tokensPerChar), budget) + 150;
-    if (config.readerNotes) {
-      // Chain-of-Note: one note call per history chunk, before the reader's call.
-      noteCalls += chunks.length;
-      const questionTokens = Math.round((record.question.length + 40) * tokensPerChar);
-      for (const chunk of chunks) {
-        notePromptTokens += Math.round(chunk * tokensPerChar) + noteTemplateTokens + questionTokens;
-      }
-    }
-  }
-  if (config.readerNotes) {
-    plans.push({
-      role: 'reader-notes',
-      model: readerModel,
-      calls: noteCalls,
-      promptTokens: notePromptTokens,
-      completionTokens: noteCalls * noteMaxTokens,
-    });
-    notes.push(
-      `Chain-of-Note (--reader-notes): one note call per history session before each answer, max_tokens ${noteMaxTokens}.`,
-    );
-  }
-  plans.push({
-    role: 'reader',
-    model: readerModel,
-    calls: records.length,
-    promptTokens,
-    completionTokens: records.length * answerTokens,
-  });
-  return plans;
-}
-
-/** The judge's calls, by the configured rubric: the reader's answers or the provider's own. */
-function planJudge(config: RunConfig, records: readonly LongMemEvalRecord[], notes: string[]): UnpricedPlan {
-  // The configured rubric: its prompt, its max_tokens, and the questions it grades at all.
-  const rubric = judgeRubricDefinition(judgeOf(config));
-  const judged = records.filter((record) => rubric.grades?.(record) ?? true);
-  // A graded rubric (BEAM's) makes one call per item: each item's prompt is counted.
-  const prompts = (record: LongMemEvalRecord) =>
-    rubric.kind === 'graded'
-      ? rubric.items(record, '').map((item) => item.prompt)
-      : [rubric.prompt(record, '')];
-  const judgeCalls = judged.reduce((sum, record) => sum + prompts(record).length, 0);
-  const judgePrompt = judged.reduce(
-    (sum, record) =>
-      sum +
-      prompts(record).reduce((total, prompt) => total + countTokens(prompt) + JUDGE_HYPOTHESIS_TOKENS, 0),
-    0,
-  );
-  const plan: UnpricedPlan = {
-    role: 'judge',
-    model: config.judgeModel,
-    // --judge-samples k: the whole request k times (each vote is its own call).
-    calls: judgeCalls * config.judgeSamples,
-    promptTokens: judgePrompt * config.judgeSamples,
-    completionTokens: judgeCalls * (rubric.maxTokens ?? 10) * config.judgeSamples,
-  };
-  if (judged.length < records.length) {
-    notes.push(
-      `judge ${judgeOf(config)} grades ${judged.length} of ${records.length} questions (${rubric.description}).`,
-    );
-  }
-  if (
-    rubric.kind !== 'graded' &&
-    rubric.gradesAbstention &&
-    records.some((record) => isAbstention(record.question_id))
-  ) {
-    notes.push('abstention questions are judged with the official abstention template.');
-  }
-  return plan;
-}
-
-/** `--summarizer llm`: one call per distinct session, its text cut at 12,000 characters. */
-function planSummaries(
-  config: RunConfig,
-  records: readonly LongMemEvalRecord[],
-  tokensPerChar: number,
-  notes: string[],
-): UnpricedPlan {
-  const sessions = new Map<string, number>();
-  for (const record of records) {
-    record.haystack_session_ids.forEach((id, index) => {
-      sessions.set(
-        id,
-        record.haystack_sessions[index]!.reduce(
-          (sum, turn) => sum + Math.min(turn.content.length, 12_000),
-          0,
-        ),
-      );
-    });
-  }
-  const chars = [...sessions.values()].reduce((sum, value) => sum + Math.min(value, 12_000) + 400, 0);
-  notes.push('summaries already in the cache are not requested again; the plan counts every session.');
-  return {
-    role: 'summarizer',
-    model: config.summarizerModel,
-    calls: sessions.size,
-    promptTokens: Math.round(chars * tokensPerChar),
-    completionTokens: sessions.size * SUMMARY_COMPLETION_TOKENS,
-  };
-}
-
-/**
- * Characters of each history chunk (session) the reader gets for a question: every session
- * (full-context), the evidence sessions (oracle), else the top readerTopK at the mean session size.
- */
-function readerChunkChars(config: RunConfig, record: LongMemEvalRecord): number[] {
-  const sessionChars = record.haystack_sessions.map((turns) =>
-    turns.reduce((sum, turn) => sum + turn.content.length + 40, 0),
-  );
-  if (config.provider === 'full-context') return sessionChars;
-  if (config.provider === 'oracle') {
-    const evidence = new Set(record.answer_session_ids);
-    return sessionChars.filter((_, index) => evidence.has(record.haystack_session_ids[index]!));
-  }
-  const mean = sessionChars.reduce((sum, value) => sum + value, 0) / Math.max(sessionChars.length, 1);
-  return new Array<number>(Math.min(config.readerTopK, sessionChars.length)).fill(mean);
-}
-
 /** o200k_base tokens per character of haystack text, measured on a few questions. */
 function sampleTokensPerChar(records: readonly LongMemEvalRecord[]): number {
   let chars = 0;
@@ -319,43 +173,6 @@ function sampleTokensPerChar(records: readonly LongMemEvalRecord[]): number {
     tokens += countTokens(text);
   }
   return chars === 0 ? 0.25 : tokens / chars;
-}
-
-/** The plan as printed by `lme run --dry-run`. */
-export function renderPlan(plan: RunPlan): string {
-  const lines = [
-    `questions: ${plan.questions} (${Object.entries(plan.byType)
-      .map(([type, count]) => `${type} ${count}`)
-      .join(', ')}; ${plan.abstention} abstention)`,
-    `documents to index: ${plan.documents}`,
-  ];
-  if (plan.ingest) lines.push(renderIngestPlan(plan.ingest, plan.questions));
-  if (plan.embedding) {
-    const { embedder, distinctTexts, cached, queries, queriesCached } = plan.embedding;
-    lines.push(
-      `texts to embed with ${embedder}: ${distinctTexts} distinct, ${cached} cached, ${distinctTexts - cached} new; ` +
-        `questions: ${queries}, ${queriesCached} cached`,
-    );
-  } else {
-    lines.push('texts to embed: none (no dense route)');
-  }
-  if (plan.llm.length === 0) lines.push('LLM calls: none (no --reader-model; retrieval metrics only)');
-  for (const role of plan.llm) {
-    lines.push(
-      `LLM ${role.role} (${role.model}): ${role.calls} calls, ~${role.promptTokens.toLocaleString('en-US')} prompt + ` +
-        `≤${role.completionTokens.toLocaleString('en-US')} completion tokens, ` +
-        (role.costUsd === null
-          ? 'cost unknown (no price for the model in configs/prices.json)'
-          : `~$${role.costUsd.toFixed(2)}`),
-    );
-  }
-  if (plan.llm.length > 0) {
-    lines.push(
-      `estimated cost: ${plan.costUsd === null ? 'unknown (a model has no price)' : `~$${plan.costUsd.toFixed(2)} at most, before cache hits`}`,
-    );
-  }
-  for (const note of plan.notes) lines.push(`note: ${note}`);
-  return `${lines.join('\n')}\n`;
 }
 
 /** Characters of the `--contextual llm` prompts of one haystack's documents (see contextPrompt). */
