@@ -1,6 +1,6 @@
-import type { RunConfig } from '../config/run-config.js';
 import type { PipelineResources } from './pipeline/configured-embedder.js';
 import type { Provider } from './provider.js';
+import type { ProviderContext } from './provider-descriptor.js';
 import { parseProviderOptions, providerNamed } from './provider-registry.js';
 
 /**
@@ -8,7 +8,8 @@ import { parseProviderOptions, providerNamed } from './provider-registry.js';
  * an unknown name fails listing the known ones.
  */
 export function createProvider(
-  config: RunConfig,
+  /** The run's config as a provider's factory receives it (`ProviderContext`). */
+  config: ProviderContext<unknown>['config'],
   runId: string | (() => string),
   resources?: PipelineResources,
   environment: Readonly<Record<string, string | undefined>> = process.env,

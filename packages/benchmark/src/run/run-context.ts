@@ -1,5 +1,4 @@
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
-import type { RunConfig } from '../config/run-config.js';
 import type { RunSections } from '../config/run-sections.js';
 import type { ErrataApplication } from '../errata/apply-errata.js';
 import type { PipelineResources } from '../providers/pipeline/configured-embedder.js';
@@ -90,8 +89,11 @@ export type PreparedErrata = {
  * (flat, as config.json records it) and the same grouped by section, which the phases hand out.
  */
 export type RunContext = {
-  /** The settled config, flat: what config.json records and the fingerprint hashes. */
-  readonly config: RunConfig;
+  /**
+   * The settled config, flat, as config.json records it (`RunManifest['config']`): the manifest,
+   * the setup and fingerprint hashes, preflight, the server checks and the provider's factory take it.
+   */
+  readonly config: RunManifest['config'];
   /** The settled config grouped by owner (`groupConfig`), made once. */
   readonly sections: RunSections;
   readonly datasetPath: string;

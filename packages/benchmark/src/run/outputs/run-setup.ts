@@ -1,4 +1,4 @@
-import { differingKeys, NON_RESULT_KEYS, type RunConfig } from '../../config/run-config.js';
+import { differingKeys, NON_RESULT_KEYS } from '../../config/run-config.js';
 import { collectProvenance, lmeGitState } from './provenance.js';
 import { codeSha256, configSha256 } from './run-fingerprint.js';
 
@@ -19,8 +19,8 @@ export type RunSetup = {
   git_commit: string | null;
 };
 
-/** The setup `config` would run under with this checkout of lme. */
-export function currentSetup(config: RunConfig): RunSetup {
+/** The setup `config` (flat, as config.json records it and `configSha256` hashes it) would run under with this checkout of lme. */
+export function currentSetup(config: Parameters<typeof configSha256>[0]): RunSetup {
   const ignored = new Set<string>(NON_RESULT_KEYS);
   const settings = Object.fromEntries(
     Object.entries(config).filter(([key, value]) => !ignored.has(key) && value !== undefined),

@@ -1,6 +1,5 @@
 import { benchmarkNamed } from '../../benchmarks/benchmark-registry.js';
 import { resolveDatasetPath } from '../../benchmarks/dataset-path.js';
-import type { RunConfig } from '../../config/run-config.js';
 import { groupConfig } from '../../config/run-sections.js';
 import type { DataSection } from '../../config/sections/data-section.js';
 import { createErrataApplier } from '../../errata/apply-errata.js';
@@ -18,7 +17,10 @@ import { checkDataset, validatesFirst } from '../selection/question-source.js';
  * with its benchmark's defaults, preflight, the dataset checked against the selection, the errata
  * checked against the dataset, and a resumed run's folder read and compared.
  */
-export async function prepareRun(requested: RunConfig, dependencies: RunDependencies): Promise<RunContext> {
+export async function prepareRun(
+  requested: RunContext['config'],
+  dependencies: RunDependencies,
+): Promise<RunContext> {
   const datasetPath = resolveDatasetPath(requested.dataset, requested.dataDir);
   // The judge and reader prompt the dataset's benchmark publishes, where the config sets none.
   const config = settleBenchmarkDefaults(

@@ -9,8 +9,12 @@ import {
 import { benchmarkOfRecord } from '../../benchmarks/benchmark-registry.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
-import type { RunConfig } from '../../config/run-config.js';
 import { judges } from '../../config/run-shape.js';
+import type { DataSection } from '../../config/sections/data-section.js';
+import type { ProviderSection } from '../../config/sections/provider-section.js';
+import type { QaSection } from '../../config/sections/qa-section.js';
+import type { RetrievalSection } from '../../config/sections/retrieval-section.js';
+import type { RunSection } from '../../config/sections/run-section.js';
 import { providerCapabilities } from '../../providers/provider-registry.js';
 import { createJudge, type Judge } from '../../qa/judge.js';
 import { judgedSampleMetrics, QA_JUDGE_AGREEMENT } from '../../qa/qa-metrics.js';
@@ -76,7 +80,10 @@ function countingRequests(client: ChatClient, role: QaRole): ChatClient {
  * LME_READER_API_KEY / LME_JUDGE_API_KEY per role) and are never stored.
  */
 export async function createQaStage(
-  config: RunConfig,
+  config: QaSection &
+    Pick<RunSection, 'cache' | 'cacheDir'> &
+    Pick<DataSection, 'convention'> &
+    Pick<RetrievalSection, 'granularity'>,
   environment: NodeJS.ProcessEnv = process.env,
   onWarning?: (message: string) => void,
 ): Promise<QaStage | undefined> {
@@ -222,7 +229,11 @@ function round(milliseconds: number): number {
  * Refuses reader settings the official script cannot run or lme has not built, in one sentence
  * naming the flags, before any question starts.
  */
-export function checkReaderSettings(config: RunConfig): void {
+export function checkReaderSettings(
+  config: Pick<QaSection, 'readerNotes' | 'historyFormat' | 'readerContext' | 'readerHistory'> &
+    Pick<ProviderSection, 'provider'> &
+    Pick<RetrievalSection, 'granularity'>,
+): void {
   if (config.readerNotes && config.historyFormat !== 'json') {
     throw new Error(
       '--reader-notes needs --history-format json: the official run_generation.py fails on nl with Chain-of-Note (it reads each note as a turn).',

@@ -1,6 +1,10 @@
 import { isAbstention, type LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import type { RunConfig } from '../../config/run-config.js';
 import { redact } from '../../config/secrets.js';
+import type { DataSection } from '../../config/sections/data-section.js';
+import type { QaSection } from '../../config/sections/qa-section.js';
+import type { RetrievalSection } from '../../config/sections/retrieval-section.js';
+import type { RunSection } from '../../config/sections/run-section.js';
+import type { StagesSection } from '../../config/sections/stages-section.js';
 import { contextTrace } from '../../metrics/context-recall.js';
 import { evaluateQuestion } from '../../metrics/question-metrics.js';
 import type { Provider, RetrievalOutcome } from '../../providers/provider.js';
@@ -13,7 +17,12 @@ export type RunQuestionOptions = {
   position: number;
   provider: Provider;
   qa: QaStage | undefined;
-  config: RunConfig;
+  /** The keys a question reads, from the retrieval, run, data, stages and QA sections. */
+  config: Pick<RetrievalSection, 'topK' | 'granularity'> &
+    Pick<RunSection, 'saveHits'> &
+    Pick<DataSection, 'convention'> &
+    Pick<StagesSection, 'contextBudget'> &
+    Pick<QaSection, 'answers'>;
   signal: AbortSignal | undefined;
   /** Receives the question's explain.jsonl line (`--explain`). */
   onExplain?: (line: Record<string, unknown>) => void;
