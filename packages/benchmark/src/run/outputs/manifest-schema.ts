@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { runConfigSchema } from '../../config/run-config.js';
 
 /**
- * config.json as lme writes it (run/run-manifest.ts `RunManifest`), checked field by field on read
+ * config.json as lme writes it (run/outputs/run-manifest.ts `RunManifest`), checked field by field on read
  * by every command that reads a results folder and by `--resume`. The run config is checked
  * against today's run config schema, every key optional (a folder written before a key existed
  * lacks it) and keys this version does not know kept (an older or newer lme wrote them).
@@ -21,7 +21,7 @@ const fingerprintSchema = z.looseObject({
   rankings: sha256,
 });
 
-/** run/run-setup.ts `RunSetup`: what `--resume` compares. */
+/** run/outputs/run-setup.ts `RunSetup`: what `--resume` compares. */
 const setupSchema = z.looseObject({
   config: sha256,
   settings: z.record(z.string(), z.unknown()),

@@ -15,7 +15,7 @@ export type Selection = {
   /** At most this many questions, or this share of them (0 < limit < 1), stratified by question type. */
   limit?: number;
   seed: number;
-  /** Dev/test protocol part (run/dev-test-split.ts); decided over the whole file, so it needs every record. */
+  /** Dev/test protocol part (run/selection/dev-test-split.ts); decided over the whole file, so it needs every record. */
   split?: SplitName;
 };
 
