@@ -19,7 +19,7 @@ import {
   inSplit,
   SPLITS,
   type SplitName,
-} from '../packages/benchmark/src/run/dev-test-split.js';
+} from '../packages/benchmark/src/run/selection/dev-test-split.js';
 
 const { values } = parseArgs({
   options: {

@@ -87,8 +87,8 @@ export { PROVIDERS } from './providers/provider-registry.js';
 export { renderQaTable } from './qa/render-qa-table.js';
 export type { Sample } from './results/sample.js';
 export type { MetricMeans, Summary } from './results/summary.js';
-export { aggregateMetrics } from './run/aggregate-metrics.js';
-export { renderSummaryTable } from './run/render-table.js';
+export { aggregateMetrics } from './run/outputs/aggregate-metrics.js';
+export { renderSummaryTable } from './run/outputs/render-table.js';
 // Running, and summarizing samples.
 export {
   type BenchmarkResult,

@@ -1,4 +1,4 @@
-import type { RunFingerprint } from '../run/run-fingerprint.js';
+import type { RunFingerprint } from '../run/outputs/run-fingerprint.js';
 import type { Run } from './read-run.js';
 
 export type SetupCheck = {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { aggregateMetrics } from '../run/aggregate-metrics.js';
+import { aggregateMetrics } from '../run/outputs/aggregate-metrics.js';
 import { makeSampleRun } from '../testing/make-sample-run.js';
 import { compareRuns, compareTwoRuns } from './compare-runs.js';
 import { type Run, readRun } from './read-run.js';

@@ -1,5 +1,5 @@
 import { orderQuestionTypes } from '../benchmarks/benchmark-registry.js';
-import { isQaMetric } from '../run/aggregate-metrics.js';
+import { isQaMetric } from '../run/outputs/aggregate-metrics.js';
 import { chooseMetrics } from './choose-metrics.js';
 import { metricsToAdd } from './compare-added-metrics.js';
 import {

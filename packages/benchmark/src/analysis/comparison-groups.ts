@@ -1,7 +1,7 @@
 import { meanMetrics } from '../results/metric-means.js';
 import { inMeans, type Sample } from '../results/sample.js';
 import type { Exclusion } from '../results/summary.js';
-import { inRetrievalMeans, isQaMetric } from '../run/aggregate-metrics.js';
+import { inRetrievalMeans, isQaMetric } from '../run/outputs/aggregate-metrics.js';
 import { inDatasetOrder, type Run, runExclusion } from './read-run.js';
 
 export const ABSTENTION = 'abstention';

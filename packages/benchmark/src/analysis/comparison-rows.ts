@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import { SAFE_CSV_CELLS } from '../run/write-csv.js';
+import { SAFE_CSV_CELLS } from '../run/outputs/write-csv.js';
 import type { ComparisonResult, RunComparison } from './comparison-result.js';
 import { holmAdjust } from './holm.js';
 

@@ -1,5 +1,5 @@
 import { differingKeys, NON_RESULT_KEYS } from '../config/run-config.js';
-import type { RunManifest } from '../run/run-manifest.js';
+import type { RunManifest } from '../run/outputs/run-manifest.js';
 
 /**
  * Config keys that choose which questions run, not how any question is answered: shard runs

@@ -1,5 +1,5 @@
 import type { Summary } from '../results/summary.js';
-import { partialReason } from '../run/run-manifest.js';
+import { partialReason } from '../run/outputs/run-manifest.js';
 import { sharedDatasetHash } from './config-differences.js';
 import { describeFailed, type FailedQuestions, failedQuestions } from './failed-questions.js';
 import { questionSetDifference } from './question-set-difference.js';

@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Sample } from '../results/sample.js';
-import { collectProvenance } from '../run/provenance.js';
-import { openRunFolder } from '../run/run-folder.js';
-import { partialReason, type RunManifest } from '../run/run-manifest.js';
-import { type RunResult, writeRunOutputs } from '../run/write-run-outputs.js';
+import { openRunFolder } from '../run/files/run-folder.js';
+import { collectProvenance } from '../run/outputs/provenance.js';
+import { partialReason, type RunManifest } from '../run/outputs/run-manifest.js';
+import { type RunResult, writeRunOutputs } from '../run/outputs/write-run-outputs.js';
 import { checkSetups } from './check-setups.js';
 import { checkShards } from './check-shards.js';
 import {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Sample } from '../results/sample.js';
-import { configSha256, type RunFingerprint, rankingsSha256 } from '../run/run-fingerprint.js';
-import type { RunManifest } from '../run/run-manifest.js';
+import { configSha256, type RunFingerprint, rankingsSha256 } from '../run/outputs/run-fingerprint.js';
+import type { RunManifest } from '../run/outputs/run-manifest.js';
 
 /**
  * The fingerprint of a merged run, as the runner would have written for one unsharded run of the

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readUtf8FileSync } from '../config/strict-utf8.js';
-import { type ExplainLine, explainLineSchema } from '../run/explain-line-schema.js';
-import { folderFileProblem } from '../run/folder-file-problem.js';
+import { folderFileProblem } from '../run/files/folder-file-problem.js';
+import { type ExplainLine, explainLineSchema } from '../run/outputs/explain-line-schema.js';
 
 /**
  * explain.jsonl of a results folder by question id, undefined when the run wrote none. Every line

@@ -2,8 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renderSummaryTable } from '../run/render-table.js';
-import { summaryCsv } from '../run/write-csv.js';
+import { renderSummaryTable } from '../run/outputs/render-table.js';
+import { summaryCsv } from '../run/outputs/write-csv.js';
 import { makeSampleRun } from '../testing/make-sample-run.js';
 import { evaluateGate, parseThreshold } from './gate.js';
 import { readRun, readSamples, readSummaryOrRun } from './read-run.js';

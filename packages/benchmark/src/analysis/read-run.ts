@@ -3,10 +3,10 @@ import { basename, join, resolve } from 'node:path';
 import { decodeUtf8 } from '../config/strict-utf8.js';
 import type { Sample } from '../results/sample.js';
 import type { Exclusion, Summary } from '../results/summary.js';
-import { folderFileProblem } from '../run/folder-file-problem.js';
-import { type RunManifest, readManifest } from '../run/run-manifest.js';
-import { readSamplesFile } from '../run/samples-file.js';
-import { summarySchema } from '../run/summary-schema.js';
+import { folderFileProblem } from '../run/files/folder-file-problem.js';
+import { type RunManifest, readManifest } from '../run/outputs/run-manifest.js';
+import { readSamplesFile } from '../run/outputs/samples-file.js';
+import { summarySchema } from '../run/outputs/summary-schema.js';
 
 /** A results folder as read back from disk. */
 export type Run = {

@@ -1,5 +1,5 @@
 import { formatDelta, formatValue } from '../results/markdown-table.js';
-import { abstentionLabel } from '../run/render-table.js';
+import { abstentionLabel } from '../run/outputs/render-table.js';
 import { shownCellsEqual } from './compare-added-metrics.js';
 import type { ComparisonResult, HiddenDifference, RunComparison, RunLabel } from './compare-runs.js';
 import { adjustedPValues, testKey } from './comparison-rows.js';

@@ -1,6 +1,6 @@
 import { QUESTION_TYPES } from '../benchmarks/longmemeval-record.js';
 import { formatDelta, formatValue, renderMarkdownTable } from '../results/markdown-table.js';
-import { ABSTENTION_QA_LABEL, ABSTENTION_RETRIEVAL_LABEL } from '../run/render-table.js';
+import { ABSTENTION_QA_LABEL, ABSTENTION_RETRIEVAL_LABEL } from '../run/outputs/render-table.js';
 import type {
   CategoryComparison,
   ComparisonResult,

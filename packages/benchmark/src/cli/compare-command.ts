@@ -12,8 +12,8 @@ import { DEFAULT_RESAMPLES, DEFAULT_SEED } from '../analysis/paired-bootstrap.js
 import { readRun } from '../analysis/read-run.js';
 import { renderComparison } from '../analysis/render-comparison.js';
 import { describeHiddenDifferences, renderComparisonTable } from '../analysis/render-comparison-table.js';
-import { refuseOverwritingInput, writeFileNoFollow } from '../run/no-follow-file.js';
-import { RUN_FILES } from '../run/run-folder.js';
+import { refuseOverwritingInput, writeFileNoFollow } from '../run/files/no-follow-file.js';
+import { RUN_FILES } from '../run/files/run-folder.js';
 import { log } from './logger.js';
 import { deprecatedOutOption, outputFile } from './output-flag.js';
 import { integerFlag } from './parse-flag.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readRun } from '../analysis/read-run.js';
 import type { Sample } from '../results/sample.js';
-import { aggregateMetrics } from '../run/aggregate-metrics.js';
+import { aggregateMetrics } from '../run/outputs/aggregate-metrics.js';
 import { makeSampleRun } from '../testing/make-sample-run.js';
 import { runCli } from '../testing/run-cli.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EVIDENCE_HEADLINE_METRICS, HEADLINE_METRICS } from '../run/render-table.js';
+import { EVIDENCE_HEADLINE_METRICS, HEADLINE_METRICS } from '../run/outputs/render-table.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 
 /** The README's section under `## <title>`, up to the next `## `. */

@@ -3,10 +3,10 @@ import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { inDatasetOrder, readRun } from '../analysis/read-run.js';
 import { buildHtmlReport, resolveReportInputs } from '../report/html/build-html-report.js';
-import { refuseOverwritingInput, writeFileNoFollow } from '../run/no-follow-file.js';
-import { openRunFolder, RUN_FILES } from '../run/run-folder.js';
-import { partialReason } from '../run/run-manifest.js';
-import { writeRunOutputs } from '../run/write-run-outputs.js';
+import { refuseOverwritingInput, writeFileNoFollow } from '../run/files/no-follow-file.js';
+import { openRunFolder, RUN_FILES } from '../run/files/run-folder.js';
+import { partialReason } from '../run/outputs/run-manifest.js';
+import { writeRunOutputs } from '../run/outputs/write-run-outputs.js';
 import { log } from './logger.js';
 import { deprecatedOutOption, outputFile } from './output-flag.js';
 

@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import { readRunConfigFile } from '../config/run-config-file.js';
 import { RUN_OPTION_GROUPS } from '../config/run-options.js';
-import { planRun, renderPlan } from '../run/plan-run.js';
+import { planRun } from '../run/plan/plan-run.js';
+import { renderPlan } from '../run/plan/render-plan.js';
 import { RunInterruptedError, readManifest, runBenchmark, selectRecords } from '../run/run-benchmark.js';
 import { EXIT } from './exit-codes.js';
 import { log } from './logger.js';

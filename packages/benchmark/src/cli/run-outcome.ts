@@ -1,6 +1,6 @@
-import { formatAnswerLatency } from '../run/provider-answer-stats.js';
+import { formatSpend } from '../run/checks/spend.js';
+import { formatAnswerLatency } from '../run/outputs/provider-answer-stats.js';
 import type { BenchmarkResult } from '../run/run-benchmark.js';
-import { formatSpend } from '../run/spend.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 
 /**

@@ -6,8 +6,8 @@ import { listRuns, parseSince, RUN_STATES } from '../report/runs-index/list-runs
 import { renderLeaderboard } from '../report/runs-index/render-leaderboard.js';
 import { renderRunsCsv, renderRunsJson, renderRunsText } from '../report/runs-index/render-runs-list.js';
 import type { RunState } from '../report/runs-index/run-overview.js';
-import { refuseOverwritingInput, writeFileNoFollow } from '../run/no-follow-file.js';
-import { RUN_FILES } from '../run/run-folder.js';
+import { refuseOverwritingInput, writeFileNoFollow } from '../run/files/no-follow-file.js';
+import { RUN_FILES } from '../run/files/run-folder.js';
 import { log } from './logger.js';
 
 type RunsFlags = {

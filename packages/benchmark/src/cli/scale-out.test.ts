@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeRuns } from '../analysis/merge-runs.js';
 import { readRun } from '../analysis/read-run.js';
 import type { Summary } from '../results/summary.js';
-import type { RunManifest } from '../run/run-manifest.js';
+import type { RunManifest } from '../run/outputs/run-manifest.js';
 import { REPO_ROOT, runCli } from '../testing/run-cli.js';
 import { startCli } from '../testing/run-cli-async.js';
 import { type StandInServer, startOpenAiStandIn } from '../testing/stand-in-servers.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readManifest } from '../run/run-manifest.js';
+import { readManifest } from '../run/outputs/run-manifest.js';
 import { BASE_RETRIEVERS, type BaseRetrieverName, searchedRoutes } from './base-retrievers.js';
 import { ineffectiveKeyWarnings } from './ineffective-keys.js';
 import { parseRunConfig } from './parse-run-config.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import { loadPreset } from '../config/presets.js';
-import { checkReaderSettings } from '../run/qa-stage.js';
+import { checkReaderSettings } from '../run/phases/qa-stage.js';
 
 describe("the paper's QA settings as presets", () => {
   it.each(['paper-oracle', 'paper-full-history', 'paper-retrieval'])(

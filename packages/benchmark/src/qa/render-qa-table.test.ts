@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Summary } from '../results/summary.js';
-import { renderSummaryTable } from '../run/render-table.js';
+import { renderSummaryTable } from '../run/outputs/render-table.js';
 import { renderQaTable } from './render-qa-table.js';
 
 const means = (strict: number, lenient: number, n: number, graded: number) => ({

@@ -6,7 +6,7 @@ import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { evaluateQuestion } from '../metrics/question-metrics.js';
 import type { Sample } from '../results/sample.js';
 import type { Exclusion } from '../results/summary.js';
-import { aggregateMetrics } from '../run/aggregate-metrics.js';
+import { aggregateMetrics } from '../run/outputs/aggregate-metrics.js';
 
 /** One question of a reference run of the official scripts (`<run>.jsonl.gz`). */
 export type ReferenceQuestion = {

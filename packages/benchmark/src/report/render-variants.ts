@@ -1,7 +1,7 @@
 import { formatValue, renderMarkdownTable } from '../results/markdown-table.js';
 import type { Summary } from '../results/summary.js';
-import { headlineMetrics, presentColumns, summaryRows } from '../run/render-table.js';
-import { summaryCsv } from '../run/write-csv.js';
+import { headlineMetrics, presentColumns, summaryRows } from '../run/outputs/render-table.js';
+import { summaryCsv } from '../run/outputs/write-csv.js';
 
 export type VariantSummary = { variant: string; summary: Summary };
 

@@ -73,7 +73,7 @@ export type SummaryCore = {
   qa?: QaProvenance;
   /** An external system's ingests: count, shared questions, wall time p50/p95 beside search, reported usage. */
   ingest?: IngestSummary;
-  /** The dataset's errata: applied (`--errata`) or only known, with the ceiling (run/summarize-errata.ts). */
+  /** The dataset's errata: applied (`--errata`) or only known, with the ceiling (run/outputs/summarize-errata.ts). */
   errata?: ErrataSummary;
 };
 

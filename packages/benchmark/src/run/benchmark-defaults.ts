@@ -7,7 +7,12 @@ import {
 } from '../benchmarks/benchmark-registry.js';
 import { detectDatasetFormat } from '../benchmarks/load-dataset.js';
 import { suggestNames } from '../config/close-names.js';
-import type { RunConfig, RunConfigInput } from '../config/run-config.js';
+import type { RunConfigInput } from '../config/run-config.js';
+import type { QaSection } from '../config/sections/qa-section.js';
+import type { RunSection } from '../config/sections/run-section.js';
+
+/** The names a benchmark brings that a config chooses: the judge rubric and the reader prompt. */
+type BenchmarkNames = Pick<QaSection, 'judge' | 'readerPrompt'>;
 
 /** The keys a benchmark's published setting decides (`Benchmark.defaults`). */
 const BENCHMARK_KEYS = ['convention', 'judge', 'readerPrompt'] as const;
@@ -40,12 +45,11 @@ export async function benchmarkOfDataset(path: string): Promise<Benchmark | unde
  * was set (a config parsed without the benchmark layer, as a library caller's), recorded in
  * `benchmarkDefaults`; then both names checked against what the benchmarks bring.
  */
-export function settleBenchmarkDefaults(
-  config: RunConfig,
-  benchmark: Benchmark = defaultBenchmark(),
-): RunConfig {
+export function settleBenchmarkDefaults<
+  Config extends BenchmarkNames & Pick<RunSection, 'benchmarkDefaults'>,
+>(config: Config, benchmark: Benchmark = defaultBenchmark()): Config {
   const filled = (['judge', 'readerPrompt'] as const).filter((key) => config[key] === undefined);
-  const settled: RunConfig =
+  const settled: Config =
     filled.length === 0
       ? config
       : {
@@ -61,7 +65,7 @@ export function settleBenchmarkDefaults(
 }
 
 /** `--judge` and `--reader-prompt` must name what a benchmark brings: one sentence, close names. */
-export function checkBenchmarkNames(config: RunConfig): void {
+export function checkBenchmarkNames(config: BenchmarkNames): void {
   for (const [flag, name, known] of [
     ['--judge', config.judge, Object.keys(judgeRubrics())],
     ['--reader-prompt', config.readerPrompt, Object.keys(readerPrompts())],
@@ -72,11 +76,11 @@ export function checkBenchmarkNames(config: RunConfig): void {
 }
 
 /** The judge rubric of a config, the default benchmark's where unset (a config no dataset settled). */
-export function judgeOf(config: Pick<RunConfig, 'judge'>): string {
+export function judgeOf(config: Pick<QaSection, 'judge'>): string {
   return config.judge ?? defaultBenchmark().defaults.judge;
 }
 
 /** The reader prompt of a config, the default benchmark's where unset. */
-export function readerPromptOf(config: Pick<RunConfig, 'readerPrompt'>): string {
+export function readerPromptOf(config: Pick<QaSection, 'readerPrompt'>): string {
   return config.readerPrompt ?? defaultBenchmark().defaults.readerPrompt;
 }

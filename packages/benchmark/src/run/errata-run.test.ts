@@ -13,8 +13,8 @@ import { buildReportModel } from '../report/html/report-model.js';
 import type { Sample } from '../results/sample.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { sampleConfig, samplesOf } from '../testing/sample-run.js';
+import { renderErrataLine, summarizeErrata } from './outputs/summarize-errata.js';
 import { runBenchmark } from './run-benchmark.js';
-import { renderErrataLine, summarizeErrata } from './summarize-errata.js';
 
 const SAMPLE = resolveDatasetPath('sample', join(REPO_ROOT, 'datasets'));
 const provenance = { source: 'a test of lme', verified: 'written from the committed sample itself' };

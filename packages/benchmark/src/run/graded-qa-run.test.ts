@@ -25,9 +25,9 @@ import { RUBRIC_ITEM_MARKER, rubricItemVerdict, tinyRubricJudge } from '../testi
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { sampleConfig, samplesOf } from '../testing/sample-run.js';
 import { withoutLatency } from '../testing/without-latency.js';
-import { planRun } from './plan-run.js';
-import { selectRecords } from './question-source.js';
+import { planRun } from './plan/plan-run.js';
 import { runBenchmark } from './run-benchmark.js';
+import { selectRecords } from './selection/question-source.js';
 
 // The tiny rubric judge (testing/rubric-judge.ts) stands in for a benchmark's graded judge: a
 // benchmark that brings it as `tiny-rubric` is registered around each run (`withBenchmark`), as a

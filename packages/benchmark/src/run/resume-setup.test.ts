@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing/run-cli.js';
-import type { RunManifest } from './run-manifest.js';
+import type { RunManifest } from './outputs/run-manifest.js';
 
 /**
  * Issue 50 H5: `--resume` compares the setup the run's questions were made under (config.json

@@ -3,7 +3,7 @@ import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
 import { loadAnyDataset } from '../benchmarks/load-dataset.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import { loadPreset } from '../config/presets.js';
-import type { RunConfig, RunConfigInput } from '../config/run-config.js';
+import type { RunConfigInput } from '../config/run-config.js';
 import { pipelineEmbeds } from '../config/run-shape.js';
 import {
   createConfiguredEmbedder,
@@ -27,7 +27,8 @@ export type AblationOptions = {
 
 export type AblationResult = {
   dir: string;
-  variants: { variant: Variant; config: RunConfig; summary: Summary }[];
+  /** Each variant's config as its run took it (flat, as its config.json records it). */
+  variants: { variant: Variant; config: Parameters<typeof runBenchmark>[0]; summary: Summary }[];
 };
 
 /**

@@ -4,13 +4,13 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { chatCompletionReply, type OpenAiWireServer, startOpenAiWireServer } from '@lme/search-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunConfig, RunConfigInput } from '../config/run-config.js';
+import { createProvider } from '../providers/create-provider.js';
 import { EXTERNAL_MEMORIES } from '../providers/external-memory-registry.js';
 import { createPipelineProvider } from '../providers/pipeline/pipeline-provider.js';
 import type { Provider } from '../providers/provider.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { sampleConfig, samplesOf } from '../testing/sample-run.js';
-import { createProvider } from './provider-registry.js';
-import { renderSummaryTable } from './render-table.js';
+import { renderSummaryTable } from './outputs/render-table.js';
 import { runBenchmark } from './run-benchmark.js';
 
 const config = (overrides: RunConfigInput = {}) =>

@@ -1,5 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import type { RunConfig } from '../config/run-config.js';
+import type { DataSection } from '../config/sections/data-section.js';
+import type { ProviderSection } from '../config/sections/provider-section.js';
+import type { RetrievalSection } from '../config/sections/retrieval-section.js';
+import type { RunSection } from '../config/sections/run-section.js';
+
+/** What a default run id names: the preset, else the provider (the pipeline's retriever and granularity), and the dataset. */
+export type RunIdSettings = Pick<DataSection, 'dataset' | 'shard'> &
+  Pick<RunSection, 'preset'> &
+  Pick<ProviderSection, 'provider'> &
+  Pick<RetrievalSection, 'retriever' | 'granularity'>;
+
+import { usesPipeline } from '../config/run-shape.js';
 import type { ProviderIdentity } from '../results/provider-identity.js';
 
 /** Longest server name a run id takes from a health reply. */
@@ -13,7 +24,7 @@ const MAX_NAME_IN_ID = 40;
  * without a name).
  */
 export function defaultRunId(
-  config: RunConfig,
+  config: RunIdSettings,
   now: Date = new Date(),
   options: { provider?: ProviderIdentity } = {},
 ): string {
@@ -24,18 +35,21 @@ export function defaultRunId(
 }
 
 /** The preset (a preset file by its name without folder and extension), else the system that ran. */
-function whatRan(config: RunConfig, provider: ProviderIdentity | undefined): string {
+function whatRan(config: RunIdSettings, provider: ProviderIdentity | undefined): string {
   if (config.preset !== undefined) {
     const file = config.preset.replace(/^.*[\\/]/, '').replace(/\.(json|ya?ml)$/i, '');
     const preset = safeName(file.slice(0, MAX_NAME_IN_ID), '').replace(/[.-]+$/, '');
     if (preset !== '') return preset;
   }
-  if (config.provider === 'pipeline') return `${config.retriever}-${config.granularity}`;
+  if (usesPipeline(config)) return `${config.retriever}-${config.granularity}`;
   return systemName(config, provider);
 }
 
 /** `<provider>[-<name>[-<version>]]`: a provider other than the pipeline, by what it reported. */
-function systemName(config: RunConfig, provider: ProviderIdentity | undefined): string {
+function systemName(
+  config: Pick<ProviderSection, 'provider'>,
+  provider: ProviderIdentity | undefined,
+): string {
   const reported = [provider?.name, provider?.version].filter((part) => part !== undefined).join(' ');
   const name = reported === '' ? '' : safeName(reported.slice(0, MAX_NAME_IN_ID), '').replace(/[.-]+$/, '');
   return name === '' ? config.provider : `${config.provider}-${name}`;

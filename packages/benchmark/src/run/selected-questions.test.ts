@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { COMMITTED_SAMPLE } from '../benchmarks/longmemeval/load-longmemeval.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import { sampleConfig } from '../testing/sample-run.js';
-import { openQuestionSource } from './question-source.js';
 import { runBenchmark } from './run-benchmark.js';
-import { limitCount } from './select-questions.js';
+import { openQuestionSource } from './selection/question-source.js';
+import { limitCount } from './selection/select-questions.js';
 
 async function idsOf(config: Parameters<typeof openQuestionSource>[1]): Promise<string[]> {
   const source = await openQuestionSource(COMMITTED_SAMPLE, config);

@@ -11,7 +11,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sample } from '../results/sample.js';
 import { startCli } from '../testing/run-cli-async.js';
-import { STORED_TEXT_CAP } from './stored-text.js';
+import { STORED_TEXT_CAP } from './phases/stored-text.js';
 
 const isChat = (request: RecordedRequest) => request.path === '/chat/completions';
 const isJudge = (request: RecordedRequest) =>

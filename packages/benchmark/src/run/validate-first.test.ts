@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { Provider } from '../providers/provider.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { sampleConfig } from '../testing/sample-run.js';
-import { validatesFirst } from './question-source.js';
 import { runBenchmark } from './run-benchmark.js';
+import { validatesFirst } from './selection/question-source.js';
 
 /** The committed sample as plain JSON with its last record broken (no question text). */
 function sampleWithBadLastRecord(): string {

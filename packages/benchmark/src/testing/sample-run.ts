@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import type { RunConfig, RunConfigInput } from '../config/run-config.js';
 import type { Sample } from '../results/sample.js';
-import { readSamplesFile } from '../run/samples-file.js';
+import { readSamplesFile } from '../run/outputs/samples-file.js';
 import { REPO_ROOT } from './run-cli.js';
 
 /** A config over the committed 22-question sample, writing to a fresh temporary folder. */

@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseRunConfig } from '../../config/parse-run-config.js';
 import { INPUT_LIMITS } from '../../dataset/input-limits.js';
-import { datasetFileSha256 } from '../../run/dataset-checksum.js';
-import { openQuestionSource } from '../../run/question-source.js';
+import { datasetFileSha256 } from '../../run/checks/dataset-checksum.js';
+import { openQuestionSource } from '../../run/selection/question-source.js';
 import { isAbstention } from '../longmemeval-record.js';
 import { loadBeam } from './load-beam.js';
 

@@ -29,7 +29,7 @@ export const DATA_SHAPE = {
   seed: z.number().int().min(0).default(42),
   questionIds: z.array(z.string().min(1)).min(1).optional(),
   questionTypes: z.array(z.string().min(1)).min(1).optional(),
-  /** Dev/test protocol (run/dev-test-split.ts): only the dev or the test questions; unset or `all`: every one. */
+  /** Dev/test protocol (run/selection/dev-test-split.ts): only the dev or the test questions; unset or `all`: every one. */
   split: z.enum(['dev', 'test', 'all']).optional(),
   /** `i/n`: the questions whose dataset position % n is i - 1. */
   shard: z

@@ -5,7 +5,7 @@ import { buildCorpus } from '../../benchmarks/build-corpus.js';
 import { loadAnyDataset } from '../../benchmarks/load-dataset.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { parseRunConfig } from '../../config/parse-run-config.js';
-import { planRerank } from '../../run/plan-rerank.js';
+import { planRerank } from '../../run/plan/plan-rerank.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { rerankPlanner } from './configured-reranker.js';
 

@@ -3,7 +3,7 @@ import type { ComparisonTable } from '../../analysis/render-comparison-table.js'
 import { orderQuestionTypes } from '../../benchmarks/benchmark-registry.js';
 import type { Sample } from '../../results/sample.js';
 import type { Summary } from '../../results/summary.js';
-import { aggregateMetrics } from '../../run/aggregate-metrics.js';
+import { aggregateMetrics } from '../../run/outputs/aggregate-metrics.js';
 import type { QuestionDetails } from './question-details.js';
 import { type QuestionRun, questionRun, round } from './report-question-run.js';
 

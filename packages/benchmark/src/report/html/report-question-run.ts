@@ -1,6 +1,6 @@
 import { missCause } from '../../providers/pipeline/gold-trace.js';
 import { judgeScore, type Sample, type SampleJudgeItem } from '../../results/sample.js';
-import { sampleErrataCell } from '../../run/write-csv.js';
+import { sampleErrataCell } from '../../run/outputs/write-csv.js';
 import type { QuestionDetails } from './question-details.js';
 
 /** Hits kept per question and run for the question page. */

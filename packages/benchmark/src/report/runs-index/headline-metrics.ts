@@ -1,5 +1,5 @@
 import { BENCHMARKS } from '../../benchmarks/benchmark-registry.js';
-import { headlineMetrics } from '../../run/render-table.js';
+import { headlineMetrics } from '../../run/outputs/render-table.js';
 
 /** Retrieval figures the index shows per run, at most. */
 const RETRIEVAL_SHOWN = 3;

@@ -10,8 +10,8 @@ import {
 import { describeErrata, runLabel } from '../../analysis/run-label.js';
 import { BENCHMARKS, benchmarkOfRecord } from '../../benchmarks/benchmark-registry.js';
 import type { Summary } from '../../results/summary.js';
-import { aggregateMetrics } from '../../run/aggregate-metrics.js';
-import { partialReason, readManifest } from '../../run/run-manifest.js';
+import { aggregateMetrics } from '../../run/outputs/aggregate-metrics.js';
+import { partialReason, readManifest } from '../../run/outputs/run-manifest.js';
 import { describeRun } from '../html/run-provenance.js';
 import { headlineMetricNames, latencyOf, type RunLatency } from './headline-metrics.js';
 

@@ -1,0 +1,82 @@
+import { benchmarkNamed } from '../../benchmarks/benchmark-registry.js';
+import { resolveDatasetPath } from '../../benchmarks/dataset-path.js';
+import { groupConfig } from '../../config/run-sections.js';
+import type { DataSection } from '../../config/sections/data-section.js';
+import { createErrataApplier } from '../../errata/apply-errata.js';
+import { checkErrataDataset } from '../../errata/check-errata-dataset.js';
+import { loadErrata } from '../../errata/load-errata.js';
+import { benchmarkOfDataset, settleBenchmarkDefaults } from '../benchmark-defaults.js';
+import { preflightRun } from '../checks/preflight.js';
+import { prepareResume } from '../outputs/run-manifest.js';
+import type { PreparedErrata, RunContext, RunDependencies } from '../run-context.js';
+import { checkRunId } from '../run-id.js';
+import { checkDataset, validatesFirst } from '../selection/question-source.js';
+
+/**
+ * The first phase of a run, before any server is asked or any folder claimed: the config settled
+ * with its benchmark's defaults, preflight, the dataset checked against the selection, the errata
+ * checked against the dataset, and a resumed run's folder read and compared.
+ */
+export async function prepareRun(
+  requested: RunContext['config'],
+  dependencies: RunDependencies,
+): Promise<RunContext> {
+  const datasetPath = resolveDatasetPath(requested.dataset, requested.dataDir);
+  // The judge and reader prompt the dataset's benchmark publishes, where the config sets none.
+  const config = settleBenchmarkDefaults(
+    requested,
+    dependencies.dataset
+      ? benchmarkNamed(dependencies.dataset.format)
+      : await benchmarkOfDataset(datasetPath),
+  );
+  const sections = groupConfig(config);
+  const argv = [...(dependencies.argv ?? process.argv.slice(2))];
+  if (sections.run.runId !== undefined) checkRunId(sections.run.runId);
+  await preflightRun({
+    config,
+    datasetPath,
+    environment: dependencies.environment,
+    datasetInMemory: dependencies.dataset !== undefined,
+  });
+  await checkDataset(datasetPath, sections.data, dependencies.dataset?.records, validatesFirst(config));
+  const errata = await prepareErrata(sections.data, datasetPath);
+  const resume = dependencies.resume
+    ? await prepareResume({ ...dependencies.resume, config, datasetPath, argv })
+    : undefined;
+  const givenRunId = resume?.manifest.run_id ?? sections.run.runId;
+  return {
+    config,
+    sections,
+    datasetPath,
+    argv,
+    hooks: dependencies.hooks ?? {},
+    signal: dependencies.signal,
+    dependencies,
+    errata,
+    resume,
+    previous: resume?.previous ?? [],
+    givenRunId,
+    // The default run id names an external system as its health reply does: known after preflight.
+    runId: givenRunId ?? '',
+    counts: { written: 0 },
+  };
+}
+
+async function prepareErrata(data: DataSection, datasetPath: string): Promise<PreparedErrata> {
+  if (data.errata === undefined) return { apply: (record) => ({ record }) };
+  const errata = loadErrata(data.errata);
+  const check = await checkErrataDataset(errata, datasetPath, data.errataAnyChecksum === true);
+  return {
+    apply: createErrataApplier(errata, { skipMismatches: check.warning !== undefined }),
+    recorded: {
+      name: errata.name,
+      version: errata.version,
+      path: errata.path,
+      file_sha256: errata.file_sha256,
+      dataset_sha256: check.sha256,
+      entries: errata.entries.length,
+      ...(check.warning ? { checksum_override: true } : {}),
+    },
+    ...(check.warning ? { warning: check.warning } : {}),
+  };
+}

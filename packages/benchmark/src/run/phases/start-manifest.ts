@@ -1,0 +1,31 @@
+import { parseProviderOptions, providerNamed } from '../../providers/provider-registry.js';
+import { datasetFileSha256 } from '../checks/dataset-checksum.js';
+import { collectProvenance } from '../outputs/provenance.js';
+import type { RunManifest } from '../outputs/run-manifest.js';
+import { currentSetup } from '../outputs/run-setup.js';
+import type { RunContext } from '../run-context.js';
+
+/** The manifest config.json starts with: a new run's, or the resumed run's, neither partial nor finished. */
+export async function startManifest(run: RunContext): Promise<RunManifest> {
+  const { config, runId, datasetPath, resume, errata } = run;
+  const { overwrite: _overwrite, ...recorded } = config;
+  const manifest: RunManifest = resume?.manifest ?? {
+    run_id: runId,
+    config: { ...recorded, runId },
+    provenance: collectProvenance([...run.argv]),
+    dataset: { path: datasetPath, sha256: null, file_sha256: await datasetFileSha256(datasetPath) },
+    setup: currentSetup(config),
+  };
+  if (errata.recorded) manifest.errata = errata.recorded;
+  const { provider, providerOptions } = run.sections.provider;
+  const parsedOptions = parseProviderOptions(providerNamed(provider), providerOptions);
+  if (providerOptions !== undefined && Object.keys(parsedOptions).length > 0) {
+    manifest.provider_options = parsedOptions;
+  }
+  // A resumed run is partial again only if it stops again.
+  delete manifest.partial;
+  delete manifest.finished_at;
+  delete manifest.cache;
+  delete manifest.fingerprint;
+  return manifest;
+}
