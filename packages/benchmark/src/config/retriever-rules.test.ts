@@ -2,14 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RETRIEVERS, type RetrieverName } from '../components/retrievers/retriever-registry.js';
 import { readManifest } from '../run/run-manifest.js';
-import { BASE_RETRIEVERS, type BaseRetrieverName, searchedRoutes } from './base-retrievers.js';
 import { ineffectiveKeyWarnings } from './ineffective-keys.js';
 import { parseRunConfig } from './parse-run-config.js';
 import { loadPreset } from './presets.js';
+import { searchedRoutes } from './retriever-rules.js';
 import { type RunConfig, type RunConfigInput, resultKeyDifferences } from './run-config.js';
 
-const NAMES = Object.keys(BASE_RETRIEVERS) as BaseRetrieverName[];
+const NAMES = Object.keys(RETRIEVERS) as RetrieverName[];
 
 /** What an old run wrote to config.json: the routes as `retriever`, the base retriever as booleans. */
 function oldConfigJson(config: RunConfig): RunConfigInput {
@@ -24,7 +25,7 @@ function oldConfigJson(config: RunConfig): RunConfigInput {
   };
 }
 
-describe('BASE_RETRIEVERS', () => {
+describe('RETRIEVERS and the rules over their capabilities', () => {
   it('resolves every key: routes for those that read them, turn granularity for those that rank turns', () => {
     expect(NAMES).toEqual(['bm25', 'dense', 'hybrid', 'session-aware', 'multi-route', 'multi-source']);
     const resolved = Object.fromEntries(
@@ -116,7 +117,7 @@ describe('configs of the old form', () => {
     for (const [name, input] of Object.entries(old)) {
       const { sessionAware: _s, multiRoute: _m, multiSource: _x, retriever: _r, ...rest } = input;
       expect(parseRunConfig(input), name).toEqual(
-        parseRunConfig({ ...rest, retriever: name as BaseRetrieverName, routes: 'hybrid' }),
+        parseRunConfig({ ...rest, retriever: name as RetrieverName, routes: 'hybrid' }),
       );
     }
     // The old --retriever defaulted to bm25: `--session-aware` alone searched BM25 only.
