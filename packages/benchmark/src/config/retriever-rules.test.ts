@@ -9,6 +9,7 @@ import { parseRunConfig } from './parse-run-config.js';
 import { loadPreset } from './presets.js';
 import { searchedRoutes } from './retriever-rules.js';
 import { type RunConfig, type RunConfigInput, resultKeyDifferences } from './run-config.js';
+import { flagOfKey } from './run-options.js';
 
 const NAMES = Object.keys(RETRIEVERS) as RetrieverName[];
 
@@ -61,6 +62,35 @@ describe('RETRIEVERS and the rules over their capabilities', () => {
       '--top-sessions has no effect without --retriever session-aware.',
       '--routes has no effect without --retriever session-aware, multi-route or multi-source.',
     ]);
+  });
+
+  it('a name the registry does not hold is refused with the close one, then the known ones', () => {
+    expect(() => parseRunConfig({ retriever: 'sesion-aware' as never })).toThrow(
+      'Invalid configuration: retriever: Invalid option "sesion-aware" (did you mean "session-aware"?): expected one of "bm25"|"dense"|"hybrid"|"session-aware"|"multi-route"|"multi-source" (--retriever).',
+    );
+    expect(() => parseRunConfig({ retriever: 'hybird' as never })).toThrow(/did you mean "hybrid"\?/);
+  });
+
+  it("a retriever's own option under another retriever has no effect, naming its owner", () => {
+    const owned = NAMES.flatMap((name) =>
+      Object.keys(RETRIEVERS[name].options).map((key) => ({ key, name })),
+    );
+    expect(owned.map(({ key }) => key)).toEqual([
+      'topSessions',
+      'turnsPerSession',
+      'sessionIndex',
+      'sessionWeights',
+      'sessionFirst',
+      'sourceWeights',
+    ]);
+    for (const { key, name } of owned) {
+      const other = NAMES.find((candidate) => candidate !== name)!;
+      const config = parseRunConfig({ retriever: other });
+      expect(ineffectiveKeyWarnings(config, [key]), key).toEqual([
+        `${flagOfKey(key)} has no effect without --retriever ${name}.`,
+      ]);
+      expect(ineffectiveKeyWarnings(parseRunConfig({ retriever: name }), [key]), key).toEqual([]);
+    }
   });
 
   it('an unknown retriever is refused, listing the known ones', () => {
