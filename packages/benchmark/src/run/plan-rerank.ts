@@ -7,8 +7,10 @@ import type { ProviderSection } from '../config/sections/provider-section.js';
 import type { StagesSection } from '../config/sections/stages-section.js';
 
 /** What the rerank plan reads: the reranker, the retriever (its own options too) and the corpus settings. */
-export type RerankPlanSettings = Pick<StagesSection, 'reranker' | 'rerankModel' | 'rerankDepth'> &
-  Pick<ProviderSection, 'provider'> &
+export type RerankPlanSettings = Pick<StagesSection, 'reranker'> & {
+  readonly rerankModel: string;
+  readonly rerankDepth: number;
+} & Pick<ProviderSection, 'provider'> &
   RetrieverChoice &
   Readonly<Record<string, unknown>> &
   CorpusOptions;
