@@ -1,5 +1,6 @@
 import type { CorpusOptions } from '../../benchmarks/build-corpus.js';
 import type { RetrieverChoice } from '../../config/retriever-rules.js';
+import type { ProviderSection } from '../../config/sections/provider-section.js';
 import type { RetrievalSection } from '../../config/sections/retrieval-section.js';
 import type { RoutesSection } from '../../config/sections/routes-section.js';
 import type { RunSection } from '../../config/sections/run-section.js';
@@ -40,8 +41,9 @@ export type PipelineSettings = RetrieverChoice &
   Parameters<typeof createTimedEmbedder>[0] &
   Parameters<typeof createConfiguredReranker>[0];
 
-/** What the pipeline as a provider reads besides: the corpus, the trace's settings, `--explain`. */
+/** What the pipeline as a provider reads besides: the provider, the corpus, the trace's settings, `--explain`. */
 export type PipelineProviderSettings = PipelineSettings &
+  Pick<ProviderSection, 'provider'> &
   CorpusOptions &
   ExplainSettings &
   Pick<RunSection, 'explain'> &
