@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { groupConfig } from '../config/run-sections.js';
+import type { RetrievalSection } from '../config/sections/retrieval-section.js';
 import { createPipeline } from '../providers/pipeline/configured-pipeline.js';
 import { createBodyBudget } from './body-budget.js';
 import { bearerCheck, httpError, isJsonContentType, reply, statusOf } from './http-exchange.js';
@@ -13,7 +13,7 @@ export type ServeOptions = {
    * searches that name none, and the roles indexed of what clients send: the resolved config the
    * pipeline is built from (the routes read only its retrieval section).
    */
-  config: Parameters<typeof createPipeline>[0];
+  config: Parameters<typeof createPipeline>[0] & Pick<RetrievalSection, 'granularity' | 'indexRoles'>;
   /** Default 127.0.0.1. */
   host?: string;
   /** 0 picks a free port. */
@@ -65,7 +65,12 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     maxMemoryBytes,
   });
   const routes = createServeRoutes({
-    retrieval: groupConfig(config).retrieval,
+    retrieval: {
+      retriever: config.retriever,
+      tokenizer: config.tokenizer,
+      granularity: config.granularity,
+      indexRoles: config.indexRoles,
+    },
     pipeline,
     namespaces,
     maxMemoryBytes,

@@ -14,6 +14,7 @@ import {
 } from '../../config/run-shape.js';
 import type { QaSection } from '../../config/sections/qa-section.js';
 import type { RunSection } from '../../config/sections/run-section.js';
+import type { SummariesSection } from '../../config/sections/summaries-section.js';
 import { checkModelOnDisk } from '../../models/onnx-model-resolver.js';
 import {
   createConfiguredEmbedder,
@@ -34,7 +35,8 @@ export type PreflightSettings = EmbedderSettings &
   Parameters<typeof summarizesWithLlm>[0] &
   Parameters<typeof contextualizesWithLlm>[0] &
   Parameters<typeof checkReaderSettings>[0] &
-  Parameters<typeof checkAnswerSource>[0];
+  Parameters<typeof checkAnswerSource>[0] &
+  Pick<SummariesSection, 'summarizerModel' | 'contextualModel'>;
 
 /** What the run needs from outside, checked before any work; each failure is one sentence. */
 export type PreflightOptions = {

@@ -24,7 +24,12 @@ export type { LlmPlan } from './plan-llm.js';
 export type PlannedConfig = Parameters<typeof createConfiguredEmbedder>[0] &
   Parameters<typeof planRerank>[0] &
   Parameters<typeof embeds>[0] &
-  Parameters<typeof contextualizesWithLlm>[0];
+  Parameters<typeof contextualizesWithLlm>[0] &
+  Parameters<typeof judges>[0] &
+  Parameters<typeof summarizesWithLlm>[0] &
+  Parameters<typeof planReader>[0] &
+  Parameters<typeof planJudge>[0] &
+  Parameters<typeof planSummaries>[0] & { readonly contextualModel: string };
 
 /** What a run would do, counted without calling any model or endpoint. */
 export type RunPlan = {

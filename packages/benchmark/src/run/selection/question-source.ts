@@ -56,7 +56,7 @@ export function selectionOf(config: DataSection): Selection {
  * saved (`--resume` continues after the file is fixed). It reads what `embeds` reads (the
  * provider, the retriever and its routes), `judges` the QA section.
  */
-export function validatesFirst(config: Parameters<typeof embeds>[0]): boolean {
+export function validatesFirst(config: Parameters<typeof embeds>[0] & Parameters<typeof judges>[0]): boolean {
   return judges(config) || providerCapabilities(config.provider).external || embeds(config);
 }
 
