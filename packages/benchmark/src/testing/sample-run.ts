@@ -2,13 +2,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseRunConfig } from '../config/parse-run-config.js';
-import type { RunConfig, RunConfigInput } from '../config/run-config.js';
+import type { RunConfigInput } from '../config/run-config.js';
 import type { Sample } from '../results/sample.js';
 import { readSamplesFile } from '../run/outputs/samples-file.js';
 import { REPO_ROOT } from './run-cli.js';
 
 /** A config over the committed 22-question sample, writing to a fresh temporary folder. */
-export function sampleConfig(overrides: RunConfigInput = {}, prefix = 'lme-test-'): RunConfig {
+export function sampleConfig(
+  overrides: RunConfigInput = {},
+  prefix = 'lme-test-',
+): ReturnType<typeof parseRunConfig> {
   return parseRunConfig({
     dataset: 'sample',
     dataDir: join(REPO_ROOT, 'datasets'),
