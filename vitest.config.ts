@@ -42,7 +42,13 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source'] } },
   test: {
     projects: [
-      { extends: true, test: { name: 'search-core', include: ['packages/search-core/src/**/*.test.ts'] } },
+      // search-core's files share one module graph per worker (isolate: false): its tests leave no
+      // state behind (environment stubs undone, no mocks), and a fresh process per file cost more
+      // than the tests. 50 files on a loaded 2-core machine: 28.1 s of CPU isolated, 13.3 s shared.
+      {
+        extends: true,
+        test: { name: 'search-core', include: ['packages/search-core/src/**/*.test.ts'], isolate: false },
+      },
       { extends: true, test: { name: 'benchmark', include: ['packages/benchmark/src/**/*.test.ts'] } },
     ],
     sequence: { sequencer: SlowFirstSequencer },
