@@ -7,10 +7,12 @@ import {
   readdirSync,
   readFileSync,
   symlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 
 /**
  * How a documented command runs in a test, and the stand-ins it runs against:
@@ -21,8 +23,9 @@ import { join } from 'node:path';
  * - The working folder is a temporary one holding links to the checkout's packages, configs and
  *   scripts, so `results/` and `.lme-cache/` land there.
  * - The dataset files the docs name are committed stand-ins, copied where each benchmark's
- *   `benchmarks/<name>/docs-stand-ins.json` says (LongMemEval's `s`, `oracle` and `m` in
- *   `LME_DATA_DIR` are the committed sample; LoCoMo's files are its committed fixture).
+ *   `benchmarks/<name>/docs-stand-ins.json` says, whole or cut to some of their records
+ *   (LongMemEval's `s`, `oracle` and `m` in `LME_DATA_DIR` are seven questions of the committed
+ *   sample, one of each type and an abstention; LoCoMo's files are its committed fixture).
  * - Every embedding model is an OpenAI-compatible loopback stand-in (hash vectors): `--embedder`
  *   of `run`, `ablate` and the warm-up script is set to it, so no model is fetched.
  * - Chat models (reader, judge) are the same loopback server (`OPENAI_BASE_URL`); the provider URL
@@ -58,10 +61,36 @@ export function prepareWorkspace(root: string): { cwd: string; dataDir: string }
   for (const entry of readdirSync(benchmarksDir, { withFileTypes: true })) {
     const standIns = join(benchmarksDir, entry.name, 'docs-stand-ins.json');
     if (!entry.isDirectory() || !existsSync(standIns)) continue;
-    const { files } = JSON.parse(readFileSync(standIns, 'utf8')) as { files: Record<string, string> };
-    for (const [target, source] of Object.entries(files)) copyFileSync(join(root, source), join(cwd, target));
+    const { files } = JSON.parse(readFileSync(standIns, 'utf8')) as { files: Record<string, StandIn> };
+    for (const [target, standIn] of Object.entries(files)) {
+      if (typeof standIn === 'string') copyFileSync(join(root, standIn), join(cwd, target));
+      else writeFileSync(join(cwd, target), cutStandIn(root, standIn));
+    }
   }
   return { cwd, dataDir };
+}
+
+/**
+ * A stand-in of docs-stand-ins.json: a committed file copied as it is, or a committed JSON array of
+ * records (gzipped when its name ends in .gz) cut to the records at `keep`, written in the same form.
+ */
+type StandIn = string | { file: string; keep: number[] };
+
+const cutStandIns = new Map<string, Buffer>();
+
+/** The cut file's bytes, made once per test process (every docs page's folder gets a copy). */
+function cutStandIn(root: string, { file, keep }: { file: string; keep: number[] }): Buffer {
+  const key = `${file}:${keep.join(',')}`;
+  let bytes = cutStandIns.get(key);
+  if (bytes === undefined) {
+    const zipped = file.endsWith('.gz');
+    const raw = readFileSync(join(root, file));
+    const records = JSON.parse((zipped ? gunzipSync(raw) : raw).toString('utf8')) as unknown[];
+    const text = Buffer.from(JSON.stringify(keep.map((index) => records[index])));
+    bytes = zipped ? gzipSync(text) : text;
+    cutStandIns.set(key, bytes);
+  }
+  return bytes;
 }
 
 export type RewriteContext = {

@@ -1,5 +1,6 @@
 import { lstatSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { portsOf, prepareWorkspace, rewriteCommand, STAND_IN_EMBEDDER } from './documented-command-runner.js';
 import { documentedBlocks, withoutComment } from './documented-commands.js';
@@ -99,16 +100,29 @@ describe('rewriteCommand', () => {
 });
 
 describe('prepareWorkspace', () => {
-  it('copies the dataset files the docs name from the committed stand-ins each benchmark lists', () => {
+  it('copies the dataset files the docs name from the committed stand-ins each benchmark lists, whole or cut', () => {
     const { cwd, dataDir } = prepareWorkspace(REPO_ROOT);
     try {
       expect(dataDir).toBe(join(cwd, 'data'));
       const fixture = readFileSync(join(REPO_ROOT, 'datasets/fixtures/locomo-mini.json'));
       for (const name of ['locomo10.json', 'locomo10-conv26.json'])
         expect(readFileSync(join(cwd, 'datasets', name)).equals(fixture)).toBe(true);
-      const sample = readFileSync(join(REPO_ROOT, 'datasets/sample/longmemeval_s_sample.json.gz'));
-      for (const name of ['longmemeval_s_cleaned', 'longmemeval_oracle', 'longmemeval_m_cleaned'])
-        expect(readFileSync(join(dataDir, `${name}.json.gz`)).equals(sample)).toBe(true);
+      // LongMemEval's: the sample cut to one question of each type and an abstention, still gzipped.
+      type Question = { question_id: string; question_type: string };
+      const read = (path: string) =>
+        JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as Question[];
+      const sample = read(join(REPO_ROOT, 'datasets/sample/longmemeval_s_sample.json.gz'));
+      for (const name of ['longmemeval_s_cleaned', 'longmemeval_oracle', 'longmemeval_m_cleaned']) {
+        const cut = read(join(dataDir, `${name}.json.gz`));
+        expect(cut.length).toBeLessThan(sample.length);
+        expect(cut).toEqual(
+          sample.filter((record) => cut.some((kept) => kept.question_id === record.question_id)),
+        );
+        expect(new Set(cut.map((record) => record.question_type))).toEqual(
+          new Set(sample.map((record) => record.question_type)),
+        );
+        expect(cut.some((record) => record.question_id.endsWith('_abs'))).toBe(true);
+      }
       for (const name of ['sample', 'fixtures'])
         expect(lstatSync(join(cwd, 'datasets', name)).isSymbolicLink()).toBe(true);
     } finally {

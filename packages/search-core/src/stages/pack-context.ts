@@ -6,7 +6,7 @@ export type PackContextOptions = {
   hits: readonly RetrievalHit[];
   documents: readonly MemoryDocument[];
   budgetTokens: number;
-  /** Token count of a text (the benchmark's reader tokenizer: js-tiktoken o200k_base). */
+  /** Token count of a text (the benchmark's reader tokenizer: tiktoken's o200k_base). */
   countTokens: (text: string) => number;
   /**
    * The text of a memory as it will appear in the context (with any header the reader adds);

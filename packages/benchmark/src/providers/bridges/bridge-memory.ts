@@ -7,8 +7,20 @@ import { type BridgeProcess, startBridge } from './bridge-process.js';
 import { type InstallManifest, readInstalledBridge } from './install-bridge.js';
 import { createProtocolMemory } from './protocol-memory.js';
 
-/** Variables a bridge inherits: enough to run Python, never a credential of lme's environment. */
-const PASSED_VARIABLES = ['PATH', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ', 'SYSTEMROOT'] as const;
+/**
+ * Variables a bridge inherits: enough to run Python, and MemPalace's ONNX thread count (unset,
+ * onnxruntime takes every core; the tests set one, beside the other test worker), never a
+ * credential of lme's environment.
+ */
+const PASSED_VARIABLES = [
+  'PATH',
+  'LANG',
+  'LC_ALL',
+  'TMPDIR',
+  'TZ',
+  'SYSTEMROOT',
+  'MEMPALACE_EMBEDDING_THREADS',
+] as const;
 
 /** The least time one call to a bridge is given (`--provider-timeout` may raise it). */
 export const BRIDGE_CALL_TIMEOUT_MS = 30 * 60_000;

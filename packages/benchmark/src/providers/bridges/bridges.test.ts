@@ -55,6 +55,15 @@ async function health(memory: BridgeMemory): Promise<{ name: string; refused_con
   return (await (await fetch(`${url}/v1/health`)).json()) as { name: string; refused_connections: string[] };
 }
 
+/**
+ * The bridges' environment here: MemPalace's ONNX session on one thread (MEMPALACE_EMBEDDING_THREADS,
+ * read by mempalace; unset, onnxruntime takes every core), as the mem0 bridge's embedder runs. The
+ * suite's two workers keep both cores busy, and a two-thread session waiting on a busy core at every
+ * operator took 2-3 times the wall time for the same CPU (8.7 s of CPU for 7 sessions: 75 s of wall
+ * on two threads, 34 s on one, on a loaded 2-core machine).
+ */
+const BRIDGE_ENVIRONMENT: NodeJS.ProcessEnv = { MEMPALACE_EMBEDDING_THREADS: '1' };
+
 const DESCRIPTORS: [BridgeName, ExternalMemoryDescriptor<Record<string, never>>][] = [
   ['mem0', mem0Descriptor as unknown as ExternalMemoryDescriptor<Record<string, never>>],
   ['mempalace', mempalaceDescriptor as unknown as ExternalMemoryDescriptor<Record<string, never>>],
@@ -70,12 +79,14 @@ for (const [name, descriptor] of DESCRIPTORS) {
     () => {
       let workDir: string;
       let memory: BridgeMemory;
-      const [first, second] = [trimmed(sampleRecords()[0]!, 6), trimmed(sampleRecords()[1]!, 6)];
+      // Evidence and three other sessions: each bridge ranked the evidence session first on both
+      // (and on the third record), where six others had cost MemPalace twice the embedding time.
+      const [first, second] = [trimmed(sampleRecords()[0]!, 3), trimmed(sampleRecords()[1]!, 3)];
 
       beforeAll(async () => {
         workDir = await mkdtemp(join(tmpdir(), `lme-bridge-${name}-`));
         memory = descriptor.createMemory(descriptor.options.parse({}), {
-          environment: process.env,
+          environment: { ...process.env, ...BRIDGE_ENVIRONMENT },
           timeoutMs: 300_000,
           maxRetries: 0,
           workDir,
@@ -110,9 +121,10 @@ for (const [name, descriptor] of DESCRIPTORS) {
           const ids = reply.hits.map((hit) => hit.session_id);
           for (const id of ids) expect(record.haystack_session_ids).toContain(id);
           expect(new Set(ids).size).toBe(ids.length);
-          // A real ranking: an evidence session is among the first three of seven or more.
+          // A real ranking: an evidence session is among the first two of four or more.
+          expect(record.haystack_session_ids.length).toBeGreaterThanOrEqual(4);
           expect(
-            ids.some((id) => record.answer_session_ids.includes(id)),
+            ids.slice(0, 2).some((id) => record.answer_session_ids.includes(id)),
             `${namespace}: ${ids.join(' ')}`,
           ).toBe(true);
         }
@@ -142,22 +154,27 @@ for (const [name, descriptor] of DESCRIPTORS) {
           JSON.stringify(
             sampleRecords()
               .slice(0, 3)
-              .map((record) => trimmed(record, 4)),
+              // Evidence and one other session each: what this test checks (lme starts, feeds
+              // and stops the bridge; every role indexed) does not depend on the haystack's size.
+              .map((record) => trimmed(record, 1)),
           ),
         );
-        const { done } = startCli([
-          'run',
-          '--dataset',
-          dataset,
-          '--provider',
-          name,
-          '--cache-dir',
-          join(workDir, 'cache'),
-          '--out',
-          out,
-          '--run-id',
-          `${name}-e2e`,
-        ]);
+        const { done } = startCli(
+          [
+            'run',
+            '--dataset',
+            dataset,
+            '--provider',
+            name,
+            '--cache-dir',
+            join(workDir, 'cache'),
+            '--out',
+            out,
+            '--run-id',
+            `${name}-e2e`,
+          ],
+          BRIDGE_ENVIRONMENT,
+        );
         const result = await done;
         expect(result.status, result.stderr).toBe(0);
         const summary = JSON.parse(
