@@ -28,20 +28,20 @@ export const COMPONENT_KINDS = {
     flag: '--retriever',
     registry: RETRIEVERS,
     selected: (config) => [config.retriever],
-    inUse: (config) => usesPipeline(config),
+    inUse: (_config, provider) => usesPipeline(provider),
   },
   embedder: {
     flag: '--embedder',
     registry: EMBEDDERS,
     where: ' in a pipeline that embeds',
     selected: (config) => embedderParts(config.embedder).map(familyOf),
-    inUse: (config) => embeds(config),
+    inUse: (config, provider) => embeds(config, provider),
   },
   reranker: {
     flag: '--reranker',
     registry: RERANKERS,
     selected: (config) => (config.reranker ? [familyOf(config.reranker)] : []),
-    inUse: (config) => reranks(config),
+    inUse: (config, provider) => reranks(config, provider),
   },
 } as const satisfies Record<string, ComponentKind>;
 

@@ -20,13 +20,14 @@ import { embeds, judges, readsAndJudges, summarizes, usesPipeline } from './run-
  */
 type Rule = { used: (config: RunConfig, provider: ProviderCapabilities) => boolean; needs: string };
 
-const pipeline = usesPipeline;
-const fuses = (config: RunConfig) => pipeline(config) && fusesRoutes(config);
+const pipeline = (_: RunConfig, provider: ProviderCapabilities) => usesPipeline(provider);
+const fuses = (config: RunConfig, provider: ProviderCapabilities) =>
+  usesPipeline(provider) && fusesRoutes(config);
 const { FUSES, DENSE_ROUTE } = RETRIEVER_NEEDS;
 const reads = readsAndJudges;
 /** The retrievers that take BM25's k1, b and feedback (their descriptors' `bm25Settings`). */
 const BM25_ROUTE: Rule = {
-  used: (config) => pipeline(config) && readsRouteSetting(config, 'bm25Settings'),
+  used: (config, provider) => pipeline(config, provider) && readsRouteSetting(config, 'bm25Settings'),
   needs: RETRIEVER_NEEDS.bm25Settings,
 };
 const BM25_FEEDBACK: Rule = {
@@ -42,44 +43,48 @@ const external = (_: RunConfig, provider: ProviderCapabilities) => provider.exte
 const RULES: Partial<Record<keyof RunConfig, Rule>> = {
   retriever: { used: pipeline, needs: '--provider pipeline' },
   routes: {
-    used: (config) => pipeline(config) && takesRoutes(config),
+    used: (config, provider) => pipeline(config, provider) && takesRoutes(config),
     needs: RETRIEVER_NEEDS.routes,
   },
   // A retriever that ranks turns (its documents are turns): stated, not silent.
   granularity: {
-    used: (config) => !(pipeline(config) && ranksTurns(config)),
+    used: (config, provider) => !(pipeline(config, provider) && ranksTurns(config)),
     needs: RETRIEVER_NEEDS.granularity,
   },
   tokenizer: { used: pipeline, needs: '--provider pipeline' },
-  summarizer: { used: summarizes, needs: '--session-index summary|both or --contextual' },
+  summarizer: {
+    used: (config, provider) => summarizes(config, provider),
+    needs: '--session-index summary|both or --contextual',
+  },
   summarizerModel: {
-    used: (config) => summarizes(config) && config.summarizer === 'llm',
+    used: (config, provider) => summarizes(config, provider) && config.summarizer === 'llm',
     needs: '--summarizer llm',
   },
   fusion: { used: fuses, needs: FUSES },
   fusionNormalization: {
-    used: (config) => fuses(config) && config.fusion !== 'rrf',
+    used: (config, provider) => fuses(config, provider) && config.fusion !== 'rrf',
     needs: `--fusion weighted|combmnz with ${FUSES}`,
   },
   adaptiveWeights: {
-    used: (config) => fuses(config) && config.fusion !== 'rrf',
+    used: (config, provider) => fuses(config, provider) && config.fusion !== 'rrf',
     needs: `--fusion weighted|combmnz with ${FUSES}`,
   },
   adaptivePower: {
-    used: (config) => fuses(config) && config.fusion !== 'rrf' && config.adaptiveWeights === true,
+    used: (config, provider) =>
+      fuses(config, provider) && config.fusion !== 'rrf' && config.adaptiveWeights === true,
     needs: '--adaptive-weights',
   },
   denseGap: {
-    used: (config) => fuses(config) && config.fusion !== 'rrf',
+    used: (config, provider) => fuses(config, provider) && config.fusion !== 'rrf',
     needs: `--fusion weighted|combmnz with ${FUSES}`,
   },
   timeBoost: {
-    used: (config) => pipeline(config) && readsRouteSetting(config, 'timeBoost'),
+    used: (config, provider) => pipeline(config, provider) && readsRouteSetting(config, 'timeBoost'),
     needs: RETRIEVER_NEEDS.timeBoost,
   },
   denseNeighbours: {
-    used: (config) =>
-      pipeline(config) && readsRouteSetting(config, 'denseNeighbours') && searchesDense(config),
+    used: (config, provider) =>
+      pipeline(config, provider) && readsRouteSetting(config, 'denseNeighbours') && searchesDense(config),
     needs: RETRIEVER_NEEDS.denseNeighbours,
   },
   bm25K1: BM25_ROUTE,
@@ -88,19 +93,29 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
   bm25FeedbackWeight: BM25_FEEDBACK,
   bm25FeedbackKeep: BM25_FEEDBACK,
   weights: {
-    used: (config) => fuses(config) && config.fusion !== 'rrf',
+    used: (config, provider) => fuses(config, provider) && config.fusion !== 'rrf',
     needs: `--fusion weighted|combmnz with ${FUSES}`,
   },
   rrfK: {
-    used: (config) =>
-      (fuses(config) && config.fusion === 'rrf') || (pipeline(config) && fusesByRrfAlone(config)),
+    used: (config, provider) =>
+      (fuses(config, provider) && config.fusion === 'rrf') ||
+      (pipeline(config, provider) && fusesByRrfAlone(config)),
     needs: RETRIEVER_NEEDS.rrfK,
   },
-  embedder: { used: embeds, needs: `${DENSE_ROUTE}, --dedup or --mmr` },
-  vectorStore: { used: embeds, needs: `${DENSE_ROUTE}, --dedup or --mmr` },
-  feedbackDocs: { used: (config) => embeds(config) && searchesDense(config), needs: DENSE_ROUTE },
+  embedder: {
+    used: (config, provider) => embeds(config, provider),
+    needs: `${DENSE_ROUTE}, --dedup or --mmr`,
+  },
+  vectorStore: {
+    used: (config, provider) => embeds(config, provider),
+    needs: `${DENSE_ROUTE}, --dedup or --mmr`,
+  },
+  feedbackDocs: {
+    used: (config, provider) => embeds(config, provider) && searchesDense(config),
+    needs: DENSE_ROUTE,
+  },
   feedbackWeight: {
-    used: (config) => embeds(config) && searchesDense(config) && config.feedbackDocs > 0,
+    used: (config, provider) => embeds(config, provider) && searchesDense(config) && config.feedbackDocs > 0,
     needs: '--feedback-docs above 0',
   },
   dedupThreshold: { used: (config) => config.dedup, needs: '--dedup' },
@@ -108,7 +123,7 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
   mmrDuplicate: { used: (config) => config.mmr, needs: '--mmr' },
   contextualModel: { used: (config) => config.contextual === 'llm', needs: '--contextual llm' },
   contextualDense: {
-    used: (config) => config.contextual !== 'none' && embeds(config),
+    used: (config, provider) => config.contextual !== 'none' && embeds(config, provider),
     needs: '--contextual template|llm with a dense route',
   },
   seed: { used: (config) => config.limit !== undefined, needs: '--limit' },

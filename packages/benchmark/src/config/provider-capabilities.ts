@@ -8,6 +8,16 @@ export type ProviderCapabilities = {
   external: boolean;
   /** Can answer questions itself (`--answers provider`). */
   answersItself: boolean;
+  /**
+   * lme's own search-core pipeline: the retrieval, routes, embedding, summaries and stages settings
+   * (and the retriever, embedder and reranker) configure it. config/run-shape.ts asks this.
+   */
+  pipeline?: boolean;
+  /**
+   * The sessions it hands the reader instead of ranked ones: the whole haystack, or the evidence
+   * sessions (the dry run sizes the reader's prompts by it).
+   */
+  readerSessions?: 'haystack' | 'evidence';
   /** Ranks the haystack (false for full-context and oracle: no retrieval metrics). */
   ranks: boolean;
   /** Must start from an empty store for every question (no namespace shared between questions). */
@@ -18,8 +28,9 @@ export type ProviderCapabilities = {
   runKeys?: readonly string[];
 };
 
-/** A provider that ranks in-process and is not an external system (the pipeline). */
+/** lme's own pipeline: ranks in-process, not an external system. */
 export const IN_PROCESS_CAPABILITIES: ProviderCapabilities = {
+  pipeline: true,
   external: false,
   answersItself: false,
   ranks: true,

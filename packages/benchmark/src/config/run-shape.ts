@@ -1,5 +1,5 @@
+import type { ProviderCapabilities } from './provider-capabilities.js';
 import { type RetrieverChoice, retrieverSummarizes, searchesDense } from './retriever-rules.js';
-import type { ProviderSection } from './sections/provider-section.js';
 import type { QaSection } from './sections/qa-section.js';
 import type { StagesSection } from './sections/stages-section.js';
 import type { SummariesSection } from './sections/summaries-section.js';
@@ -11,13 +11,14 @@ import type { SummariesSection } from './sections/summaries-section.js';
  * (a flat resolved config has them all).
  */
 
-type Provider = Pick<ProviderSection, 'provider'>;
-type PipelineShape = Provider & RetrieverChoice & Pick<StagesSection, 'dedup' | 'mmr'>;
+/** What these ask of the selected provider: its descriptor's capabilities (providers/provider-registry.ts). */
+type Provider = Pick<ProviderCapabilities, 'pipeline'>;
+type PipelineShape = RetrieverChoice & Pick<StagesSection, 'dedup' | 'mmr'>;
 /** The retriever's own options travel with its choice (a summary index, say). */
 type RetrieverShape = RetrieverChoice & Readonly<Record<string, unknown>>;
 
-/** The run measures search-core's pipeline (`--provider pipeline`). */
-export const usesPipeline = (config: Provider): boolean => config.provider === 'pipeline';
+/** The run measures lme's own search-core pipeline (the provider's `pipeline` capability). */
+export const usesPipeline = (provider: Provider): boolean => provider.pipeline === true;
 
 /**
  * The pipeline's settings embed text: a dense route, or a stage comparing vectors (dedup, MMR).
@@ -27,7 +28,8 @@ export const pipelineEmbeds = (config: RetrieverChoice & Pick<StagesSection, 'de
   searchesDense(config) || config.dedup || config.mmr;
 
 /** The run embeds text (the pipeline with `pipelineEmbeds` settings). */
-export const embeds = (config: PipelineShape): boolean => usesPipeline(config) && pipelineEmbeds(config);
+export const embeds = (config: PipelineShape, provider: Provider): boolean =>
+  usesPipeline(provider) && pipelineEmbeds(config);
 
 /**
  * The run writes session summaries: a retriever whose options ask for them (session-aware over a
@@ -35,25 +37,25 @@ export const embeds = (config: PipelineShape): boolean => usesPipeline(config) &
  * read them.
  */
 export const summarizes = (
-  config: Provider & RetrieverShape & Pick<SummariesSection, 'contextual'>,
-): boolean => usesPipeline(config) && (retrieverSummarizes(config) || config.contextual !== 'none');
+  config: RetrieverShape & Pick<SummariesSection, 'contextual'>,
+  provider: Provider,
+): boolean => usesPipeline(provider) && (retrieverSummarizes(config) || config.contextual !== 'none');
 
 /** The summaries come from an LLM (`--summarizer llm`): calls the dry run counts. */
 export const summarizesWithLlm = (
-  config: Provider & RetrieverShape & Pick<SummariesSection, 'contextual' | 'summarizer'>,
-): boolean => summarizes(config) && config.summarizer === 'llm';
+  config: RetrieverShape & Pick<SummariesSection, 'contextual' | 'summarizer'>,
+  provider: Provider,
+): boolean => summarizes(config, provider) && config.summarizer === 'llm';
 
 /** Contextual chunks are written by an LLM (`--contextual llm`): one call per document. */
-export const contextualizesWithLlm = (config: Provider & Pick<SummariesSection, 'contextual'>): boolean =>
-  usesPipeline(config) && config.contextual === 'llm';
+export const contextualizesWithLlm = (
+  config: Pick<SummariesSection, 'contextual'>,
+  provider: Provider,
+): boolean => usesPipeline(provider) && config.contextual === 'llm';
 
 /** The pipeline reranks its candidates (`--reranker`). */
-export const reranks = (config: Provider & Pick<StagesSection, 'reranker'>): boolean =>
-  usesPipeline(config) && config.reranker !== undefined;
-
-/** The reranker is a server (`--reranker http:<url>`). */
-export const reranksOverHttp = (config: Provider & Pick<StagesSection, 'reranker'>): boolean =>
-  reranks(config) && config.reranker!.startsWith('http:');
+export const reranks = (config: Pick<StagesSection, 'reranker'>, provider: Provider): boolean =>
+  usesPipeline(provider) && config.reranker !== undefined;
 
 /** A reader answers every question (`--reader-model`), and the judge grades each answer. */
 export const readsAndJudges = (config: Pick<QaSection, 'readerModel'>): boolean =>

@@ -33,7 +33,7 @@ export const fullContextDescriptor: ProviderDescriptor = {
   name: 'full-context',
   description: 'no retrieval: the whole haystack goes to the reader (needs --reader-model)',
   options: NO_OPTIONS,
-  capabilities: READER_ONLY,
+  capabilities: { ...READER_ONLY, readerSessions: 'haystack' },
   create: () => createContextProvider('full-context'),
 };
 
@@ -42,6 +42,6 @@ export const oracleDescriptor: ProviderDescriptor = {
   name: 'oracle',
   description: 'no retrieval: only the evidence sessions go to the reader (an upper bound)',
   options: NO_OPTIONS,
-  capabilities: READER_ONLY,
+  capabilities: { ...READER_ONLY, readerSessions: 'evidence' },
   create: () => createContextProvider('oracle'),
 };

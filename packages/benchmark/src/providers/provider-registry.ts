@@ -46,6 +46,11 @@ export function providerCapabilities(name: string): ProviderCapabilities {
   return providerNamed(name).capabilities;
 }
 
+/** The capabilities of a provider by name, undefined for a name the registry does not hold (an old run's). */
+export function knownProviderCapabilities(name: string): ProviderCapabilities | undefined {
+  return Object.hasOwn(PROVIDERS, name) ? PROVIDERS[name]!.capabilities : undefined;
+}
+
 /** The keys of a provider's options schema (empty when it takes none). */
 export function providerOptionKeys(descriptor: Pick<ProviderDescriptor, 'options'>): string[] {
   const shape = (descriptor.options as unknown as { shape?: Record<string, unknown> }).shape;

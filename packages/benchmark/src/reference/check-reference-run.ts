@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
 import { loadAnyDataset } from '../benchmarks/load-dataset.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
+import { loadPreset } from '../config/presets.js';
 import type { Sample } from '../results/sample.js';
 import { runBenchmark } from '../run/run-benchmark.js';
 import {
@@ -43,12 +44,12 @@ export async function checkReferenceRun(
 ): Promise<Comparison & { name: string }> {
   const { dataset, granularity, dataDir, referenceDir, out } = options;
   const name = referenceRunName(dataset, granularity);
+  // The official retriever is the bm25-official preset's (configs/presets/bm25-official.json).
   const config = parseRunConfig({
+    ...loadPreset('bm25-official').config,
     dataset,
     dataDir,
-    tokenizer: 'official',
     granularity,
-    retriever: 'bm25',
     out,
     runId: name,
   });

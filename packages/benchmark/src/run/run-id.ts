@@ -11,6 +11,7 @@ export type RunIdSettings = Pick<DataSection, 'dataset' | 'shard'> &
   Pick<RetrievalSection, 'retriever' | 'granularity'>;
 
 import { usesPipeline } from '../config/run-shape.js';
+import { providerCapabilities } from '../providers/provider-registry.js';
 import type { ProviderIdentity } from '../results/provider-identity.js';
 
 /** Longest server name a run id takes from a health reply. */
@@ -41,7 +42,7 @@ function whatRan(config: RunIdSettings, provider: ProviderIdentity | undefined):
     const preset = safeName(file.slice(0, MAX_NAME_IN_ID), '').replace(/[.-]+$/, '');
     if (preset !== '') return preset;
   }
-  if (usesPipeline(config)) return `${config.retriever}-${config.granularity}`;
+  if (usesPipeline(providerCapabilities(config.provider))) return `${config.retriever}-${config.granularity}`;
   return systemName(config, provider);
 }
 

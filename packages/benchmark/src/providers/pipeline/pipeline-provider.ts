@@ -1,5 +1,6 @@
 import { buildCorpus } from '../../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
+import { IN_PROCESS_CAPABILITIES } from '../../config/provider-capabilities.js';
 import { contextualizesWithLlm } from '../../config/run-shape.js';
 import type { Provider } from '../provider.js';
 import { createPipeline, type PipelineResources } from './configured-pipeline.js';
@@ -88,7 +89,7 @@ export function createPipelineProvider(
   return {
     id: pipeline.id,
     // Contextual chunks from an LLM are paid for: they are made for the question that runs, only.
-    ...(contextualizesWithLlm(config)
+    ...(contextualizesWithLlm(config, IN_PROCESS_CAPABILITIES)
       ? {}
       : {
           prepare({ record, signal }: { record: LongMemEvalRecord; signal?: AbortSignal }) {

@@ -2,6 +2,7 @@ import type { Run } from '../../analysis/read-run.js';
 import { describeErrata, runLabel } from '../../analysis/run-label.js';
 import { fusesRoutes, retrieverStages, searchesDense, takesRoutes } from '../../config/retriever-rules.js';
 import { BM25_FEEDBACK_WEIGHT } from '../../config/run-config.js';
+import { knownProviderCapabilities } from '../../providers/provider-registry.js';
 import { describeProvider } from '../../results/provider-identity.js';
 import type { Summary } from '../../results/summary.js';
 
@@ -71,7 +72,8 @@ export function describeRun(run: Run, summary: Summary): RunProvenance {
     }
   }
   const retriever =
-    config.provider === 'pipeline' || config.provider === undefined
+    // A run stored before --provider existed measured the pipeline.
+    config.provider === undefined || knownProviderCapabilities(String(config.provider))?.pipeline === true
       ? `${config.retriever}${takesRoutes(config) ? ` over ${config.routes ?? 'hybrid'}` : ''}${fusesRoutes(config) ? ` (${config.fusion === 'rrf' ? `rrf k=${config.rrfK}` : `weighted ${config.weights.join('/')}`})` : ''}`
       : `${String(config.provider)}${run.config.provider?.url ? ` ${describeProvider(run.config.provider)}` : ''}`;
   return {

@@ -18,6 +18,7 @@ import type { EmbeddingSection } from '../../config/sections/embedding-section.j
 import type { RerankerOptionValues } from '../../config/sections/stages-section.js';
 import { qdrantSettings } from '../../providers/pipeline/vector-stores.js';
 import type { Provider } from '../../providers/provider.js';
+import { providerCapabilities } from '../../providers/provider-registry.js';
 import { llmRoles, type PreflightSettings } from './preflight.js';
 
 /** The settings the probes read: the LLM roles', the reranker's (and its family's options), the vector store. */
@@ -133,7 +134,8 @@ async function checkQdrantGrpc(options: {
   }
 }
 
-const usesQdrant = (config: ServerSettings) => config.vectorStore === 'qdrant' && embeds(config);
+const usesQdrant = (config: ServerSettings) =>
+  config.vectorStore === 'qdrant' && embeds(config, providerCapabilities(config.provider));
 
 function describe(check: ServerCheck, error: ProbeError): string {
   const where = `${check.who} at ${check.named}`;
@@ -157,7 +159,7 @@ export function serverChecks(config: ServerSettings, environment: NodeJS.Process
     who: `the ${role.role} (${role.model})`,
     endpoint: role.endpoint,
   }));
-  if (reranks(config)) {
+  if (reranks(config, providerCapabilities(config.provider))) {
     // A chat model is probed at the pipeline's endpoint; a rerank server by its family's probe.
     const { descriptor, argument } = resolveReranker(config.reranker!);
     if (descriptor.capabilities.chatModel)

@@ -20,6 +20,7 @@ import {
   createConfiguredEmbedder,
   type EmbedderSettings,
 } from '../../providers/pipeline/configured-embedder.js';
+import { providerCapabilities } from '../../providers/provider-registry.js';
 import { ensureDirectory } from '../files/ensure-directory.js';
 import { checkReaderSettings } from '../phases/qa-stage.js';
 import { checkAnswerSource } from './check-answer-source.js';
@@ -84,8 +85,9 @@ export function llmRoles(config: PreflightSettings): LlmRole[] {
       counted: true,
     });
   }
-  if (usesPipeline(config)) {
-    if (summarizesWithLlm(config)) {
+  const provider = providerCapabilities(config.provider);
+  if (usesPipeline(provider)) {
+    if (summarizesWithLlm(config, provider)) {
       roles.push({
         role: 'summarizer',
         model: config.summarizerModel,
@@ -94,7 +96,7 @@ export function llmRoles(config: PreflightSettings): LlmRole[] {
         counted: false,
       });
     }
-    if (contextualizesWithLlm(config)) {
+    if (contextualizesWithLlm(config, provider)) {
       roles.push({
         role: 'contextual',
         model: config.contextualModel,
@@ -103,7 +105,7 @@ export function llmRoles(config: PreflightSettings): LlmRole[] {
         counted: false,
       });
     }
-    for (const part of embeds(config) ? embedderParts(config.embedder) : []) {
+    for (const part of embeds(config, provider) ? embedderParts(config.embedder) : []) {
       if (!embedderFamily(part)?.capabilities.hosted) continue;
       roles.push({
         role: 'embedder',
@@ -162,7 +164,7 @@ export async function preflightRun(options: PreflightOptions): Promise<void> {
   const inProcess = embedderParts(config.embedder).filter(
     (part) => !embedderFamily(part)?.capabilities.hosted,
   );
-  for (const part of usesPipeline(config) && embeds(config) ? inProcess : []) {
+  for (const part of embeds(config, providerCapabilities(config.provider)) ? inProcess : []) {
     const embedder = createConfiguredEmbedder({ ...config, embedder: part, cache: false }, environment);
     await embedder.close?.();
     const { descriptor, model } = resolveEmbedder(part);

@@ -4,6 +4,7 @@ import type { ProviderSection } from '../../config/sections/provider-section.js'
 import type { QaSection } from '../../config/sections/qa-section.js';
 import type { SummariesSection } from '../../config/sections/summaries-section.js';
 import { countTokens } from '../../metrics/truncate-tokens.js';
+import { providerCapabilities } from '../../providers/provider-registry.js';
 import { judgeRubricDefinition } from '../../qa/judge-rubrics.js';
 import { officialContextLength } from '../../qa/reader.js';
 import { readerPromptDefinition } from '../../qa/reader-prompts.js';
@@ -154,8 +155,8 @@ export function planSummaries(
 }
 
 /**
- * Characters of each history chunk (session) the reader gets for a question: every session
- * (full-context), the evidence sessions (oracle), else the top readerTopK at the mean session size.
+ * Characters of each history chunk (session) the reader gets for a question: every session or the
+ * evidence sessions (a provider's `readerSessions`), else the top readerTopK at the mean session size.
  */
 function readerChunkChars(
   config: Pick<QaSection, 'readerTopK'> & Pick<ProviderSection, 'provider'>,
@@ -164,8 +165,10 @@ function readerChunkChars(
   const sessionChars = record.haystack_sessions.map((turns) =>
     turns.reduce((sum, turn) => sum + turn.content.length + 40, 0),
   );
-  if (config.provider === 'full-context') return sessionChars;
-  if (config.provider === 'oracle') {
+  // A provider that hands the reader whole sessions says which (its `readerSessions` capability).
+  const { readerSessions } = providerCapabilities(config.provider);
+  if (readerSessions === 'haystack') return sessionChars;
+  if (readerSessions === 'evidence') {
     const evidence = new Set(record.answer_session_ids);
     return sessionChars.filter((_, index) => evidence.has(record.haystack_session_ids[index]!));
   }

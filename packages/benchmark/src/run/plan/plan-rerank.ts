@@ -6,6 +6,7 @@ import { usesPipeline } from '../../config/run-shape.js';
 import type { ProviderSection } from '../../config/sections/provider-section.js';
 import type { StagesSection } from '../../config/sections/stages-section.js';
 import { rerankPlanner } from '../../providers/pipeline/configured-reranker.js';
+import { providerCapabilities } from '../../providers/provider-registry.js';
 
 /** What the rerank plan reads: the reranker, the retriever (its own options too) and the corpus settings. */
 export type RerankPlanSettings = Pick<StagesSection, 'reranker'> & {
@@ -30,7 +31,7 @@ export function planRerank(
   records: readonly LongMemEvalRecord[],
   tokensPerChar: number,
 ): RerankPlan | undefined {
-  if (!config.reranker || !usesPipeline(config)) return undefined;
+  if (!config.reranker || !usesPipeline(providerCapabilities(config.provider))) return undefined;
   // The family says what it bills and how its calls add up (components/rerankers/<family>/).
   const planner = rerankPlanner(config);
   if (!planner) return undefined;

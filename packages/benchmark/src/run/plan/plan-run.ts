@@ -10,6 +10,7 @@ import {
 } from '../../config/run-shape.js';
 import { countTokens } from '../../metrics/truncate-tokens.js';
 import { createConfiguredEmbedder } from '../../providers/pipeline/configured-embedder.js';
+import { providerCapabilities } from '../../providers/provider-registry.js';
 import { checkAnswerSource } from '../checks/check-answer-source.js';
 import { type IngestPlan, planIngest } from './plan-ingest.js';
 import { type LlmPlan, planJudge, planReader, planSummaries, type UnpricedPlan } from './plan-llm.js';
@@ -78,14 +79,18 @@ export async function planRun(
   const notes: string[] = [];
   const corpus = countCorpus(config, records);
   const ingest = planIngest(config, records);
-  const embedding = embeds(config) ? await planEmbedding(config, records, corpus.texts, notes) : undefined;
+  const provider = providerCapabilities(config.provider);
+  const embedding = embeds(config, provider)
+    ? await planEmbedding(config, records, corpus.texts, notes)
+    : undefined;
 
   const tokensPerChar = sampleTokensPerChar(records);
   const unpriced: UnpricedPlan[] = [];
   if (readsAndJudges(config)) unpriced.push(...planReader(config, records, tokensPerChar, notes));
   if (judges(config)) unpriced.push(planJudge(config, records, notes));
-  if (summarizesWithLlm(config)) unpriced.push(planSummaries(config, records, tokensPerChar, notes));
-  if (contextualizesWithLlm(config)) {
+  if (summarizesWithLlm(config, provider))
+    unpriced.push(planSummaries(config, records, tokensPerChar, notes));
+  if (contextualizesWithLlm(config, provider)) {
     unpriced.push({
       role: 'contextual',
       model: config.contextualModel,
@@ -135,7 +140,8 @@ function countCorpus(
     documents += corpus.documents.length;
     for (const document of corpus.documents)
       for (const part of document.parts ?? [document.text]) texts.add(part);
-    if (contextualizesWithLlm(config)) contextPromptChars += contextPromptCharacters(corpus.documents);
+    if (contextualizesWithLlm(config, providerCapabilities(config.provider)))
+      contextPromptChars += contextPromptCharacters(corpus.documents);
   }
   return { documents, texts, contextPromptChars };
 }

@@ -8,6 +8,7 @@ import { validateDataset } from '../../benchmarks/validate-dataset.js';
 import { suggestNames } from '../../config/close-names.js';
 import { embeds, judges } from '../../config/run-shape.js';
 import type { DataSection } from '../../config/sections/data-section.js';
+import type { ProviderSection } from '../../config/sections/provider-section.js';
 import { providerCapabilities } from '../../providers/provider-registry.js';
 import {
   acceptsRecord,
@@ -56,8 +57,11 @@ export function selectionOf(config: DataSection): Selection {
  * saved (`--resume` continues after the file is fixed). It reads what `embeds` reads (the
  * provider, the retriever and its routes), `judges` the QA section.
  */
-export function validatesFirst(config: Parameters<typeof embeds>[0] & Parameters<typeof judges>[0]): boolean {
-  return judges(config) || providerCapabilities(config.provider).external || embeds(config);
+export function validatesFirst(
+  config: Parameters<typeof embeds>[0] & Parameters<typeof judges>[0] & Pick<ProviderSection, 'provider'>,
+): boolean {
+  const provider = providerCapabilities(config.provider);
+  return judges(config) || provider.external || embeds(config, provider);
 }
 
 /**
