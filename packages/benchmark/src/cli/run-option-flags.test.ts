@@ -48,6 +48,10 @@ describe('run option declarations', () => {
     expect(() => parseRun(['--concurrency', '257'])).toThrow(/from 1 to 256/);
     expect(() => parseRun(['--max-cost', '0'])).toThrow(/expected a number above 0, got 0/);
     expect(() => parseRun(['--vector-store', 'faiss'])).toThrow(/Allowed choices are memory, qdrant/);
+    // A choice a registry gives (the retrievers') is answered with the close one.
+    expect(() => parseRun(['--retriever', 'sesion-aware'])).toThrow(
+      /Allowed choices are .*session-aware.*\. Did you mean "session-aware"\?/,
+    );
   });
 
   it('map each flag to its config key, including renamed and negated flags', () => {

@@ -1,7 +1,8 @@
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { z } from 'zod';
 import type { Benchmark } from '../benchmarks/benchmark.js';
 import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
+import { closeNames } from '../config/close-names.js';
 import { ineffectiveKeyWarnings } from '../config/ineffective-keys.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import { listPresets, loadPreset } from '../config/presets.js';
@@ -61,9 +62,18 @@ export function optionsOf(option: RunOptionDeclaration): Option[] {
   const { schema } = fieldOf(option.key);
   const created = new Option(option.flags, helpOf(option)).helpGroup(RUN_OPTION_GROUPS[option.group]);
   switch (schema.def.type) {
-    case 'enum':
-      created.choices((schema as unknown as z.ZodEnum).options.map(String));
+    case 'enum': {
+      const choices = (schema as unknown as z.ZodEnum).options.map(String);
+      // The choices show in --help; a value close to one is answered with it.
+      created.choices(choices).argParser((value: string) => {
+        if (choices.includes(value)) return value;
+        const close = closeNames(value, choices, 1);
+        throw new InvalidArgumentError(
+          `Allowed choices are ${choices.join(', ')}.${close.length > 0 ? ` Did you mean "${close[0]}"?` : ''}`,
+        );
+      });
       break;
+    }
     case 'number':
       created.argParser(schemaNumberFlag(schema as unknown as z.ZodNumber));
       break;
