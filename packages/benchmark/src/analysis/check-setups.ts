@@ -62,7 +62,7 @@ const PARTS: readonly Part[] = [
 
 /**
  * Checks that runs to be merged were made alike, from the setup fingerprints their config.json
- * records (run/run-fingerprint.ts): the same code (sources and lockfile), the same model files and
+ * records (run/outputs/run-fingerprint.ts): the same code (sources and lockfile), the same model files and
  * the same dataset text. Settings are compared key by key by the caller (configDifferences), since
  * the fingerprint's config hash covers the shard too. An int8 embedder's vectors depend on the
  * CPU's kernel family (docs/embedders.md): runs embedded on different families are joined only

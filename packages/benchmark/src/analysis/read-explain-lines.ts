@@ -6,7 +6,7 @@ import { type ExplainLine, explainLineSchema } from '../run/outputs/explain-line
 
 /**
  * explain.jsonl of a results folder by question id, undefined when the run wrote none. Every line
- * that is JSON is checked (run/explain-line-schema.ts), a bad one named by file, line and field; a
+ * that is JSON is checked (run/outputs/explain-line-schema.ts), a bad one named by file, line and field; a
  * line that is not JSON (torn by a crash mid-write) is left out, and the question's page falls
  * back to samples.jsonl.
  */

@@ -43,10 +43,10 @@ function readJsonFile(path: string, what: string): unknown {
 }
 
 /**
- * Reads samples.jsonl as the runner does (run/samples-file.ts): a torn last line (no newline, not
+ * Reads samples.jsonl as the runner does (run/outputs/samples-file.ts): a torn last line (no newline, not
  * JSON: a crash mid-write) is dropped and returned as a warning; a bad line elsewhere is an error
  * naming the file and line; a question written twice (re-run after an error) keeps its last line.
- * Every field of every line is checked (run/sample-schema.ts), naming the file, line and field.
+ * Every field of every line is checked (run/outputs/sample-schema.ts), naming the file, line and field.
  */
 export function readSamples(path: string): { samples: Sample[]; warnings: string[] } {
   const { samples, tornLastLine } = readSamplesFile(path);
@@ -57,7 +57,7 @@ export function readSamples(path: string): { samples: Sample[]; warnings: string
 }
 
 /**
- * summary.json checked field by field (run/summary-schema.ts); rows written before lme recorded
+ * summary.json checked field by field (run/outputs/summary-schema.ts); rows written before lme recorded
  * `counts` (the n of each metric) read with the row's one `n` for each, as that n was then.
  */
 function parseSummary(value: unknown, path: string): Summary {
