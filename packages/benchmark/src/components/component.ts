@@ -6,7 +6,15 @@ import type { RunOptionDeclaration } from './option-declaration.js';
  * section. The config key is the option's key in the component's `options`. Two components that
  * read the same key share one `ComponentOption` object (the registry refuses two different ones).
  */
-export type ComponentOption = Omit<RunOptionDeclaration, 'key'> & { readonly schema: z.ZodType };
+export type ComponentOption = Omit<RunOptionDeclaration, 'key'> & {
+  readonly schema: z.ZodType;
+  /**
+   * `false`: the option does not change what a run measures (where files are, how many threads,
+   * which variable holds a key), so a resumed run may differ in it and the fingerprint leaves it
+   * out (config/run-config.ts `NON_RESULT_KEYS`). Unset: it does.
+   */
+  readonly measures?: false;
+};
 
 export type ComponentOptions = Readonly<Record<string, ComponentOption>>;
 
@@ -68,10 +76,15 @@ export function optionShape<R extends ComponentRegistry>(registry: R): OptionSha
 
 /** A registry's options as run option declarations (flags, help), for `lme run --help` and commander. */
 export function optionDeclarations(registry: ComponentRegistry): RunOptionDeclaration[] {
-  return [...optionsByKey(registry)].map(([key, { schema: _schema, ...declaration }]) => ({
+  return [...optionsByKey(registry)].map(([key, { schema: _schema, measures: _measures, ...declaration }]) => ({
     key,
     ...declaration,
   }));
+}
+
+/** The keys of a registry's options that do not change what a run measures (`measures: false`). */
+export function nonMeasuringKeys(registry: ComponentRegistry): string[] {
+  return [...optionsByKey(registry)].filter(([, option]) => option.measures === false).map(([key]) => key);
 }
 
 /** The names of the components of a registry that own `key`. */

@@ -17,6 +17,8 @@ export const familyOf = (id: string): string => id.split(':', 1)[0]!;
 export type ComponentKind = {
   readonly flag: string;
   readonly registry: ComponentRegistry;
+  /** Where the kind is used, for the has-no-effect warning (` in a pipeline that embeds`). */
+  readonly where?: string;
   selected(config: RunConfig): string[];
   inUse(config: RunConfig, provider: ProviderCapabilities): boolean;
 };
@@ -31,6 +33,7 @@ export const COMPONENT_KINDS = {
   embedder: {
     flag: '--embedder',
     registry: EMBEDDERS,
+    where: ' in a pipeline that embeds',
     selected: (config) => embedderParts(config.embedder).map(familyOf),
     inUse: (config) => embeds(config),
   },
@@ -64,5 +67,14 @@ export function componentKeyUsed(
   if (!owned) return undefined;
   const { kind, owners } = owned;
   const used = kind.inUse(config, provider) && kind.selected(config).some((name) => owners.includes(name));
-  return { used, needs: `${kind.flag} ${owners.join('|')}` };
+  // Owned by every component of the kind: naming the flag is enough (`--reranker`).
+  const all = owners.length === Object.keys(kind.registry).length;
+  const named = all ? '' : ` ${owners.map((name) => formOf(kind.registry, name)).join('|')}`;
+  return { used, needs: `${kind.flag}${named}${kind.where ?? ''}` };
+}
+
+/** How a component's names look (`hf:<owner>/<model>[@<dtype>]`, `http:<url>`), else its name. */
+function formOf(registry: ComponentRegistry, name: string): string {
+  const capabilities = (registry[name] as { capabilities?: { form?: unknown } }).capabilities;
+  return typeof capabilities?.form === 'string' ? capabilities.form : name;
 }

@@ -8,14 +8,12 @@ import {
 } from './base-retrievers.js';
 import { componentKeyUsed } from './component-kinds.js';
 import { IN_PROCESS_CAPABILITIES, type ProviderCapabilities } from './provider-capabilities.js';
-import { embedderParts, type RunConfig } from './run-config.js';
+import type { RunConfig } from './run-config.js';
 import { flagOfKey } from './run-options.js';
 import {
   embeds,
   judges,
   readsAndJudges,
-  reranks,
-  reranksOverHttp,
   summarizes,
   usesPipeline,
 } from './run-shape.js';
@@ -60,9 +58,6 @@ const providerReads = (key: keyof RunConfig) => (_: RunConfig, provider: Provide
 const external = (_: RunConfig, provider: ProviderCapabilities) => provider.external;
 
 const RULES: Partial<Record<keyof RunConfig, Rule>> = {
-  rerankDepth: { used: reranks, needs: '--reranker' },
-  rerankModel: { used: reranksOverHttp, needs: '--reranker http:<url>' },
-  rerankKeyEnv: { used: reranksOverHttp, needs: '--reranker http:<url>' },
   ...RETRIEVER_OPTION_RULES,
   retriever: { used: pipeline, needs: '--provider pipeline' },
   routes: {
@@ -73,15 +68,6 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
   granularity: {
     used: (config) => !(pipeline(config) && ranksTurns(config)),
     needs: '--retriever bm25, dense, hybrid or multi-source (session-aware and multi-route rank turns)',
-  },
-  embedThreads: {
-    used: (config) =>
-      embeds(config) && embedderParts(config.embedder).some((part) => !part.startsWith('openai:')),
-    needs: '--embedder hf:<model> or local:use-lite in a pipeline that embeds',
-  },
-  modelDir: {
-    used: (config) => embeds(config) && embedderParts(config.embedder).some((part) => part.startsWith('hf:')),
-    needs: '--embedder hf:<model> in a pipeline that embeds',
   },
   tokenizer: { used: pipeline, needs: '--provider pipeline' },
   summarizer: { used: summarizes, needs: '--session-index summary|both or --contextual' },

@@ -1,4 +1,4 @@
-import type { RunConfig } from './run-config.js';
+import type { QaSection } from './sections/qa-section.js';
 import { addSecret, checkEndpointUrl, type SECRET_VARIABLES } from './secrets.js';
 
 /**
@@ -23,7 +23,7 @@ const ROLE_ENDPOINTS = {
   // Each key variable must be one of SECRET_VARIABLES (checked by the type), so its value is redacted.
 } as const satisfies Record<
   OpenAiRole,
-  { key?: keyof RunConfig; flag?: string; keyVariable?: (typeof SECRET_VARIABLES)[number] }
+  { key?: keyof QaSection; flag?: string; keyVariable?: (typeof SECRET_VARIABLES)[number] }
 >;
 
 /** The environment variables that may hold a role's key, in the order they are read. */
@@ -32,8 +32,9 @@ export function apiKeyVariables(role: OpenAiRole): string[] {
   return own ? [own, 'OPENAI_API_KEY'] : ['OPENAI_API_KEY'];
 }
 
-type EndpointSettings = Pick<
-  RunConfig,
+/** The QA section's endpoint settings, which every OpenAI-compatible client of a run reads. */
+export type EndpointSettings = Pick<
+  QaSection,
   'baseUrl' | 'readerBaseUrl' | 'judgeBaseUrl' | 'maxRetries' | 'timeoutMs'
 >;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionShape } from '../components/component.js';
+import { nonMeasuringKeys, optionShape } from '../components/component.js';
 import { EMBEDDERS } from '../components/embedders/embedder-registry.js';
 import { RERANKERS } from '../components/rerankers/reranker-registry.js';
 import { RETRIEVERS } from '../components/retrievers/retriever-registry.js';
@@ -59,13 +59,13 @@ export type RunConfig = Omit<z.infer<typeof runConfigSchema>, 'sessionAware' | '
 
 /**
  * Keys that do not change what a run measures: a resumed run may differ in these. Every other
- * key must match the stored config (the same dataset, pipeline, conventions and questions).
+ * key must match the stored config (the same dataset, pipeline, conventions and questions). A
+ * component's options say so themselves (`measures: false`: `--model-dir`, `--embed-threads`,
+ * `--rerank-key-env`).
  */
-export const NON_RESULT_KEYS = [
+export const NON_RESULT_KEYS: readonly string[] = [
   'benchmarkDefaults',
   'dataDir',
-  'modelDir',
-  'embedThreads',
   'cache',
   'cacheDir',
   'saveHits',
@@ -83,11 +83,13 @@ export const NON_RESULT_KEYS = [
   'providerAuthHeader',
   'providerTimeoutMs',
   'providerMaxRetries',
-  'rerankKeyEnv',
   'explain',
   'overwrite',
   'label',
-] as const;
+  ...nonMeasuringKeys(RETRIEVERS),
+  ...nonMeasuringKeys(EMBEDDERS),
+  ...nonMeasuringKeys(RERANKERS),
+];
 
 /** Keys whose values differ (compared as JSON) among the configs, in first-seen order, except `ignored`. */
 export function differingKeys(

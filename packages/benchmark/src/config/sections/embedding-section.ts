@@ -1,14 +1,12 @@
 import { z } from 'zod';
+import type { OptionShapeOf } from '../../components/component.js';
+import type { EMBEDDERS } from '../../components/embedders/embedder-registry.js';
 import type { RunOptionDeclaration } from '../../components/option-declaration.js';
 import { DEFAULT_EMBEDDER } from '../../components/setting-values.js';
 
-/** The pipeline's embedder and vector store. */
+/** The pipeline's embedder and vector store (each embedder family's own options: components/embedders/). */
 export const EMBEDDING_SHAPE = {
   embedder: z.string().min(1).default(DEFAULT_EMBEDDER),
-  /** `hf:` embedders: a folder of model files the user put there (air-gapped machines). */
-  modelDir: z.string().min(1).optional(),
-  /** Threads of an in-process embedder (hf: model calls at once, one text and one thread each; local:use-lite: worker threads); unset: the cores, at most 4. */
-  embedThreads: z.number().int().min(1).max(64).optional(),
   vectorStore: z.enum(['memory', 'qdrant']).default('memory'),
 };
 
@@ -21,20 +19,10 @@ export const EMBEDDING_OPTIONS = [
     help: 'hf:<owner>/<model>[@q8] (an ONNX model of configs/models.json, see `lme models list`), local:use-lite or openai:<model>; several joined by + embed with each, their vectors side by side (a cosine is the mean of theirs)',
     defaultHelp: DEFAULT_EMBEDDER,
   },
-  {
-    flags: '--model-dir <dir>',
-    key: 'modelDir',
-    group: 'retrieval',
-    help: 'folder holding ONNX model files fetched by hand (checked against configs/models.json before use)',
-    env: 'LME_MODEL_DIR',
-  },
-  {
-    flags: '--embed-threads <n>',
-    key: 'embedThreads',
-    group: 'retrieval',
-    help: 'threads of an in-process embedder (hf: model calls at once, one text and one ONNX Runtime thread each; local:use-lite: worker threads); default: the cores, at most 4; never more than fit in memory (a model copy each, at most 2 GB in all)',
-  },
   { flags: '--vector-store <name>', key: 'vectorStore', group: 'retrieval', help: 'vector index backend' },
 ] as const satisfies readonly RunOptionDeclaration[];
 
 export type EmbeddingSection = z.output<z.ZodObject<typeof EMBEDDING_SHAPE>>;
+
+/** The embedder families' own options (components/embedders/: `--model-dir`, `--embed-threads`), as a resolved config holds them. */
+export type EmbedderOptionValues = z.output<z.ZodObject<OptionShapeOf<typeof EMBEDDERS>>>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RunOptionDeclaration } from '../../components/option-declaration.js';
-import { endpointUrl } from '../../components/setting-values.js';
+import type { RerankerDescriptor } from '../../components/rerankers/reranker-descriptor.js';
+import { RERANKERS } from '../../components/rerankers/reranker-registry.js';
 
 /** The stages after retrieval: multi-signal, near-duplicate merging, MMR, the packed context and the reranker. */
 export const STAGES_SHAPE = {
@@ -21,25 +22,22 @@ export const STAGES_SHAPE = {
   /**
    * Rerank stage after the base retriever and stages (docs/retrieval-stages.md): `llm:<model>`
    * (listwise, sliding window), `llm-pointwise:<model>`, `http:<url>` (the /rerank wire format),
-   * `offline:session-prior[@w]`. Unset: no reranking.
+   * `offline:session-prior[@w]` (components/rerankers/, each family's own options there). Unset:
+   * no reranking.
    */
   reranker: z
     .string()
     .min(3)
-    // config.json stores the id: an http: reranker URL is held to the endpoint rules (no key in it).
-    .refine(
-      (value) => !value.startsWith('http:') || endpointUrl.safeParse(value.slice('http:'.length)).success,
-      'an http: reranker is http:<base URL> (for example http:https://host/v1), without credentials, query string or fragment (keys go in --rerank-key-env)',
-    )
-    .optional(),
-  /** Candidates (top hits) the reranker reorders. */
-  rerankDepth: z.number().int().min(1).max(1000).default(20),
-  /** Model named in the body of an `http:` reranker request. */
-  rerankModel: z.string().min(1).default('rerank'),
-  /** Environment variable holding the `http:` reranker's key (only its name is recorded). */
-  rerankKeyEnv: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected an environment variable name')
+    // config.json stores the id: a family's argument is held to its rule (an http: URL: no key in it).
+    .superRefine((value, context) => {
+      const colon = value.indexOf(':');
+      const family = value.slice(0, colon);
+      const rule = colon > 0 && Object.hasOwn(RERANKERS, family)
+        ? (RERANKERS[family as keyof typeof RERANKERS] as RerankerDescriptor).argument
+        : undefined;
+      if (rule && !rule.schema.safeParse(value.slice(colon + 1)).success)
+        context.addIssue({ code: 'custom', message: rule.message });
+    })
     .optional(),
 };
 
@@ -92,26 +90,10 @@ export const STAGES_OPTIONS = [
     flags: '--reranker <id>',
     key: 'reranker',
     group: 'stages',
-    help: 'rerank the top --rerank-depth hits: llm:<model>, llm-pointwise:<model>, http:<url>, offline:session-prior[@w], offline:interleave',
+    help: `rerank the top --rerank-depth hits: ${Object.values(RERANKERS)
+      .map((reranker) => reranker.capabilities.form)
+      .join(', ')}`,
     defaultHelp: 'off',
-  },
-  {
-    flags: '--rerank-depth <n>',
-    key: 'rerankDepth',
-    group: 'stages',
-    help: 'candidates the reranker reorders',
-  },
-  {
-    flags: '--rerank-model <model>',
-    key: 'rerankModel',
-    group: 'stages',
-    help: 'model sent to an http: reranker',
-  },
-  {
-    flags: '--rerank-key-env <name>',
-    key: 'rerankKeyEnv',
-    group: 'stages',
-    help: 'environment variable holding the http: reranker key (only its name is recorded)',
   },
 ] as const satisfies readonly RunOptionDeclaration[];
 

@@ -1,13 +1,17 @@
 import {
   type CachedEmbedder,
   concatEmbedders,
-  createEmbedder,
   type Embedder,
   type EmbeddingCacheStats,
   withDiskCache,
 } from '@lme/search-core';
-import { resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
-import { embedderParts, type RunConfig } from '../../config/run-config.js';
+import { ownOptions } from '../../components/component.js';
+import type { EmbedderDependencies } from '../../components/embedders/embedder-descriptor.js';
+import { resolveEmbedder, unknownEmbedder } from '../../config/component-ids.js';
+import { type EndpointSettings, resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
+import { embedderParts } from '../../config/run-config.js';
+import type { EmbedderOptionValues, EmbeddingSection } from '../../config/sections/embedding-section.js';
+import type { RunSection } from '../../config/sections/run-section.js';
 import { onnxModelResolver } from '../../models/onnx-model-resolver.js';
 import { checkEmbedThreads } from './embed-threads-bound.js';
 
@@ -20,19 +24,46 @@ export type PipelineResources = {
   embedder?: ConfiguredEmbedder;
 };
 
-/** The cached embedder a config names (the caller closes it). */
+/**
+ * What an embedder is made from: `--embedder`, the cache, the run's OpenAI-compatible endpoint
+ * (for hosted families) and the families' own options (components/embedders/).
+ */
+export type EmbedderSettings = Pick<EmbeddingSection, 'embedder'> &
+  Pick<RunSection, 'cache' | 'cacheDir'> &
+  EndpointSettings &
+  Partial<EmbedderOptionValues>;
+
+/** What an embedder family's factory gets from the run: the endpoint, and the model store. */
+function embedderDependencies(
+  settings: EmbedderSettings,
+  environment: NodeJS.ProcessEnv,
+): EmbedderDependencies {
+  return {
+    // --base-url, --timeout and --max-retries reach a hosted embedder as they reach the reader.
+    openAiEndpoint: () => resolveOpenAiEndpoint(settings, 'pipeline', environment),
+    // ONNX models come from --model-dir, the model store, or are fetched on first use.
+    onnxModels: ({ modelDir }) =>
+      onnxModelResolver({
+        cacheDir: settings.cacheDir,
+        modelDir,
+        onMessage: (message) => process.stderr.write(`lme: model: ${message}\n`),
+      }),
+  };
+}
+
+/** The cached embedder the settings name (the caller closes it). */
 export function createConfiguredEmbedder(
-  config: RunConfig,
+  settings: EmbedderSettings,
   environment: NodeJS.ProcessEnv = process.env,
 ): ConfiguredEmbedder {
-  const names = embedderParts(config.embedder);
+  const names = embedderParts(settings.embedder);
   // Refused before a thread starts when the threads asked for would not fit in memory.
-  checkEmbedThreads(config);
+  checkEmbedThreads(settings);
   if (names.length > 1) {
     // Each part is created (and cached) as if named alone, so its vectors serve runs of it alone too.
-    const parts = names.map((embedder) => createConfiguredEmbedder({ ...config, embedder }, environment));
+    const parts = names.map((embedder) => createConfiguredEmbedder({ ...settings, embedder }, environment));
     const joined = concatEmbedders(parts);
-    if (!config.cache) return joined;
+    if (!settings.cache) return joined;
     const stats = (): EmbeddingCacheStats => {
       const each = parts.map((part) => part.stats!());
       const sum = (key: keyof EmbeddingCacheStats) => each.reduce((total, part) => total + part[key], 0);
@@ -58,21 +89,13 @@ export function createConfiguredEmbedder(
     };
     return Object.assign(joined, { stats, cachedTexts, countCached, flush });
   }
-  // --base-url, --timeout and --max-retries reach the OpenAI embedder as they reach the reader.
-  const base = createEmbedder(
-    config.embedder,
-    config.embedder.startsWith('openai:')
-      ? resolveOpenAiEndpoint(config, 'pipeline', environment)
-      : {
-          maxRetries: config.maxRetries,
-          threads: config.embedThreads,
-          // hf: models come from --model-dir, the model store, or are fetched on first use.
-          resolveOnnxModel: onnxModelResolver({
-            cacheDir: config.cacheDir,
-            modelDir: config.modelDir,
-            onMessage: (message) => process.stderr.write(`lme: model: ${message}\n`),
-          }),
-        },
+  // The family's factory gets its own options (components/embedders/<family>/) and the run's parts.
+  const { descriptor, model } = resolveEmbedder(settings.embedder);
+  const base = descriptor.create(
+    model,
+    ownOptions(descriptor, settings),
+    embedderDependencies(settings, environment),
   );
-  return config.cache ? withDiskCache(base, { dir: config.cacheDir }) : base;
+  if (!base) throw unknownEmbedder(settings.embedder);
+  return settings.cache ? withDiskCache(base, { dir: settings.cacheDir }) : base;
 }

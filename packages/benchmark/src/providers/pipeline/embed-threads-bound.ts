@@ -1,18 +1,12 @@
 import { freemem } from 'node:os';
+import { embedderFamily } from '../../config/component-ids.js';
 import { embedderParts } from '../../config/run-config.js';
 
 const MB = 1024 * 1024;
 
 /**
- * What one in-process embedder thread holds, about: a local:use-lite worker its own copy of the
- * model and a TensorFlow.js backend (measured: 64 threads took 4 GB), an hf: thread an ONNX
- * Runtime session of the model (a few hundred MB for the catalog's base-size models).
- */
-export const THREAD_BYTES = { 'local:use-lite': 64 * MB, hf: 256 * MB } as const;
-
-/**
  * The memory the threads of a run's embedders may take: half of what is free, and never more
- * than 2 GB (32 use-lite threads, 8 hf: ones: far past what a machine's cores keep busy).
+ * than 2 GB (32 use-lite threads, 8 ONNX ones: far past what a machine's cores keep busy).
  */
 export const THREADS_MAX_BYTES = 2048 * MB;
 const SHARE = 0.5;
@@ -24,10 +18,10 @@ function size(bytes: number): string {
 
 /**
  * `--embed-threads` bounded by memory: the threads of the in-process embedders the config names
- * (each thread a copy of its model, `THREAD_BYTES`) may take at most half of the memory free
+ * (each thread a copy of its model: its family's `threadBytes`, components/embedders/) may take at most half of the memory free
  * when the run starts, and at most `THREADS_MAX_BYTES`; more is refused in one sentence naming the flag, the estimate and the most
  * that fit, before a thread starts. Nothing to check without the flag (the default, the cores up
- * to 4, always fits) or for openai: embedders (no thread).
+ * to 4, always fits) or for hosted embedders (no thread).
  */
 export function checkEmbedThreads(
   config: { embedder: string; embedThreads?: number | undefined },
@@ -35,14 +29,9 @@ export function checkEmbedThreads(
 ): void {
   const threads = config.embedThreads;
   if (threads === undefined) return;
+  // An unknown family holds nothing here: creating it refuses it by name.
   const perThread = embedderParts(config.embedder).reduce(
-    (total, part) =>
-      total +
-      (part === 'local:use-lite'
-        ? THREAD_BYTES['local:use-lite']
-        : part.startsWith('hf:')
-          ? THREAD_BYTES.hf
-          : 0),
+    (total, part) => total + (embedderFamily(part)?.capabilities.threadBytes ?? 0),
     0,
   );
   if (perThread === 0) return;
