@@ -5,8 +5,15 @@ import { REPO_ROOT } from './run-cli.js';
 
 const PACKAGE = resolve(REPO_ROOT, 'packages/benchmark');
 
-/** A registry edit: `[before, after]` replacements, each of which must match exactly once. */
-export type RegistryEdit = { path: string; replacements: readonly (readonly [string, string])[] };
+/**
+ * A registry edit: `[before, after]` replacements, each of which must match exactly once, and
+ * lines put before the file's first line (an import, whatever the registry imports already).
+ */
+export type RegistryEdit = {
+  path: string;
+  prepend?: string;
+  replacements: readonly (readonly [string, string])[];
+};
 
 export type ScratchPackage = {
   /** The copy's src folder. */
@@ -40,7 +47,7 @@ export function scratchPackage(options: {
   }
   const registry = join(src, options.registry.path);
   const before = readFileSync(registry, 'utf8');
-  let after = before;
+  let after = `${options.registry.prepend ?? ''}${before}`;
   for (const [from, to] of options.registry.replacements) {
     if (after.split(from).length !== 2)
       throw new Error(`${options.registry.path}: expected "${from}" exactly once in the registry.`);
