@@ -3,7 +3,9 @@
  * No code outside a component's folder names it (issue 47): a non-test source file of
  * packages/benchmark/src may not select a retriever, an embedder family, a reranker family or a
  * provider by a string literal of its name; it asks the component's descriptor (capabilities,
- * options) instead. Run by `pnpm lint`; `--root <dir>` checks another tree (tests).
+ * options) instead. Run by `pnpm lint:components`; `--root <dir>` checks another tree (tests),
+ * `--count` prints the findings per name first. A registry file missing from the tree fails (a
+ * moved registry would otherwise leave its names unchecked).
  *
  * Names come from the tree, so a new component is covered with no edit here:
  * - retrievers, embedders, rerankers: each folder of `components/<kind>/` and each key of the
@@ -26,8 +28,8 @@
  * Some words are also another vocabulary. For these alone a literal counts only where it selects
  * a component: compared (`===`, `!==`, `==`, `!=`) with, or a `case` of a switch on, an
  * expression whose text names a kind (retriever, embedder, reranker, provider: `config.retriever`,
- * `providerName`) or that is a `kind` or `family` (`kind === 'http'`), the argument of `startsWith`/`endsWith`/`includes`/`has`/`indexOf` on such an
- * expression, an element of an array whose variable or property names a kind
+ * `providerName`) or that is a `kind` or `family` (`kind === 'http'`), the argument of
+ * `startsWith`/`endsWith`/`includes`/`has`/`indexOf` on such an expression, an element of an array whose variable or property names a kind
  * (`ANSWERING_PROVIDERS = ['http']`), or the value of a property named after a kind
  * (`{ retriever: 'bm25' }`). The list and the reason for each word is `OTHER_VOCABULARY`.
  */
@@ -119,7 +121,12 @@ for (const spec of KINDS) {
       if (statSync(join(src, spec.folder, entry)).isDirectory())
         addComponent(entry, spec, `${spec.folder}/${entry}/`);
   for (const registry of spec.registries) {
-    if (!existsSync(join(src, registry))) continue;
+    if (!existsSync(join(src, registry))) {
+      process.stderr.write(
+        `packages/benchmark/src/${registry} is missing: the ${spec.kind} names are read from it (scripts/check-component-names.mjs KINDS names it).\n`,
+      );
+      process.exit(1);
+    }
     const file = parse(join(src, registry));
     const imports = new Map();
     for (const statement of file.statements)

@@ -144,6 +144,16 @@ describe('the component-names check (pnpm lint)', () => {
     expect(result).toMatchObject({ status: 0, stderr: '' });
   });
 
+  it('fails when a registry it reads names from is missing, rather than checking no names', () => {
+    const path = join(tree(), 'packages/benchmark/src/providers/external-memory-registry.ts');
+    rmSync(path);
+    const result = check(root!);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(
+      'packages/benchmark/src/providers/external-memory-registry.ts is missing: the provider names are read from it',
+    );
+  });
+
   it('covers a new component with no edit of the script: a folder alone makes its name checked', () => {
     const result = check(
       tree({
