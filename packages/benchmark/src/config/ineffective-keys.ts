@@ -1,13 +1,14 @@
-import {
-  BASE_RETRIEVERS,
-  type BaseRetrieverName,
-  fusesRoutes,
-  ranksTurns,
-  searchesDense,
-  takesRoutes,
-} from './base-retrievers.js';
 import { componentKeyUsed } from './component-kinds.js';
 import { IN_PROCESS_CAPABILITIES, type ProviderCapabilities } from './provider-capabilities.js';
+import { RETRIEVER_NEEDS } from './retriever-needs.js';
+import {
+  fusesByRrfAlone,
+  fusesRoutes,
+  ranksTurns,
+  readsRouteSetting,
+  searchesDense,
+  takesRoutes,
+} from './retriever-rules.js';
 import type { RunConfig } from './run-config.js';
 import { flagOfKey } from './run-options.js';
 import {
@@ -27,25 +28,12 @@ type Rule = { used: (config: RunConfig, provider: ProviderCapabilities) => boole
 
 const pipeline = usesPipeline;
 const fuses = (config: RunConfig) => pipeline(config) && fusesRoutes(config);
-const FUSES = '--retriever hybrid or session-aware (or multi-source over --routes hybrid)';
-const DENSE_ROUTE = 'a dense route (--retriever dense|hybrid, or --routes dense|hybrid)';
-
-/** The options a base retriever declares (config/base-retrievers.ts) matter under it alone. */
-const RETRIEVER_OPTION_RULES = Object.fromEntries(
-  (Object.keys(BASE_RETRIEVERS) as BaseRetrieverName[]).flatMap((name) =>
-    BASE_RETRIEVERS[name].options.map((key): [string, Rule] => [
-      key,
-      { used: (config) => pipeline(config) && config.retriever === name, needs: `--retriever ${name}` },
-    ]),
-  ),
-) as Partial<Record<keyof RunConfig, Rule>>;
+const { FUSES, DENSE_ROUTE } = RETRIEVER_NEEDS;
 const reads = readsAndJudges;
-/** The retrievers that take BM25's k1, b and feedback (session-aware ranks turns by BM25 in stage 2 always; multi-route and multi-source keep rank_bm25's). */
+/** The retrievers that take BM25's k1, b and feedback (their descriptors' `bm25Settings`). */
 const BM25_ROUTE: Rule = {
-  used: (config) =>
-    pipeline(config) &&
-    (config.retriever === 'bm25' || config.retriever === 'hybrid' || config.retriever === 'session-aware'),
-  needs: '--retriever bm25, hybrid or session-aware',
+  used: (config) => pipeline(config) && readsRouteSetting(config, 'bm25Settings'),
+  needs: RETRIEVER_NEEDS.bm25Settings,
 };
 const BM25_FEEDBACK: Rule = {
   used: (config, provider) => BM25_ROUTE.used(config, provider) && (config.bm25FeedbackDocs ?? 0) > 0,
@@ -58,16 +46,15 @@ const providerReads = (key: keyof RunConfig) => (_: RunConfig, provider: Provide
 const external = (_: RunConfig, provider: ProviderCapabilities) => provider.external;
 
 const RULES: Partial<Record<keyof RunConfig, Rule>> = {
-  ...RETRIEVER_OPTION_RULES,
   retriever: { used: pipeline, needs: '--provider pipeline' },
   routes: {
     used: (config) => pipeline(config) && takesRoutes(config),
-    needs: '--retriever session-aware, multi-route or multi-source',
+    needs: RETRIEVER_NEEDS.routes,
   },
-  // Session-aware and multi-route rank turns (their documents are turns): stated, not silent.
+  // A retriever that ranks turns (its documents are turns): stated, not silent.
   granularity: {
     used: (config) => !(pipeline(config) && ranksTurns(config)),
-    needs: '--retriever bm25, dense, hybrid or multi-source (session-aware and multi-route rank turns)',
+    needs: RETRIEVER_NEEDS.granularity,
   },
   tokenizer: { used: pipeline, needs: '--provider pipeline' },
   summarizer: { used: summarizes, needs: '--session-index summary|both or --contextual' },
@@ -93,13 +80,13 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
     needs: `--fusion weighted|combmnz with ${FUSES}`,
   },
   timeBoost: {
-    used: (config) =>
-      pipeline(config) && config.retriever !== 'multi-route' && config.retriever !== 'multi-source',
-    needs: '--provider pipeline (not --retriever multi-route or multi-source)',
+    used: (config) => pipeline(config) && readsRouteSetting(config, 'timeBoost'),
+    needs: RETRIEVER_NEEDS.timeBoost,
   },
   denseNeighbours: {
-    used: (config) => pipeline(config) && config.retriever !== 'multi-route' && searchesDense(config),
-    needs: `${DENSE_ROUTE}, not --retriever multi-route`,
+    used: (config) =>
+      pipeline(config) && readsRouteSetting(config, 'denseNeighbours') && searchesDense(config),
+    needs: RETRIEVER_NEEDS.denseNeighbours,
   },
   bm25K1: BM25_ROUTE,
   bm25B: BM25_ROUTE,
@@ -112,8 +99,8 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
   },
   rrfK: {
     used: (config) =>
-      (fuses(config) && config.fusion === 'rrf') || (pipeline(config) && config.retriever === 'multi-route'),
-    needs: `--fusion rrf with ${FUSES}, or --retriever multi-route`,
+      (fuses(config) && config.fusion === 'rrf') || (pipeline(config) && fusesByRrfAlone(config)),
+    needs: RETRIEVER_NEEDS.rrfK,
   },
   embedder: { used: embeds, needs: `${DENSE_ROUTE}, --dedup or --mmr` },
   vectorStore: { used: embeds, needs: `${DENSE_ROUTE}, --dedup or --mmr` },

@@ -1,12 +1,12 @@
-import { fromLegacyRetrieverKeys, settleBaseRetriever } from './base-retrievers.js';
 import { ConfigError } from './config-error.js';
+import { fromLegacyRetrieverKeys, settleBaseRetriever } from './retriever-settle.js';
 import { type RunConfig, type RunConfigInput, runConfigSchema } from './run-config.js';
 import { flagOfKey } from './run-options.js';
 
 /**
  * Validates a merged config; throws one sentence per bad key, naming the key. The old
  * base-retriever booleans are mapped onto `retriever` first, and the config is held to its base
- * retriever's declaration (config/base-retrievers.ts).
+ * retriever's descriptor (config/retriever-settle.ts).
  */
 export function parseRunConfig(input: RunConfigInput): RunConfig {
   const parsed = runConfigSchema.safeParse(fromLegacyRetrieverKeys(input));

@@ -1,6 +1,7 @@
 import { parseRerankerId, RERANK_PASSAGE_CHARS } from '@lme/search-core';
 import { buildCorpus } from '../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
+import { rerankCandidates } from '../config/retriever-rules.js';
 import type { RunConfig } from '../config/run-config.js';
 
 /** Prompt tokens of one call around the candidates (instructions, the question twice). */
@@ -14,7 +15,7 @@ export type RerankPlan = { model: string; calls: number; promptTokens: number; c
 
 /**
  * Calls and tokens the rerank stage would spend on these records (`--dry-run`): per question,
- * min(--rerank-depth, candidates) candidates (session-aware: top sessions × turns per session) of
+ * min(--rerank-depth, candidates) candidates (fewer when the retriever says so: session-aware's top sessions × turns per session) of
  * the mean indexed document length, cut as the prompts cut them. Listwise: one call per window of
  * 20 moved by 10; pointwise: one call per candidate with a 1-token answer; http: one call, billed
  * by the service (its tokens counted as prompt tokens). Undefined for offline rerankers and runs
@@ -36,8 +37,8 @@ export function planRerank(
   };
   for (const record of records) {
     const documents = buildCorpus(record, config).documents;
-    const available =
-      config.retriever === 'session-aware' ? config.topSessions * config.turnsPerSession : documents.length;
+    // A retriever that hands the stage fewer candidates than documents says how many.
+    const available = rerankCandidates(config) ?? documents.length;
     const depth = Math.min(config.rerankDepth, available, documents.length);
     if (depth < 2) continue;
     const chars =

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fromLegacyRetrieverKeys } from '../config/base-retrievers.js';
+import { fromLegacyRetrieverKeys } from '../config/retriever-settle.js';
 import { type RunConfig, type RunConfigInput, resultKeyDifferences } from '../config/run-config.js';
 import { readUtf8FileSync } from '../config/strict-utf8.js';
 import type { ProviderIdentity } from '../results/provider-identity.js';

@@ -54,6 +54,13 @@ export type RetrieverCapabilities = {
   readonly legacyKey?: string;
 };
 
+/** The refusal of a retriever that ranks turns: `--chunk-unit session`. */
+export const RANKS_TURNS_REFUSAL: Refusal = {
+  key: 'chunkUnit',
+  value: 'session',
+  reason: 'it ranks turns (or rounds with --chunk-unit round), not whole sessions',
+};
+
 /** The route settings the pipeline gives a retriever, as far as its capabilities read them. */
 export type RouteSettings = Pick<
   Bm25DenseRetrieverOptions,
@@ -86,13 +93,31 @@ export type BuiltRetriever = {
 };
 
 /** One base retriever `--retriever` can name: a folder `components/retrievers/<name>/` and a registry line. */
-export type RetrieverDescriptor<O extends ComponentOptions = ComponentOptions> = ComponentDescriptor<
-  O,
-  RetrieverCapabilities
-> & {
+export type RetrieverDescriptor<
+  O extends ComponentOptions = ComponentOptions,
+  C extends RetrieverCapabilities = RetrieverCapabilities,
+> = ComponentDescriptor<O, C> & {
   create(options: OptionValues<O>, dependencies: RetrieverDependencies): BuiltRetriever;
+  /** It writes session summaries under these options (the summarizer's keys then matter). */
+  summarizes?(options: OptionValues<O>): boolean;
+  /** The most candidates per question it hands the rerank stage (unset: every indexed document). */
+  rerankCandidates?(options: OptionValues<O>): number;
+  /** Its stages under these options, as the report's provenance lists them. */
+  stages?(options: OptionValues<O>): string[];
+  /**
+   * What explain.jsonl says of it under these options: `fusion` replaces the fusion of the routes
+   * (a retriever that fuses its own way), `weights` join the trace's weights.
+   */
+  explain?(
+    options: OptionValues<O>,
+    shared: { rrfK: number },
+  ): { fusion?: Record<string, unknown>; weights?: Record<string, unknown> };
 };
 
-/** Declares a retriever, keeping its options' types (the run config's keys are typed from them). */
-export const defineRetriever = <const O extends ComponentOptions>(descriptor: RetrieverDescriptor<O>) =>
-  descriptor;
+/**
+ * Declares a retriever, keeping its options' and capabilities' types (the run config's keys and
+ * the legacy keys are typed from them).
+ */
+export const defineRetriever = <const O extends ComponentOptions, const C extends RetrieverCapabilities>(
+  descriptor: RetrieverDescriptor<O, C>,
+) => descriptor;

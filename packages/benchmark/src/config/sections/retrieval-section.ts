@@ -1,16 +1,69 @@
 import { z } from 'zod';
 import type { RunOptionDeclaration } from '../../components/option-declaration.js';
+import { ROUTE_SETS, type RouteSetName } from '../../components/retrievers/retriever-descriptor.js';
+import {
+  listNames,
+  RETRIEVER_NAMES,
+  retrieversWhere,
+} from '../../components/retrievers/retriever-queries.js';
+import { RETRIEVERS, type RetrieverName } from '../../components/retrievers/retriever-registry.js';
+import { closeNames } from '../close-names.js';
+
+const ROUTE_SET_NAMES = Object.keys(ROUTE_SETS) as [RouteSetName, ...RouteSetName[]];
+
+/** The schema's sentence for a retriever no descriptor has: the close name, then the known ones. */
+function unknownRetriever(input: unknown, known: readonly string[]): string {
+  const close = typeof input === 'string' ? closeNames(input, known, 1) : [];
+  return `Invalid option ${JSON.stringify(input)}${close.length > 0 ? ` (did you mean "${close[0]}"?)` : ''}: expected one of ${known.map((name) => JSON.stringify(name)).join('|')}`;
+}
+
+type Descriptors = (typeof RETRIEVERS)[RetrieverName];
+/** The boolean keys that named a base retriever before `--retriever` did (`sessionAware`: `--session-aware`). */
+export type LegacyRetrieverKey = NonNullable<
+  Descriptors['capabilities'] extends infer C ? (C extends { legacyKey?: infer K } ? K : never) : never
+>;
+
+/** Each retriever's legacy key with the retriever it names, in registry order. */
+export const LEGACY_RETRIEVER_KEYS = Object.values(RETRIEVERS).flatMap((descriptor) =>
+  'legacyKey' in descriptor.capabilities && descriptor.capabilities.legacyKey
+    ? [
+        {
+          key: descriptor.capabilities.legacyKey as LegacyRetrieverKey,
+          retriever: descriptor.name as RetrieverName,
+        },
+      ]
+    : [],
+);
+
+/** Old form of `retriever: <name>` (old presets, config.json, `--session-aware`); mapped, never kept. */
+const LEGACY_RETRIEVER_SHAPE = Object.fromEntries(
+  LEGACY_RETRIEVER_KEYS.map(({ key }) => [key, z.boolean().optional()]),
+) as Record<LegacyRetrieverKey, z.ZodOptional<z.ZodBoolean>>;
+
+const kebab = (key: string) => key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+
+const LEGACY_RETRIEVER_OPTIONS: readonly RunOptionDeclaration[] = LEGACY_RETRIEVER_KEYS.map(
+  ({ key, retriever }) => ({
+    flags: `--${kebab(key)}`,
+    key,
+    group: 'retrieval',
+    help: `old form of --retriever ${retriever} (with --retriever ${ROUTE_SET_NAMES.join('|')} as --routes)`,
+  }),
+);
 
 /** The pipeline's retrieval: the base retriever, the documents it indexes and the number it returns. */
 export const RETRIEVAL_SHAPE = {
   /** Documents every provider is graded on (the same budget for all); unset: the whole haystack. */
   topK: z.number().int().min(1).optional(),
-  /** The base retriever, a key of BASE_RETRIEVERS (config/base-retrievers.ts). */
+  /** The base retriever, a key of RETRIEVERS (components/retrievers/retriever-registry.ts); the first is the default. */
   retriever: z
-    .enum(['bm25', 'dense', 'hybrid', 'session-aware', 'multi-route', 'multi-source'])
-    .default('bm25'),
-  /** The routes a session-aware, multi-route or multi-source retriever searches; unset: hybrid. */
-  routes: z.enum(['bm25', 'dense', 'hybrid']).optional(),
+    .enum(RETRIEVER_NAMES, {
+      error: (issue) =>
+        issue.input === undefined ? undefined : unknownRetriever(issue.input, RETRIEVER_NAMES),
+    })
+    .default(RETRIEVER_NAMES[0]),
+  /** The routes a retriever of configured routes (session-aware, multi-route, multi-source) searches; unset: its default. */
+  routes: z.enum(ROUTE_SET_NAMES).optional(),
   tokenizer: z.enum(['official', 'words']).default('words'),
   granularity: z.enum(['session', 'turn']).default('session'),
   indexRoles: z.enum(['user', 'all']).default('user'),
@@ -20,35 +73,11 @@ export const RETRIEVAL_SHAPE = {
    */
   chunkUnit: z.enum(['turn', 'round', 'session']).optional(),
   finalTopK: z.number().int().min(1).max(10_000).default(10),
-  /** Old form of `retriever: 'session-aware'` (old presets, config.json, `--session-aware`); mapped, never kept. */
-  sessionAware: z.boolean().optional(),
-  /** Old form of `retriever: 'multi-route'`; mapped, never kept. */
-  multiRoute: z.boolean().optional(),
-  /** Old form of `retriever: 'multi-source'`; mapped, never kept. */
-  multiSource: z.boolean().optional(),
-  topSessions: z.number().int().min(1).max(1000).default(5),
-  turnsPerSession: z.number().int().min(1).max(1000).default(3),
-  sessionIndex: z.enum(['summary', 'text', 'both']).default('text'),
-  /** Stage-1 weights (text, dense, summary, centroid); unset keys take the session index's defaults. */
-  sessionWeights: z
-    .object({
-      text: z.number().min(0),
-      dense: z.number().min(0),
-      summary: z.number().min(0),
-      centroid: z.number().min(0),
-    })
-    .partial()
-    .strict()
-    .optional(),
-  /** Multi-route: sessions ranked by their session-level score plus bounded turn support. */
-  sessionFirst: z.boolean().default(false),
-  /** Base weights of the multi-source sources (before the query cues adjust them). */
-  sourceWeights: z
-    .object({ memory: z.number().min(0), graph: z.number().min(0), context: z.number().min(0) })
-    .partial()
-    .strict()
-    .optional(),
+  ...LEGACY_RETRIEVER_SHAPE,
 };
+
+const TURN_RANKERS = retrieversWhere(({ capabilities }) => capabilities.ranks === 'turn');
+const ROUTE_TAKERS = retrieversWhere(({ capabilities }) => capabilities.routes === 'configured');
 
 /** The flags of the retrieval section (config/run-options.ts lists every section's). */
 export const RETRIEVAL_OPTIONS = [
@@ -63,13 +92,13 @@ export const RETRIEVAL_OPTIONS = [
     flags: '--retriever <name>',
     key: 'retriever',
     group: 'retrieval',
-    help: 'base retriever of the pipeline: bm25, dense, hybrid (routes over the documents), session-aware (sessions, then turns inside them), multi-route, multi-source; session-aware and multi-route rank turns, so they index turns whatever --granularity says',
+    help: `base retriever of the pipeline: ${RETRIEVER_NAMES.join(', ')}; ${listNames(TURN_RANKERS, 'and')} rank turns, so they index turns whatever --granularity says`,
   },
   {
     flags: '--routes <name>',
     key: 'routes',
     group: 'retrieval',
-    help: 'routes a session-aware, multi-route or multi-source retriever searches: bm25, dense, or hybrid (both, fused)',
+    help: `routes a ${listNames(ROUTE_TAKERS)} retriever searches: bm25, dense, or hybrid (both, fused)`,
     defaultHelp: 'hybrid',
   },
   {
@@ -98,57 +127,7 @@ export const RETRIEVAL_OPTIONS = [
     defaultHelp: '--granularity',
   },
   { flags: '--final-top-k <n>', key: 'finalTopK', group: 'retrieval', help: 'turns returned after merging' },
-  {
-    flags: '--session-aware',
-    key: 'sessionAware',
-    group: 'retrieval',
-    help: 'old form of --retriever session-aware (with --retriever bm25|dense|hybrid as --routes)',
-  },
-  {
-    flags: '--multi-route',
-    key: 'multiRoute',
-    group: 'retrieval',
-    help: 'old form of --retriever multi-route (with --retriever bm25|dense|hybrid as --routes)',
-  },
-  {
-    flags: '--multi-source',
-    key: 'multiSource',
-    group: 'retrieval',
-    help: 'old form of --retriever multi-source (with --retriever bm25|dense|hybrid as --routes)',
-  },
-  { flags: '--top-sessions <n>', key: 'topSessions', group: 'retrieval', help: 'sessions kept by stage 1' },
-  {
-    flags: '--turns-per-session <n>',
-    key: 'turnsPerSession',
-    group: 'retrieval',
-    help: 'turns kept per session by stage 2',
-  },
-  {
-    flags: '--session-index <kind>',
-    key: 'sessionIndex',
-    group: 'retrieval',
-    help: 'what stage 1 ranks sessions by',
-  },
-  {
-    flags: '--session-weights <name=w,...>',
-    key: 'sessionWeights',
-    group: 'retrieval',
-    help: 'stage-1 weights of text, dense, summary, centroid',
-    defaultHelp: 'by --session-index; text: text=0.3,dense=0.7',
-  },
-  {
-    flags: '--session-first',
-    key: 'sessionFirst',
-    group: 'retrieval',
-    help: 'with --retriever multi-route: rank sessions by session score plus bounded turn support',
-  },
-  {
-    flags: '--source-weights <name=w,...>',
-    key: 'sourceWeights',
-    group: 'retrieval',
-    help: 'base weights of the multi-source sources memory, graph, context',
-    defaultHelp: 'memory=0.6,graph=0.25,context=0.15',
-  },
-] as const satisfies readonly RunOptionDeclaration[];
+  ...LEGACY_RETRIEVER_OPTIONS,
+] satisfies readonly RunOptionDeclaration[];
 
 export type RetrievalSection = z.output<z.ZodObject<typeof RETRIEVAL_SHAPE>>;

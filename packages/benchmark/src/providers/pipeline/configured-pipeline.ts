@@ -13,17 +13,20 @@ import {
   withReranker,
   withStages,
 } from '@lme/search-core';
-import { searchedRoutes, searchesDense } from '../../config/base-retrievers.js';
+import type { RetrieverDependencies } from '../../components/retrievers/retriever-descriptor.js';
+import type { AnyRetriever } from '../../components/retrievers/retriever-queries.js';
+import { RETRIEVERS } from '../../components/retrievers/retriever-registry.js';
 import { fromRegistry } from '../../config/config-error.js';
+import { retrieverOptions, searchedRoutes, searchesDense } from '../../config/retriever-rules.js';
 import type { RunConfig } from '../../config/run-config.js';
 import { pipelineEmbeds } from '../../config/run-shape.js';
-import { BASE_RETRIEVER_FACTORIES, type BaseRetrieverParts } from './base-retriever-factories.js';
 import type { PipelineResources } from './configured-embedder.js';
-import { withSourceTrace } from './configured-multi-source.js';
 import { createConfiguredReranker, newRerankHookState } from './configured-reranker.js';
 import type { ContextualizeCorpusResult } from './contextualize-corpus.js';
 import { type ContextualStats, createPipelineContextualizer } from './pipeline-contextualizer.js';
 import { createPipelineSummarizer, type SummaryStats } from './pipeline-summarizer.js';
+import { routeSettingsOf } from './route-settings.js';
+import { withSourceTrace } from './source-trace.js';
 import { createTimedEmbedder } from './timed-embedder.js';
 import { createVectorStore } from './vector-stores.js';
 
@@ -72,7 +75,7 @@ export type Pipeline = {
 };
 
 /**
- * The base retriever (a key of BASE_RETRIEVERS, config/base-retrievers.ts) wrapped with the stages
+ * The base retriever (its descriptor in components/retrievers/<name>/) wrapped with the stages
  * the config turns on; `searchStaged` also returns the session order of base retrievers that rank
  * sessions, and the stage trace.
  */
@@ -113,10 +116,13 @@ export function createPipeline(
   const contextual = createPipelineContextualizer(config, environment, summaries.summarizer);
   const fusion = fusionOf(config);
   const routes = searchedRoutes(config);
-  const factory = fromRegistry(BASE_RETRIEVER_FACTORIES, config.retriever, {
+  const descriptor: AnyRetriever = fromRegistry(RETRIEVERS, config.retriever, {
     key: 'retriever',
     label: 'retriever',
   });
+  // The retriever's own options (its descriptor's keys of the resolved config) and shared settings.
+  const ownOptions = retrieverOptions(config);
+  const routeSettings = routeSettingsOf(config);
   // --reranker: one reranker for the run (its client, cache and retries shared by every question).
   const reranker = createConfiguredReranker(config, environment);
 
@@ -132,18 +138,24 @@ export function createPipeline(
         })
       : undefined;
     // A base that reranks its own candidates (session-aware) does so before its final cut.
-    const rerankHook = reranker && factory.reranksCandidates ? newRerankHookState() : undefined;
-    const parts: BaseRetrieverParts = {
-      config,
+    const rerankHook =
+      reranker && descriptor.capabilities.reranksCandidates ? newRerankHookState() : undefined;
+    const dependencies: RetrieverDependencies = {
       tokenizer,
       dense: usesDense ? dense : undefined,
       fusion,
       routes,
       namespace,
       summarizer: summaries.summarizer,
-      ...(reranker && rerankHook ? { reranker: { reranker, state: rerankHook } } : {}),
+      ...(reranker && rerankHook
+        ? { reranker: { reranker, state: rerankHook, depth: config.rerankDepth } }
+        : {}),
+      routeSettings,
+      rrfK: config.rrfK,
+      finalTopK: config.finalTopK,
+      dedupThreshold: config.dedupThreshold,
     };
-    const base = factory.create(parts);
+    const base = descriptor.create(ownOptions, dependencies);
     const stagedBase = withStages(base.retriever, {
       ...(config.dedup ? { dedup: { threshold: config.dedupThreshold } } : {}),
       ...(config.multiSignal ? { multiSignal: {} } : {}),

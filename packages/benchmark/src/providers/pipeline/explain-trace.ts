@@ -9,7 +9,7 @@ import {
 } from '@lme/search-core';
 import type { Corpus } from '../../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import { searchedRoutes } from '../../config/base-retrievers.js';
+import { retrieverExplain, searchedRoutes } from '../../config/retriever-rules.js';
 import type { RunConfig } from '../../config/run-config.js';
 import { goldTrace } from './gold-trace.js';
 
@@ -74,28 +74,28 @@ export function explainTrace(options: ExplainTraceOptions): Record<string, unkno
   }
 
   const understanding = trace.understanding;
+  // A retriever that fuses its own way says so (its descriptor's `explain`), with its own weights.
+  const own = retrieverExplain(config);
   const weights: Record<string, unknown> = {
     fusion:
-      config.retriever === 'multi-route'
-        ? { kind: 'rrf', k: config.rrfK, routes: 'turn_bm25, turn_dense, session_bm25' }
-        : searchedRoutes(config).length > 1
-          ? config.fusion === 'rrf'
-            ? { kind: 'rrf', k: config.rrfK }
-            : {
-                kind: config.fusion,
-                bm25: config.weights[0],
-                dense: config.weights[1],
-                ...(config.fusionNormalization ? { normalization: config.fusionNormalization } : {}),
-                ...(config.adaptiveWeights
-                  ? { adaptive: true, adaptive_power: config.adaptivePower ?? 1 }
-                  : {}),
-                ...(config.denseGap ? { dense_gap: config.denseGap } : {}),
-              }
-          : { kind: 'single', route: searchedRoutes(config)[0] },
+      own.fusion ??
+      (searchedRoutes(config).length > 1
+        ? config.fusion === 'rrf'
+          ? { kind: 'rrf', k: config.rrfK }
+          : {
+              kind: config.fusion,
+              bm25: config.weights[0],
+              dense: config.weights[1],
+              ...(config.fusionNormalization ? { normalization: config.fusionNormalization } : {}),
+              ...(config.adaptiveWeights
+                ? { adaptive: true, adaptive_power: config.adaptivePower ?? 1 }
+                : {}),
+              ...(config.denseGap ? { dense_gap: config.denseGap } : {}),
+            }
+        : { kind: 'single', route: searchedRoutes(config)[0] }),
   };
   if (config.timeBoost) weights.time_boost = { weight: config.timeBoost, span: timeSpan(options.record) };
-  if (config.retriever === 'session-aware')
-    weights.session_weights = config.sessionWeights ?? 'default of the session index';
+  Object.assign(weights, own.weights);
   if (trace.signalWeights && understanding) {
     weights.signals = {
       query_class: understanding.queryClass,

@@ -1,6 +1,6 @@
 import type { Run } from '../../analysis/read-run.js';
 import { describeErrata, runLabel } from '../../analysis/run-label.js';
-import { fusesRoutes, searchesDense, takesRoutes } from '../../config/base-retrievers.js';
+import { fusesRoutes, retrieverStages, searchesDense, takesRoutes } from '../../config/retriever-rules.js';
 import { BM25_FEEDBACK_WEIGHT } from '../../config/run-config.js';
 import { describeProvider } from '../../results/provider-identity.js';
 import type { Summary } from '../../results/summary.js';
@@ -46,10 +46,8 @@ export function runStages(config: Run['config']['config']): string[] {
     stages.push(
       `BM25 feedback (${config.bm25FeedbackDocs} docs, weight ${config.bm25FeedbackWeight ?? BM25_FEEDBACK_WEIGHT}${config.bm25FeedbackKeep ? ', kept first' : ''})`,
     );
-  if (config.retriever === 'multi-route')
-    stages.push(config.sessionFirst ? 'multi-route, session first' : 'multi-route');
-  if (config.retriever === 'session-aware')
-    stages.push(`session-aware (top ${config.topSessions} sessions, ${config.turnsPerSession} turns each)`);
+  // The base retriever's own stages (its descriptor's `stages`).
+  stages.push(...retrieverStages(config));
   if (config.multiSignal) stages.push('multi-signal re-rank');
   if (config.dedup) stages.push(`dedup (${config.dedupThreshold})`);
   if (config.mmr) stages.push(`mmr (lambda ${config.mmrLambda})`);

@@ -3,11 +3,10 @@ import { createHashingEmbedder } from '@lme/search-core/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAnyDataset } from '../../benchmarks/load-dataset.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import { BASE_RETRIEVERS, type BaseRetrieverName } from '../../config/base-retrievers.js';
+import { RETRIEVERS, type RetrieverName } from '../../components/retrievers/retriever-registry.js';
 import type { RunConfig } from '../../config/run-config.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { sampleConfig } from '../../testing/sample-run.js';
-import { BASE_RETRIEVER_FACTORIES } from './base-retriever-factories.js';
 import { createPipelineProvider } from './pipeline-provider.js';
 
 let records: LongMemEvalRecord[];
@@ -17,14 +16,14 @@ beforeAll(async () => {
   }));
 });
 
-describe('BASE_RETRIEVER_FACTORIES', () => {
-  it('has one factory per declared base retriever', () => {
-    expect(Object.keys(BASE_RETRIEVER_FACTORIES)).toEqual(Object.keys(BASE_RETRIEVERS));
+describe('the retriever descriptors built by the pipeline', () => {
+  it('registers each descriptor under its own name', () => {
+    for (const [key, descriptor] of Object.entries(RETRIEVERS)) expect(descriptor.name).toBe(key);
   });
 
   it('builds every key into a pipeline that ranks the haystack: turns for those that rank turns', async () => {
     const ranked: Record<string, [string, string]> = {};
-    for (const name of Object.keys(BASE_RETRIEVERS) as BaseRetrieverName[]) {
+    for (const name of Object.keys(RETRIEVERS) as RetrieverName[]) {
       const config = sampleConfig({ cache: false, explain: true, retriever: name, granularity: 'session' });
       const provider = createPipelineProvider(config, { embedder: createHashingEmbedder() }, {});
       try {
@@ -47,11 +46,7 @@ describe('BASE_RETRIEVER_FACTORIES', () => {
   });
 
   /** The hits of the first sample question under these settings (session granularity). */
-  const hitsWith = async (
-    retriever: BaseRetrieverName,
-    settings: Partial<RunConfig>,
-    record = records[0]!,
-  ) => {
+  const hitsWith = async (retriever: RetrieverName, settings: Partial<RunConfig>, record = records[0]!) => {
     const config = sampleConfig({ cache: false, retriever, granularity: 'session', ...settings });
     const provider = createPipelineProvider(config, { embedder: createHashingEmbedder() }, {});
     try {
@@ -60,7 +55,7 @@ describe('BASE_RETRIEVER_FACTORIES', () => {
       await provider.close?.();
     }
   };
-  const scoresOf = async (retriever: BaseRetrieverName, settings: Partial<RunConfig>, route: string) =>
+  const scoresOf = async (retriever: RetrieverName, settings: Partial<RunConfig>, route: string) =>
     (await hitsWith(retriever, settings)).map((hit) => hit.routes?.[route]?.score);
 
   it('hands --bm25-k1 and --bm25-b to the BM25 of bm25, hybrid and session-aware', async () => {
@@ -93,7 +88,7 @@ describe('BASE_RETRIEVER_FACTORIES', () => {
   });
 
   it('with --bm25-feedback-keep the feedback documents keep their first places', async () => {
-    const topSessions = async (retriever: BaseRetrieverName, feedback: Partial<RunConfig>) => {
+    const topSessions = async (retriever: RetrieverName, feedback: Partial<RunConfig>) => {
       const orders: string[][] = [];
       for (const record of records) {
         // session-aware: the stage-1 order, which its turn hits carry as the session rank.

@@ -2,14 +2,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RETRIEVERS, type RetrieverName } from '../components/retrievers/retriever-registry.js';
 import { readManifest } from '../run/run-manifest.js';
-import { BASE_RETRIEVERS, type BaseRetrieverName, searchedRoutes } from './base-retrievers.js';
 import { ineffectiveKeyWarnings } from './ineffective-keys.js';
 import { parseRunConfig } from './parse-run-config.js';
 import { loadPreset } from './presets.js';
+import { searchedRoutes } from './retriever-rules.js';
 import { type RunConfig, type RunConfigInput, resultKeyDifferences } from './run-config.js';
+import { flagOfKey } from './run-options.js';
 
-const NAMES = Object.keys(BASE_RETRIEVERS) as BaseRetrieverName[];
+const NAMES = Object.keys(RETRIEVERS) as RetrieverName[];
 
 /** What an old run wrote to config.json: the routes as `retriever`, the base retriever as booleans. */
 function oldConfigJson(config: RunConfig): RunConfigInput {
@@ -24,7 +26,7 @@ function oldConfigJson(config: RunConfig): RunConfigInput {
   };
 }
 
-describe('BASE_RETRIEVERS', () => {
+describe('RETRIEVERS and the rules over their capabilities', () => {
   it('resolves every key: routes for those that read them, turn granularity for those that rank turns', () => {
     expect(NAMES).toEqual(['bm25', 'dense', 'hybrid', 'session-aware', 'multi-route', 'multi-source']);
     const resolved = Object.fromEntries(
@@ -60,6 +62,35 @@ describe('BASE_RETRIEVERS', () => {
       '--top-sessions has no effect without --retriever session-aware.',
       '--routes has no effect without --retriever session-aware, multi-route or multi-source.',
     ]);
+  });
+
+  it('a name the registry does not hold is refused with the close one, then the known ones', () => {
+    expect(() => parseRunConfig({ retriever: 'sesion-aware' as never })).toThrow(
+      'Invalid configuration: retriever: Invalid option "sesion-aware" (did you mean "session-aware"?): expected one of "bm25"|"dense"|"hybrid"|"session-aware"|"multi-route"|"multi-source" (--retriever).',
+    );
+    expect(() => parseRunConfig({ retriever: 'hybird' as never })).toThrow(/did you mean "hybrid"\?/);
+  });
+
+  it("a retriever's own option under another retriever has no effect, naming its owner", () => {
+    const owned = NAMES.flatMap((name) =>
+      Object.keys(RETRIEVERS[name].options).map((key) => ({ key, name })),
+    );
+    expect(owned.map(({ key }) => key)).toEqual([
+      'topSessions',
+      'turnsPerSession',
+      'sessionIndex',
+      'sessionWeights',
+      'sessionFirst',
+      'sourceWeights',
+    ]);
+    for (const { key, name } of owned) {
+      const other = NAMES.find((candidate) => candidate !== name)!;
+      const config = parseRunConfig({ retriever: other });
+      expect(ineffectiveKeyWarnings(config, [key]), key).toEqual([
+        `${flagOfKey(key)} has no effect without --retriever ${name}.`,
+      ]);
+      expect(ineffectiveKeyWarnings(parseRunConfig({ retriever: name }), [key]), key).toEqual([]);
+    }
   });
 
   it('an unknown retriever is refused, listing the known ones', () => {
@@ -116,7 +147,7 @@ describe('configs of the old form', () => {
     for (const [name, input] of Object.entries(old)) {
       const { sessionAware: _s, multiRoute: _m, multiSource: _x, retriever: _r, ...rest } = input;
       expect(parseRunConfig(input), name).toEqual(
-        parseRunConfig({ ...rest, retriever: name as BaseRetrieverName, routes: 'hybrid' }),
+        parseRunConfig({ ...rest, retriever: name as RetrieverName, routes: 'hybrid' }),
       );
     }
     // The old --retriever defaulted to bm25: `--session-aware` alone searched BM25 only.
