@@ -76,10 +76,12 @@ export function optionShape<R extends ComponentRegistry>(registry: R): OptionSha
 
 /** A registry's options as run option declarations (flags, help), for `lme run --help` and commander. */
 export function optionDeclarations(registry: ComponentRegistry): RunOptionDeclaration[] {
-  return [...optionsByKey(registry)].map(([key, { schema: _schema, measures: _measures, ...declaration }]) => ({
-    key,
-    ...declaration,
-  }));
+  return [...optionsByKey(registry)].map(
+    ([key, { schema: _schema, measures: _measures, ...declaration }]) => ({
+      key,
+      ...declaration,
+    }),
+  );
 }
 
 /** The keys of a registry's options that do not change what a run measures (`measures: false`). */

@@ -29,7 +29,9 @@ export const embedderForms = (): string[] => formsOf(EMBEDDERS);
 /** The family descriptor an embedder id names, or undefined for an unknown family (nothing thrown). */
 export function embedderFamily(id: string): EmbedderDescriptor | undefined {
   const { family } = split(id);
-  return Object.hasOwn(EMBEDDERS, family) ? (EMBEDDERS[family as keyof typeof EMBEDDERS] as EmbedderDescriptor) : undefined;
+  return Object.hasOwn(EMBEDDERS, family)
+    ? (EMBEDDERS[family as keyof typeof EMBEDDERS] as EmbedderDescriptor)
+    : undefined;
 }
 
 /**
@@ -38,7 +40,8 @@ export function embedderFamily(id: string): EmbedderDescriptor | undefined {
  */
 export function resolveEmbedder(id: string): { descriptor: EmbedderDescriptor; model: string } {
   const { family, rest } = split(id);
-  if (!Object.hasOwn(EMBEDDERS, family)) throw unknownEmbedder(id, didYouMean(family, rest, Object.keys(EMBEDDERS)));
+  if (!Object.hasOwn(EMBEDDERS, family))
+    throw unknownEmbedder(id, didYouMean(family, rest, Object.keys(EMBEDDERS)));
   return { descriptor: EMBEDDERS[family as keyof typeof EMBEDDERS] as EmbedderDescriptor, model: rest };
 }
 
@@ -53,7 +56,9 @@ export function unknownEmbedder(id: string, suggestion = ''): Error {
 export function resolveReranker(id: string): { descriptor: RerankerDescriptor; argument: string } {
   const { family, rest } = split(id);
   if (!Object.hasOwn(RERANKERS, family) || rest === '') {
-    const suggestion = Object.hasOwn(RERANKERS, family) ? '' : didYouMean(family, rest, Object.keys(RERANKERS));
+    const suggestion = Object.hasOwn(RERANKERS, family)
+      ? ''
+      : didYouMean(family, rest, Object.keys(RERANKERS));
     throw new Error(`Unknown reranker "${id}"${suggestion}; known: ${formsOf(RERANKERS).join(', ')}.`);
   }
   return { descriptor: RERANKERS[family as keyof typeof RERANKERS] as RerankerDescriptor, argument: rest };

@@ -11,13 +11,7 @@ import {
 } from './retriever-rules.js';
 import type { RunConfig } from './run-config.js';
 import { flagOfKey } from './run-options.js';
-import {
-  embeds,
-  judges,
-  readsAndJudges,
-  summarizes,
-  usesPipeline,
-} from './run-shape.js';
+import { embeds, judges, readsAndJudges, summarizes, usesPipeline } from './run-shape.js';
 
 /**
  * When a key changes nothing in a resolved config: the condition under which it is used, and the

@@ -1,5 +1,5 @@
-import type { QaSection } from './sections/qa-section.js';
 import { addSecret, checkEndpointUrl, type SECRET_VARIABLES } from './secrets.js';
+import type { QaSection } from './sections/qa-section.js';
 
 /**
  * Who calls an OpenAI-compatible endpoint: the QA reader and judge (each with its own optional

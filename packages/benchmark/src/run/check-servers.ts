@@ -4,20 +4,27 @@ import {
   createQdrantHttp,
   PROBE_TIMEOUT_MS,
   ProbeError,
-  parseRerankerId,
   probeEndpoint,
   QdrantGrpcError,
   redactSecrets,
-  rerankEndpoint,
   safeUrl,
 } from '@lme/search-core';
+import { ownOptions } from '../components/component.js';
+import { resolveReranker } from '../config/component-ids.js';
 import { apiKeyVariables, endpointSource, resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
-import type { RunConfig } from '../config/run-config.js';
 import { embeds, reranks } from '../config/run-shape.js';
 import { checkEndpointUrl, redact } from '../config/secrets.js';
+import type { EmbeddingSection } from '../config/sections/embedding-section.js';
+import type { RerankerOptionValues } from '../config/sections/stages-section.js';
 import { qdrantSettings } from '../providers/pipeline/vector-stores.js';
 import type { Provider } from '../providers/provider.js';
-import { llmRoles } from './preflight.js';
+import { llmRoles, type PreflightSettings } from './preflight.js';
+
+/** The settings the probes read: the LLM roles', the reranker's (and its family's options), the vector store. */
+export type ServerSettings = PreflightSettings &
+  Parameters<typeof reranks>[0] &
+  Partial<RerankerOptionValues> &
+  Pick<EmbeddingSection, 'vectorStore'>;
 
 const OPENAI_API = 'https://api.openai.com/v1';
 
@@ -45,7 +52,7 @@ type ServerCheck = {
  * the run with one sentence naming the flag and the URL.
  */
 export async function checkServers(options: {
-  config: RunConfig;
+  config: ServerSettings;
   provider: Provider;
   environment?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
@@ -126,7 +133,7 @@ async function checkQdrantGrpc(options: {
   }
 }
 
-const usesQdrant = (config: RunConfig) => config.vectorStore === 'qdrant' && embeds(config);
+const usesQdrant = (config: ServerSettings) => config.vectorStore === 'qdrant' && embeds(config);
 
 function describe(check: ServerCheck, error: ProbeError): string {
   const where = `${check.who} at ${check.named}`;
@@ -138,7 +145,7 @@ function describe(check: ServerCheck, error: ProbeError): string {
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The servers the config calls besides the provider, one check per distinct URL and key. */
-export function serverChecks(config: RunConfig, environment: NodeJS.ProcessEnv): ServerCheck[] {
+export function serverChecks(config: ServerSettings, environment: NodeJS.ProcessEnv): ServerCheck[] {
   const checks = new Map<string, ServerCheck>();
   const add = (check: ServerCheck) => {
     const key = `${check.url}\n${check.headers.authorization ?? ''}`;
@@ -151,23 +158,12 @@ export function serverChecks(config: RunConfig, environment: NodeJS.ProcessEnv):
     endpoint: role.endpoint,
   }));
   if (reranks(config)) {
-    const { kind, argument } = parseRerankerId(config.reranker!);
-    if (kind === 'llm' || kind === 'llm-pointwise')
+    // A chat model is probed at the pipeline's endpoint; a rerank server by its family's probe.
+    const { descriptor, argument } = resolveReranker(config.reranker!);
+    if (descriptor.capabilities.chatModel)
       roles.push({ who: `the reranker (${argument})`, endpoint: 'pipeline' });
-    if (kind === 'http') {
-      const base = checkEndpointUrl(argument, '--reranker http:<url>');
-      const apiKey = config.rerankKeyEnv ? environment[config.rerankKeyEnv] : undefined;
-      add({
-        who: `the reranker (${config.rerankModel})`,
-        named: `--reranker http:${base}`,
-        url: rerankEndpoint(base),
-        headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
-        secrets: apiKey ? [apiKey] : [],
-        keyHint: config.rerankKeyEnv
-          ? `check the key in ${config.rerankKeyEnv} (--rerank-key-env)`
-          : 'name the variable holding its key with --rerank-key-env',
-      });
-    }
+    if (descriptor.capabilities.server && descriptor.probe)
+      add(descriptor.probe(argument, ownOptions(descriptor, config), { environment, checkEndpointUrl }));
   }
   if (usesQdrant(config)) {
     const { url, apiKey } = qdrantSettings(environment);

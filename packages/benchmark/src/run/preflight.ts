@@ -1,8 +1,10 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { cacheIdentityOf, checkEmbeddingCacheFolder, estimateCost, loadPriceTable } from '@lme/search-core';
 import { recognizeBenchmarkPath } from '../benchmarks/benchmark-registry.js';
+import { ownOptions } from '../components/component.js';
+import { embedderFamily, resolveEmbedder } from '../config/component-ids.js';
 import { apiKeyVariables, type OpenAiRole, resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
-import { embedderParts, type RunConfig } from '../config/run-config.js';
+import { embedderParts } from '../config/run-config.js';
 import {
   contextualizesWithLlm,
   embeds,
@@ -10,15 +12,33 @@ import {
   summarizesWithLlm,
   usesPipeline,
 } from '../config/run-shape.js';
+import type { QaSection } from '../config/sections/qa-section.js';
+import type { RunSection } from '../config/sections/run-section.js';
 import { checkModelOnDisk } from '../models/onnx-model-resolver.js';
-import { createConfiguredEmbedder } from '../providers/pipeline/configured-embedder.js';
+import {
+  createConfiguredEmbedder,
+  type EmbedderSettings,
+} from '../providers/pipeline/configured-embedder.js';
 import { checkAnswerSource } from './check-answer-source.js';
 import { ensureDirectory } from './ensure-directory.js';
 import { checkReaderSettings } from './qa-stage.js';
 
+/**
+ * The settings preflight reads: the embedders (and their families' options), the LLM roles, the
+ * reader's, `--max-cost` and `--out`, as the checks it asks take them.
+ */
+export type PreflightSettings = EmbedderSettings &
+  Pick<QaSection, 'readerModel' | 'judgeModel' | 'maxCost'> &
+  Pick<RunSection, 'out'> &
+  Parameters<typeof embeds>[0] &
+  Parameters<typeof summarizesWithLlm>[0] &
+  Parameters<typeof contextualizesWithLlm>[0] &
+  Parameters<typeof checkReaderSettings>[0] &
+  Parameters<typeof checkAnswerSource>[0];
+
 /** What the run needs from outside, checked before any work; each failure is one sentence. */
 export type PreflightOptions = {
-  config: RunConfig;
+  config: PreflightSettings;
   datasetPath: string;
   /** API keys and endpoints are read from here (the process environment by default). */
   environment?: NodeJS.ProcessEnv;
@@ -41,7 +61,7 @@ export type LlmRole = {
 };
 
 /** The models a config calls at OpenAI-compatible endpoints, as the QA stage and pipeline build them. */
-export function llmRoles(config: RunConfig): LlmRole[] {
+export function llmRoles(config: PreflightSettings): LlmRole[] {
   const roles: LlmRole[] = [];
   const pipelineKey = apiKeyVariables('pipeline');
   if (config.readerModel) {
@@ -82,7 +102,7 @@ export function llmRoles(config: RunConfig): LlmRole[] {
       });
     }
     for (const part of embeds(config) ? embedderParts(config.embedder) : []) {
-      if (!part.startsWith('openai:')) continue;
+      if (!embedderFamily(part)?.capabilities.hosted) continue;
       roles.push({
         role: 'embedder',
         model: part,
@@ -131,17 +151,23 @@ export async function preflightRun(options: PreflightOptions): Promise<void> {
   // Reader modes the official script cannot run fail here, before any work (qa-stage.ts).
   if (config.readerModel) checkReaderSettings(config);
   checkAnswerSource(config);
-  // An unknown embedder or hf: model fails here, not once per question. Creating one loads and
-  // fetches nothing (OpenAI embedders are checked with the other endpoints below).
+  // An unknown embedder or model fails here, not once per question. Creating one loads and
+  // fetches nothing (hosted embedders are checked with the other endpoints below); a family's
+  // `check` looks for its model files (components/embedders/).
   // Its cache folder must be writable: a read-only disk or a file where the folder goes stops
   // the run here, naming the folder, instead of failing every question.
   // Each embedder of a joined name (`a+b`) alone: its vectors are cached under its own identity.
-  const inProcess = embedderParts(config.embedder).filter((part) => !part.startsWith('openai:'));
+  const inProcess = embedderParts(config.embedder).filter(
+    (part) => !embedderFamily(part)?.capabilities.hosted,
+  );
   for (const part of usesPipeline(config) && embeds(config) ? inProcess : []) {
     const embedder = createConfiguredEmbedder({ ...config, embedder: part, cache: false }, environment);
     await embedder.close?.();
-    if (part.startsWith('hf:'))
-      await checkModelOnDisk({ cacheDir: config.cacheDir, modelDir: config.modelDir }, part);
+    const { descriptor, model } = resolveEmbedder(part);
+    await descriptor.check?.(model, ownOptions(descriptor, config), {
+      checkModelFiles: ({ modelDir }, name) =>
+        checkModelOnDisk({ cacheDir: config.cacheDir, modelDir }, name),
+    });
     if (config.cache) await checkEmbeddingCacheFolder(config.cacheDir, cacheIdentityOf(embedder));
   }
   const roles = llmRoles(config);

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { embedderParts, NON_RESULT_KEYS, type RunConfig } from '../config/run-config.js';
-import { chooseModel, HF_PREFIX, loadModelCatalog } from '../models/model-catalog.js';
+import { resolveEmbedder } from '../config/component-ids.js';
+import { embedderParts, NON_RESULT_KEYS } from '../config/run-config.js';
+import type { EmbeddingSection } from '../config/sections/embedding-section.js';
+import { chooseModel, loadModelCatalog } from '../models/model-catalog.js';
 import type { Sample } from '../results/sample.js';
 
 /**
@@ -23,7 +25,7 @@ export type RunFingerprint = {
    * source is not beside the running code.
    */
   code: string | null;
-  /** The embedder the run used, when it was a catalogued ONNX model: its files' SHA-256 (as verified on load). */
+  /** The embedders the run used that read catalogued model files: their files' SHA-256 (as verified on load). */
   models: Record<string, { model: string; tokenizer: string }>;
   /** The dataset text's SHA-256 (config.json `dataset.sha256`). */
   dataset: string | null;
@@ -70,7 +72,7 @@ export function codeSha256(packagesDir: string = PACKAGES_DIR): string | null {
 }
 
 /** SHA-256 of the result-shaping part of a config (keys sorted, so their order never matters). */
-export function configSha256(config: RunConfig): string {
+export function configSha256(config: Readonly<Record<string, unknown>>): string {
   const ignored = new Set<string>(NON_RESULT_KEYS);
   const kept = Object.fromEntries(
     Object.entries(config)
@@ -93,7 +95,8 @@ export function rankingsSha256(samples: readonly Pick<Sample, 'question_id' | 'h
 
 /** The fingerprint of a finished run. `embedderUsed`: the run embedded texts (provider_stats names an embedder). */
 export function runFingerprint(options: {
-  config: RunConfig;
+  /** The resolved config (every key: its result-shaping ones are hashed). */
+  config: Readonly<Record<string, unknown>> & Pick<EmbeddingSection, 'embedder'>;
   datasetSha256: string | null;
   samples: readonly Pick<Sample, 'question_id' | 'hits'>[];
   embedderUsed: boolean;
@@ -102,8 +105,10 @@ export function runFingerprint(options: {
   const { config } = options;
   const models: RunFingerprint['models'] = {};
   for (const part of options.embedderUsed ? embedderParts(config.embedder) : []) {
-    if (!part.startsWith(HF_PREFIX)) continue;
-    const choice = chooseModel(loadModelCatalog(), part);
+    // A family that reads model files (components/embedders/) names a catalogued model.
+    const { descriptor, model } = resolveEmbedder(part);
+    if (!descriptor.capabilities.modelFiles) continue;
+    const choice = chooseModel(loadModelCatalog(), model);
     models[choice.name] = { model: choice.files.model.sha256, tokenizer: choice.files.tokenizer.sha256 };
   }
   const parts = {

@@ -25,9 +25,7 @@ export type EmbedderDependencies = {
   /** The run's OpenAI-compatible endpoint (`--base-url`, the key, `--max-retries`, `--timeout`). */
   openAiEndpoint: () => Pick<CreateEmbedderOptions, 'baseURL' | 'apiKey' | 'maxRetries' | 'timeoutMs'>;
   /** The files and settings of an ONNX model of configs/models.json (the model store's, or `modelDir`'s). */
-  onnxModels: (
-    settings: ModelFilesSettings,
-  ) => NonNullable<CreateEmbedderOptions['resolveOnnxModel']>;
+  onnxModels: (settings: ModelFilesSettings) => NonNullable<CreateEmbedderOptions['resolveOnnxModel']>;
 };
 
 /** What preflight hands an embedder family's `check`. */

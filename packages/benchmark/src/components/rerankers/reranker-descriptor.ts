@@ -40,6 +40,12 @@ export type RerankerServer = {
   keyHint: string;
 };
 
+/** One question's rerank, as the dry run sizes it: candidates, and tokens of one candidate and of the question. */
+export type RerankCallSize = { depth: number; candidateTokens: number; queryTokens: number };
+
+/** The calls and tokens one question's rerank would spend (`--dry-run`). */
+export type RerankCallPlan = { calls: number; promptTokens: number; completionTokens: number };
+
 /**
  * One reranker family `--reranker <family>:<argument>` can name: a folder
  * `components/rerankers/<family>/` and a registry line. `create` gets the part after `<family>:`.
@@ -53,6 +59,8 @@ export type RerankerDescriptor<O extends ComponentOptions = ComponentOptions> = 
   argument?: { readonly schema: z.ZodType; readonly message: string };
   /** The model it calls, as priced in samples.jsonl usage (undefined: it calls none). */
   pricedModel(argument: string, options: OptionValues<O>): string | undefined;
+  /** The calls and tokens of one question (`--dry-run`); absent: it calls no model and costs nothing. */
+  planCalls?(size: RerankCallSize): RerankCallPlan;
   /** The server it calls (capabilities.server), for preflight's probe. */
   probe?(
     argument: string,

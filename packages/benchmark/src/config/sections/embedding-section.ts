@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { OptionShapeOf } from '../../components/component.js';
-import type { EMBEDDERS } from '../../components/embedders/embedder-registry.js';
+import { EMBEDDERS } from '../../components/embedders/embedder-registry.js';
 import type { RunOptionDeclaration } from '../../components/option-declaration.js';
 import { DEFAULT_EMBEDDER } from '../../components/setting-values.js';
 
@@ -16,7 +16,11 @@ export const EMBEDDING_OPTIONS = [
     flags: '--embedder <name>',
     key: 'embedder',
     group: 'retrieval',
-    help: 'hf:<owner>/<model>[@q8] (an ONNX model of configs/models.json, see `lme models list`), local:use-lite or openai:<model>; several joined by + embed with each, their vectors side by side (a cosine is the mean of theirs)',
+    help: `${Object.values(EMBEDDERS)
+      .map(({ capabilities, description }) => `${capabilities.form} (${description})`)
+      .join(
+        ', ',
+      )}; several joined by + embed with each, their vectors side by side (a cosine is the mean of theirs)`,
     defaultHelp: DEFAULT_EMBEDDER,
   },
   { flags: '--vector-store <name>', key: 'vectorStore', group: 'retrieval', help: 'vector index backend' },

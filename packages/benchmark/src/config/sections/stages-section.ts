@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { OptionShapeOf } from '../../components/component.js';
 import type { RunOptionDeclaration } from '../../components/option-declaration.js';
 import type { RerankerDescriptor } from '../../components/rerankers/reranker-descriptor.js';
 import { RERANKERS } from '../../components/rerankers/reranker-registry.js';
@@ -32,9 +33,10 @@ export const STAGES_SHAPE = {
     .superRefine((value, context) => {
       const colon = value.indexOf(':');
       const family = value.slice(0, colon);
-      const rule = colon > 0 && Object.hasOwn(RERANKERS, family)
-        ? (RERANKERS[family as keyof typeof RERANKERS] as RerankerDescriptor).argument
-        : undefined;
+      const rule =
+        colon > 0 && Object.hasOwn(RERANKERS, family)
+          ? (RERANKERS[family as keyof typeof RERANKERS] as RerankerDescriptor).argument
+          : undefined;
       if (rule && !rule.schema.safeParse(value.slice(colon + 1)).success)
         context.addIssue({ code: 'custom', message: rule.message });
     })
@@ -98,3 +100,6 @@ export const STAGES_OPTIONS = [
 ] as const satisfies readonly RunOptionDeclaration[];
 
 export type StagesSection = z.output<z.ZodObject<typeof STAGES_SHAPE>>;
+
+/** The reranker families' own options (components/rerankers/: `--rerank-depth`, `--rerank-model`, `--rerank-key-env`), as a resolved config holds them. */
+export type RerankerOptionValues = z.output<z.ZodObject<OptionShapeOf<typeof RERANKERS>>>;

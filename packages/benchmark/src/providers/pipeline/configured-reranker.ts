@@ -1,49 +1,52 @@
 import {
   type CandidateReranker,
-  createReranker,
   estimateCost,
   loadPriceTable,
   type PriceTable,
-  parseRerankerId,
   type RerankHookState,
   type RerankTrace,
 } from '@lme/search-core';
-import { resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
-import type { RunConfig } from '../../config/run-config.js';
+import { ownOptions } from '../../components/component.js';
+import { resolveReranker } from '../../config/component-ids.js';
+import { type EndpointSettings, resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
 import { addSecret, checkEndpointUrl } from '../../config/secrets.js';
+import type { RunSection } from '../../config/sections/run-section.js';
+import type { RerankerOptionValues, StagesSection } from '../../config/sections/stages-section.js';
 
 /**
- * The reranker `--reranker` names, built once per run: the `llm` kinds over the pipeline's
- * OpenAI-compatible endpoint (`--base-url`, `OPENAI_API_KEY`, `--max-retries`, `--timeout`) and the
- * completion cache in `--cache-dir`, as the reader; `http:<url>` with `--rerank-model` and the key
- * read from the variable `--rerank-key-env` names (redacted from every output, never stored).
+ * What a reranker is made from: `--reranker`, the cache, the run's OpenAI-compatible endpoint (for
+ * chat models) and the families' own options (components/rerankers/).
+ */
+export type RerankerSettings = Pick<StagesSection, 'reranker'> &
+  Pick<RunSection, 'cache' | 'cacheDir'> &
+  EndpointSettings &
+  Partial<RerankerOptionValues>;
+
+/**
+ * The reranker `--reranker` names, built once per run by its family (components/rerankers/): chat
+ * models over the pipeline's OpenAI-compatible endpoint (`--base-url`, `OPENAI_API_KEY`,
+ * `--max-retries`, `--timeout`) and the completion cache in `--cache-dir`, as the reader; a rerank
+ * server with its own options (its key read from the environment, redacted from every output,
+ * never stored).
  */
 export function createConfiguredReranker(
-  config: RunConfig,
+  settings: RerankerSettings,
   environment: NodeJS.ProcessEnv = process.env,
 ): CandidateReranker | undefined {
-  if (!config.reranker) return undefined;
-  const { kind, argument } = parseRerankerId(config.reranker);
-  const cacheDir = config.cache ? config.cacheDir : undefined;
-  if (kind === 'http') {
-    const url = checkEndpointUrl(argument, '--reranker http:<url>');
-    const apiKey = config.rerankKeyEnv ? environment[config.rerankKeyEnv] : undefined;
-    if (config.rerankKeyEnv && !apiKey)
-      throw new Error(`--rerank-key-env names ${config.rerankKeyEnv}, which is not set in the environment.`);
-    addSecret(apiKey);
-    return createReranker(`http:${url}`, {
-      http: {
-        model: config.rerankModel,
-        maxRetries: config.maxRetries,
-        timeoutMs: config.timeoutMs,
-        ...(apiKey ? { apiKey } : {}),
-        ...(cacheDir ? { cacheDir } : {}),
-      },
-    });
-  }
-  if (kind === 'offline') return createReranker(config.reranker);
-  return createReranker(config.reranker, {
-    chat: { ...resolveOpenAiEndpoint(config, 'pipeline', environment), ...(cacheDir ? { cacheDir } : {}) },
+  if (!settings.reranker) return undefined;
+  const { descriptor, argument } = resolveReranker(settings.reranker);
+  const cacheDir = settings.cache ? settings.cacheDir : undefined;
+  return descriptor.create(argument, ownOptions(descriptor, settings), {
+    chat: () => ({
+      ...resolveOpenAiEndpoint(settings, 'pipeline', environment),
+      ...(cacheDir ? { cacheDir } : {}),
+    }),
+    cacheDir,
+    maxRetries: settings.maxRetries,
+    timeoutMs: settings.timeoutMs,
+    environment,
+    checkEndpointUrl,
+    addSecret,
   });
 }
 
@@ -75,11 +78,13 @@ export function rerankUsageEntry(
   };
 }
 
-/** The priced model of `--reranker` (the chat model, or `--rerank-model` of `http:`); none offline. */
-export function rerankModelOf(config: RunConfig): string | undefined {
-  if (!config.reranker) return undefined;
-  const { kind, argument } = parseRerankerId(config.reranker);
-  return kind === 'offline' ? undefined : kind === 'http' ? config.rerankModel : argument;
+/** The priced model of `--reranker` (the chat model, or a rerank server's model); none for one that calls none. */
+export function rerankModelOf(
+  settings: Pick<StagesSection, 'reranker'> & Partial<RerankerOptionValues>,
+): string | undefined {
+  if (!settings.reranker) return undefined;
+  const { descriptor, argument } = resolveReranker(settings.reranker);
+  return descriptor.pricedModel(argument, ownOptions(descriptor, settings));
 }
 
 /** Run totals of the rerank stage (summary.json `provider_stats.rerank`). */

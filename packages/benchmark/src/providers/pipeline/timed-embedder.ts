@@ -1,18 +1,21 @@
 import type { Embedder } from '@lme/search-core';
-import type { RunConfig } from '../../config/run-config.js';
-import { type ConfiguredEmbedder, createConfiguredEmbedder } from './configured-embedder.js';
+import {
+  type ConfiguredEmbedder,
+  createConfiguredEmbedder,
+  type EmbedderSettings,
+} from './configured-embedder.js';
 
 /** Seconds one retriever's embedding calls took: the sum of its calls' durations. */
 export type OwnEmbedTime = { seconds: number };
 
 /**
- * The run's embedder (`given`, else the configured one, created on first use), with its time
+ * The run's embedder (`given`, else the one `settings` name, created on first use), with its time
  * counted two ways: each retriever's own calls (summed: a question's embedding time), and the
  * run's wall time with any call in flight, so calls of concurrent workers that overlap count once
  * and `embedded / seconds()` is the speed a user sees.
  */
 export function createTimedEmbedder(
-  config: RunConfig,
+  settings: EmbedderSettings,
   environment: NodeJS.ProcessEnv,
   given: ConfiguredEmbedder | undefined,
   /** Milliseconds since some fixed point; injected by tests. */
@@ -41,7 +44,7 @@ export function createTimedEmbedder(
   };
   return {
     embedder(own) {
-      inner ??= createConfiguredEmbedder(config, environment);
+      inner ??= createConfiguredEmbedder(settings, environment);
       const embedder = inner;
       return {
         id: embedder.id,

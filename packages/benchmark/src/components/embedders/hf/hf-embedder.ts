@@ -22,7 +22,7 @@ const MODEL_DIR_OPTION = {
  */
 export const HF_EMBEDDER = defineEmbedder({
   name: 'hf',
-  description: 'an ONNX model of configs/models.json (see `lme models list`), run in this process',
+  description: 'an ONNX model of configs/models.json run in this process; see `lme models list`',
   options: { modelDir: MODEL_DIR_OPTION, embedThreads: EMBED_THREADS_OPTION },
   capabilities: {
     form: 'hf:<owner>/<model>[@<dtype>]',
@@ -39,5 +39,6 @@ export const HF_EMBEDDER = defineEmbedder({
           threads: options.embedThreads,
         })
       : undefined,
-  check: (model, options, dependencies) => dependencies.checkModelFiles({ modelDir: options.modelDir }, model),
+  check: (model, options, dependencies) =>
+    dependencies.checkModelFiles({ modelDir: options.modelDir }, model),
 });

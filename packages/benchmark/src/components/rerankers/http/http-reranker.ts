@@ -69,6 +69,12 @@ export const HTTP_RERANKER = defineReranker({
     });
   },
   pricedModel: (_argument, options) => options.rerankModel,
+  // One call, billed by the service (its tokens counted as prompt tokens).
+  planCalls: ({ depth, candidateTokens, queryTokens }) => ({
+    calls: 1,
+    promptTokens: depth * (candidateTokens + queryTokens),
+    completionTokens: 0,
+  }),
   probe: (argument, options, dependencies): RerankerServer => {
     const base = dependencies.checkEndpointUrl(argument, '--reranker http:<url>');
     const apiKey = options.rerankKeyEnv ? dependencies.environment[options.rerankKeyEnv] : undefined;
