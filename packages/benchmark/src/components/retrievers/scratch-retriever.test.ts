@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ScratchPackage, scratchPackage } from '../../testing/scratch-package.js';
-import { RETRIEVERS } from './retriever-registry.js';
 
 /**
  * A new retriever is one folder and one registry line. This test writes a retriever of its own
  * (`components/retrievers/scratch-rank/`: documents ranked by the query words they share, or in
- * the reverse order with its own `--scratch-reverse`) into a copy of the package's src, adds its
+ * the reverse order with its own `--scratch-order reverse`) into a copy of the package's src, adds its
  * line (and import) to RETRIEVERS, edits nothing else, and runs the real CLI on the copy: the
  * option is in `lme run --help`, warned about under another retriever, recorded in config.json,
  * and changes the run's figures.
@@ -21,20 +20,20 @@ export const SCRATCH_RANK_RETRIEVER = defineRetriever({
   name: 'scratch-rank',
   description: 'documents ranked by the query words they share (a scratch retriever)',
   options: {
-    scratchReverse: {
-      schema: z.boolean().default(false),
-      flags: '--scratch-reverse',
+    scratchOrder: {
+      schema: z.enum(['overlap', 'reverse']).default('overlap'),
+      flags: '--scratch-order <order>',
       group: 'retrieval',
-      help: 'rank the fewest shared words first (a scratch option)',
+      help: 'overlap: most shared words first; reverse: fewest first (a scratch option)',
     },
   },
   capabilities: { routes: [], fusion: 'rrf', bm25Settings: false, timeBoost: false, denseNeighbours: false, refuses: [] },
   create: (options, { tokenizer }) => {
     let documents: { id: string; sessionId: string; words: Set<string> }[] = [];
-    const sign = options.scratchReverse ? -1 : 1;
+    const sign = options.scratchOrder === 'reverse' ? -1 : 1;
     return {
       retriever: {
-        id: \`scratch-rank\${options.scratchReverse ? ':reverse' : ''}\`,
+        id: \`scratch-rank:\${options.scratchOrder}\`,
         index: async ({ documents: given }) => {
           documents = given.map((document) => ({ ...document, words: new Set(tokenizer.tokenize(document.text)) }));
         },
@@ -83,13 +82,6 @@ afterAll(() => {
   if (out) rmSync(out, { recursive: true, force: true });
 });
 
-/**
- * The pipeline builds its base retriever from RETRIEVERS once the registry holds the retrievers
- * (issue 47's retrievers branch); before that `--retriever` takes only the names of
- * config/base-retrievers.ts, so running the scratch one waits for it. The help needs nothing more.
- */
-const pipelineReadsRegistry = Object.keys(RETRIEVERS).length > 0;
-
 function metricsOf(runId: string): Record<string, number> {
   return JSON.parse(readFileSync(join(out, runId, 'summary.json'), 'utf8')).metrics.overall.metrics;
 }
@@ -100,50 +92,41 @@ describe('a scratch retriever: one folder and one registry line', () => {
     expect(help.status).toBe(0);
     // The help wraps at the terminal's width: words are matched across line breaks.
     expect(help.stdout).toMatch(
-      /--scratch-reverse\s+rank\s+the\s+fewest\s+shared\s+words\s+first\s+\(a\s+scratch\s+option\)/,
+      /--scratch-order <order>\s+overlap:\s+most\s+shared\s+words\s+first;\s+reverse:\s+fewest\s+first\s+\(a\s+scratch\s+option\)/,
     );
   });
 
-  // With RETRIEVERS empty but for the scratch one, the warning names no retriever (it owns the
-  // key alone, so every registered retriever does): it waits for the registry too.
-  it.skipIf(!pipelineReadsRegistry)(
-    'warns that the option has no effect under another retriever',
-    () => {
-      const other = scratch.run([
-        'run',
-        '-d',
-        'sample',
-        '--retriever',
-        'bm25',
-        '--scratch-reverse',
-        '--dry-run',
-      ]);
-      expect(other.stderr).toContain('--scratch-reverse has no effect without --retriever scratch-rank.');
-    },
-    240_000,
-  );
+  it('warns that the option has no effect under another retriever', () => {
+    const other = scratch.run([
+      'run',
+      '-d',
+      'sample',
+      '--retriever',
+      'bm25',
+      '--scratch-order',
+      'reverse',
+      '--dry-run',
+    ]);
+    expect(other.stderr).toContain('--scratch-order has no effect without --retriever scratch-rank.');
+  }, 240_000);
 
-  it.skipIf(!pipelineReadsRegistry)(
-    'records the option in config.json, and it changes the figures',
-    () => {
-      for (const [runId, flags] of [
-        ['overlap', []],
-        ['reverse', ['--scratch-reverse']],
-      ] as const) {
-        const result = scratch.run([
-          ...['run', '-d', 'sample', '--limit', '6', '--retriever', 'scratch-rank', ...flags],
-          ...['--out', out, '--run-id', runId],
-        ]);
-        expect(result.stderr).not.toMatch(/error|no effect/i);
-        expect(result.status).toBe(0);
-        const stored = JSON.parse(readFileSync(join(out, runId, 'config.json'), 'utf8'));
-        expect(stored.config).toMatchObject({ retriever: 'scratch-rank', scratchReverse: flags.length > 0 });
-      }
-      const overlap = metricsOf('overlap');
-      const reverse = metricsOf('reverse');
-      expect(overlap['session.recall_any@5']).toBeGreaterThan(0.5);
-      expect(reverse['session.recall_any@5']).toBeLessThan(overlap['session.recall_any@5']!);
-    },
-    480_000,
-  );
+  it('records the option in config.json, and it changes the figures', () => {
+    for (const [runId, flags] of [
+      ['overlap', []],
+      ['reverse', ['--scratch-order', 'reverse']],
+    ] as const) {
+      const result = scratch.run([
+        ...['run', '-d', 'sample', '--limit', '6', '--retriever', 'scratch-rank', ...flags],
+        ...['--out', out, '--run-id', runId],
+      ]);
+      expect(result.stderr).not.toMatch(/error|no effect/i);
+      expect(result.status).toBe(0);
+      const stored = JSON.parse(readFileSync(join(out, runId, 'config.json'), 'utf8'));
+      expect(stored.config).toMatchObject({ retriever: 'scratch-rank', scratchOrder: runId });
+    }
+    const overlap = metricsOf('overlap');
+    const reverse = metricsOf('reverse');
+    expect(overlap['session.recall_any@5']).toBeGreaterThan(0.5);
+    expect(reverse['session.recall_any@5']).toBeLessThan(overlap['session.recall_any@5']!);
+  }, 480_000);
 });
