@@ -3,7 +3,7 @@ import { ROUTE_SETS, type RouteSetName } from '../components/retrievers/retrieve
 import { retrieverNamed } from '../components/retrievers/retriever-queries.js';
 import { RETRIEVERS } from '../components/retrievers/retriever-registry.js';
 import { ConfigError } from './config-error.js';
-import type { RunConfig, RunConfigInput } from './run-config.js';
+import type { RetrieverChoice } from './retriever-rules.js';
 import { flagOfKey } from './run-options.js';
 import { LEGACY_RETRIEVER_KEYS } from './sections/retrieval-section.js';
 
@@ -17,13 +17,13 @@ const isRouteSet = (value: unknown): value is RouteSetName =>
  * descriptors' `capabilities.legacyKey`. Two base retrievers named at once are refused in one
  * sentence naming both flags.
  */
-export function fromLegacyRetrieverKeys(input: RunConfigInput): RunConfigInput {
+export function fromLegacyRetrieverKeys<I extends Readonly<Record<string, unknown>>>(input: I): I {
   // A value that is no boolean stays for the schema to refuse, naming the key.
   const legacy = LEGACY_RETRIEVER_KEYS.filter(({ key }) => typeof input[key] === 'boolean');
-  const rest: RunConfigInput = { ...input };
+  const rest: Record<string, unknown> = { ...input };
   for (const { key } of legacy) delete rest[key];
   const named = LEGACY_RETRIEVER_KEYS.filter(({ key }) => input[key] === true);
-  if (named.length === 0) return rest;
+  if (named.length === 0) return rest as I;
   const legacyKeys = named.map(({ key }) => key);
   if (named.length > 1)
     throw new ConfigError(
@@ -39,7 +39,7 @@ export function fromLegacyRetrieverKeys(input: RunConfigInput): RunConfigInput {
     );
   // The old --retriever named the routes; its default was bm25.
   const routes = rest.routes ?? (isRouteSet(current) ? current : current === name ? undefined : 'bm25');
-  return { ...rest, retriever: name, ...(routes ? { routes } : {}) };
+  return { ...rest, retriever: name, ...(routes ? { routes } : {}) } as unknown as I;
 }
 
 /**
@@ -47,7 +47,9 @@ export function fromLegacyRetrieverKeys(input: RunConfigInput): RunConfigInput {
  * with and a true option of another retriever (one sentence naming both flags), fills `routes`
  * for a retriever that reads them, and sets the granularity of one that ranks turns.
  */
-export function settleBaseRetriever(config: RunConfig): RunConfig {
+export function settleBaseRetriever<C extends RetrieverChoice & { granularity: 'session' | 'turn' }>(
+  config: C,
+): C {
   const { capabilities } = retrieverNamed(config.retriever);
   const values = config as Readonly<Record<string, unknown>>;
   const retrieverFlag = `--retriever ${config.retriever}`;
@@ -66,7 +68,9 @@ export function settleBaseRetriever(config: RunConfig): RunConfig {
         [key, 'retriever'],
       );
   }
-  const settled: RunConfig = { ...config };
+  const settled: C & { routes?: RetrieverChoice['routes']; granularity: 'session' | 'turn' } = {
+    ...config,
+  };
   if (capabilities.routes === 'configured') settled.routes = config.routes ?? capabilities.defaultRoutes;
   if (capabilities.ranks === 'turn') settled.granularity = 'turn';
   return settled;

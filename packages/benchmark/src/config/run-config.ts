@@ -7,7 +7,7 @@ import { DATA_SHAPE } from './sections/data-section.js';
 import { EMBEDDING_SHAPE } from './sections/embedding-section.js';
 import { PROVIDER_SHAPE } from './sections/provider-section.js';
 import { QA_SHAPE } from './sections/qa-section.js';
-import { RETRIEVAL_SHAPE } from './sections/retrieval-section.js';
+import { type LegacyRetrieverKey, RETRIEVAL_SHAPE } from './sections/retrieval-section.js';
 import { ROUTES_SHAPE } from './sections/routes-section.js';
 import { RUN_SHAPE } from './sections/run-section.js';
 import { STAGES_SHAPE } from './sections/stages-section.js';
@@ -55,7 +55,7 @@ export const runConfigSchema = z
  * A resolved run config. The old base-retriever booleans (`sessionAware`, `multiRoute`,
  * `multiSource`) are input only: `parseRunConfig` maps them onto `retriever` and drops them.
  */
-export type RunConfig = Omit<z.infer<typeof runConfigSchema>, 'sessionAware' | 'multiRoute' | 'multiSource'>;
+export type RunConfig = Omit<z.infer<typeof runConfigSchema>, LegacyRetrieverKey>;
 
 /**
  * Keys that do not change what a run measures: a resumed run may differ in these. Every other

@@ -5,7 +5,11 @@ import { DATA_SHAPE, type DataSection } from './sections/data-section.js';
 import { EMBEDDING_SHAPE, type EmbeddingSection } from './sections/embedding-section.js';
 import { PROVIDER_SHAPE, type ProviderSection } from './sections/provider-section.js';
 import { QA_SHAPE, type QaSection } from './sections/qa-section.js';
-import { RETRIEVAL_SHAPE, type RetrievalSection } from './sections/retrieval-section.js';
+import {
+  type LegacyRetrieverKey,
+  RETRIEVAL_SHAPE,
+  type RetrievalSection,
+} from './sections/retrieval-section.js';
 import { ROUTES_SHAPE, type RoutesSection } from './sections/routes-section.js';
 import { RUN_SHAPE, type RunSection } from './sections/run-section.js';
 import { STAGES_SHAPE, type StagesSection } from './sections/stages-section.js';
@@ -30,7 +34,7 @@ export type RunSections = {
   readonly run: RunSection;
   readonly data: DataSection;
   readonly provider: ProviderSection;
-  readonly retrieval: Omit<RetrievalSection, 'sessionAware' | 'multiRoute' | 'multiSource'>;
+  readonly retrieval: Omit<RetrievalSection, LegacyRetrieverKey>;
   readonly routes: RoutesSection;
   readonly embedding: EmbeddingSection;
   readonly summaries: SummariesSection;

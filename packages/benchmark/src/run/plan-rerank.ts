@@ -1,8 +1,19 @@
 import { parseRerankerId, RERANK_PASSAGE_CHARS } from '@lme/search-core';
-import { buildCorpus } from '../benchmarks/build-corpus.js';
+import { buildCorpus, type CorpusOptions } from '../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
-import { rerankCandidates } from '../config/retriever-rules.js';
-import type { RunConfig } from '../config/run-config.js';
+import { type RetrieverChoice, rerankCandidates } from '../config/retriever-rules.js';
+import { usesPipeline } from '../config/run-shape.js';
+import type { ProviderSection } from '../config/sections/provider-section.js';
+import type { StagesSection } from '../config/sections/stages-section.js';
+
+/** What the rerank plan reads: the reranker, the retriever (its own options too) and the corpus settings. */
+export type RerankPlanSettings = Pick<StagesSection, 'reranker'> & {
+  readonly rerankModel: string;
+  readonly rerankDepth: number;
+} & Pick<ProviderSection, 'provider'> &
+  RetrieverChoice &
+  Readonly<Record<string, unknown>> &
+  CorpusOptions;
 
 /** Prompt tokens of one call around the candidates (instructions, the question twice). */
 const LISTWISE_OVERHEAD_TOKENS = 160;
@@ -22,11 +33,11 @@ export type RerankPlan = { model: string; calls: number; promptTokens: number; c
  * without one.
  */
 export function planRerank(
-  config: RunConfig,
+  config: RerankPlanSettings,
   records: readonly LongMemEvalRecord[],
   tokensPerChar: number,
 ): RerankPlan | undefined {
-  if (!config.reranker || config.provider !== 'pipeline') return undefined;
+  if (!config.reranker || !usesPipeline(config)) return undefined;
   const { kind, argument } = parseRerankerId(config.reranker);
   if (kind === 'offline') return undefined;
   const plan: RerankPlan = {

@@ -18,12 +18,12 @@ import type { AnyRetriever } from '../../components/retrievers/retriever-queries
 import { RETRIEVERS } from '../../components/retrievers/retriever-registry.js';
 import { fromRegistry } from '../../config/config-error.js';
 import { retrieverOptions, searchedRoutes, searchesDense } from '../../config/retriever-rules.js';
-import type { RunConfig } from '../../config/run-config.js';
 import { pipelineEmbeds } from '../../config/run-shape.js';
 import type { PipelineResources } from './configured-embedder.js';
 import { createConfiguredReranker, newRerankHookState } from './configured-reranker.js';
 import type { ContextualizeCorpusResult } from './contextualize-corpus.js';
 import { type ContextualStats, createPipelineContextualizer } from './pipeline-contextualizer.js';
+import type { FusionSettings, PipelineSettings } from './pipeline-settings.js';
 import { createPipelineSummarizer, type SummaryStats } from './pipeline-summarizer.js';
 import { routeSettingsOf } from './route-settings.js';
 import { withSourceTrace } from './source-trace.js';
@@ -91,7 +91,7 @@ export type PipelineRetriever = Retriever & {
 export type { PipelineResources } from './configured-embedder.js';
 
 /** The fusion of the routes the config names (`--fusion`, `--weights`, `--rrf-k` and the weighted options). */
-export function fusionOf(config: RunConfig): Fusion {
+export function fusionOf(config: FusionSettings): Fusion {
   if (config.fusion === 'rrf') return { kind: 'rrf', k: config.rrfK };
   return {
     kind: config.fusion,
@@ -104,7 +104,7 @@ export function fusionOf(config: RunConfig): Fusion {
 }
 
 export function createPipeline(
-  config: RunConfig,
+  config: PipelineSettings,
   resources: PipelineResources = {},
   environment: NodeJS.ProcessEnv = process.env,
 ): Pipeline {

@@ -9,8 +9,11 @@ import {
 } from '@lme/search-core';
 import type { Corpus } from '../../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import { retrieverExplain, searchedRoutes } from '../../config/retriever-rules.js';
-import type { RunConfig } from '../../config/run-config.js';
+import { type RetrieverChoice, retrieverExplain, searchedRoutes } from '../../config/retriever-rules.js';
+import type { DataSection } from '../../config/sections/data-section.js';
+import type { RetrievalSection } from '../../config/sections/retrieval-section.js';
+import type { RoutesSection } from '../../config/sections/routes-section.js';
+import type { StagesSection } from '../../config/sections/stages-section.js';
 import { goldTrace } from './gold-trace.js';
 
 /** Traces that are a fused score or a stage's output, not a retrieval source of their own. */
@@ -30,8 +33,29 @@ function isStageRoute(route: string): boolean {
   return route.startsWith('signal_') || route === 'multi_signal' || route === 'mmr';
 }
 
+/**
+ * The settings a trace states: the retriever (with its own options), its routes' fusion, the
+ * stages and the convention the gold items are read under.
+ */
+export type ExplainSettings = RetrieverChoice &
+  Readonly<Record<string, unknown>> &
+  Pick<RetrievalSection, 'finalTopK' | 'granularity'> &
+  Pick<
+    RoutesSection,
+    | 'fusion'
+    | 'rrfK'
+    | 'weights'
+    | 'fusionNormalization'
+    | 'adaptiveWeights'
+    | 'adaptivePower'
+    | 'denseGap'
+    | 'timeBoost'
+  > &
+  Pick<StagesSection, 'mmr' | 'mmrLambda' | 'mmrDuplicate' | 'dedup' | 'dedupThreshold'> &
+  Pick<DataSection, 'convention'>;
+
 export type ExplainTraceOptions = {
-  config: RunConfig;
+  config: ExplainSettings;
   retrieverId: string;
   result: StagedSearchResult & { rerank?: RerankTrace; multiSource?: MultiSourceTrace };
   /** The documents as indexed (contextualized text when `--contextual` is on). */

@@ -7,7 +7,14 @@ import {
   type Summarizer,
 } from '@lme/search-core';
 import { resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
-import type { RunConfig } from '../../config/run-config.js';
+import type { RunSection } from '../../config/sections/run-section.js';
+import type { SummariesSection } from '../../config/sections/summaries-section.js';
+
+/** What contextual chunks read: `--contextual`, its model and endpoint, and the cache. */
+export type ContextualSettings = Parameters<typeof resolveOpenAiEndpoint>[0] &
+  Pick<SummariesSection, 'contextual' | 'contextualModel' | 'contextualDense'> &
+  Pick<RunSection, 'cache' | 'cacheDir'>;
+
 import { type ContextualizeCorpusResult, contextualizeCorpus } from './contextualize-corpus.js';
 
 /** Index-time cost of contextual chunks (`--contextual`). */
@@ -31,7 +38,7 @@ export type Contextualize = (
  * and counted. `contextualize` is undefined with `--contextual none`.
  */
 export function createPipelineContextualizer(
-  config: RunConfig,
+  config: ContextualSettings,
   environment: NodeJS.ProcessEnv,
   summarizer: () => Summarizer,
 ): { contextualize?: Contextualize; stats(): ContextualStats | undefined } {
@@ -69,7 +76,7 @@ export function createPipelineContextualizer(
 
 /** `--contextual llm`: a context line per chunk from `--contextual-model`; tokens of uncached calls counted in `usage`. */
 function createLlmChunkContextualizer(
-  config: RunConfig,
+  config: ContextualSettings,
   environment: NodeJS.ProcessEnv,
   usage: ContextualStats,
 ): ChunkContextualizer {

@@ -1,11 +1,11 @@
 import { buildCorpus } from '../../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import type { RunConfig } from '../../config/run-config.js';
 import { contextualizesWithLlm } from '../../config/run-shape.js';
 import type { Provider } from '../provider.js';
 import { createPipeline, type PipelineResources } from './configured-pipeline.js';
 import { rerankModelOf, rerankStats } from './configured-reranker.js';
 import { explainTrace } from './explain-trace.js';
+import type { PipelineProviderSettings } from './pipeline-settings.js';
 
 /**
  * The search-core pipeline as a provider: the haystack is cut into documents of the configured
@@ -14,7 +14,7 @@ import { explainTrace } from './explain-trace.js';
  * retriever, and every document ranked by the base retriever and the stages the config turns on.
  */
 export function createPipelineProvider(
-  config: RunConfig,
+  config: PipelineProviderSettings,
   resources: PipelineResources = {},
   environment: NodeJS.ProcessEnv = process.env,
 ): Provider {

@@ -6,7 +6,13 @@ import {
   type Summarizer,
 } from '@lme/search-core';
 import { resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
-import type { RunConfig } from '../../config/run-config.js';
+import type { RunSection } from '../../config/sections/run-section.js';
+import type { SummariesSection } from '../../config/sections/summaries-section.js';
+
+/** What the summarizer reads: `--summarizer`, its model and endpoint, and the cache. */
+export type SummarizerSettings = Parameters<typeof resolveOpenAiEndpoint>[0] &
+  Pick<SummariesSection, 'summarizer' | 'summarizerModel'> &
+  Pick<RunSection, 'cache' | 'cacheDir'>;
 
 /** Index-time cost of session summaries (summary.json's `summaries`). */
 export type SummaryStats = {
@@ -21,7 +27,7 @@ export type SummaryStats = {
  * every haystack of the run, timed: extractive, or an LLM that falls back to extractive.
  */
 export function createPipelineSummarizer(
-  config: RunConfig,
+  config: SummarizerSettings,
   environment: NodeJS.ProcessEnv,
 ): { summarizer(): Summarizer; stats(): SummaryStats } {
   let shared: Summarizer | undefined;

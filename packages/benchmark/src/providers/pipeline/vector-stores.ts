@@ -7,8 +7,11 @@ import {
   type VectorIndexFactory,
 } from '@lme/search-core';
 import { fromRegistry } from '../../config/config-error.js';
-import type { RunConfig } from '../../config/run-config.js';
 import { checkEndpointUrl } from '../../config/secrets.js';
+import type { EmbeddingSection } from '../../config/sections/embedding-section.js';
+
+/** The embedding section's choice of vector store (`--vector-store`). */
+type VectorStoreChoice = Pick<EmbeddingSection, 'vectorStore'>;
 
 /** Where a pipeline's dense route keeps its vectors: an index per haystack, and the end of the run. */
 export type VectorStore = {
@@ -49,7 +52,7 @@ export function qdrantSettings(environment: NodeJS.ProcessEnv): {
  * haystack's points are deleted when its question ends, failed or not, and the collection when
  * the run ends. `lme qdrant collections --remove` removes what a crash left behind.
  */
-function createQdrantStore(_config: RunConfig, environment: NodeJS.ProcessEnv): VectorStore {
+function createQdrantStore(_embedding: VectorStoreChoice, environment: NodeJS.ProcessEnv): VectorStore {
   const { url, apiKey, grpcUrl } = qdrantSettings(environment);
   const collection = newQdrantCollectionName();
   let shared: VectorIndex | undefined;
@@ -96,12 +99,12 @@ export const VECTOR_STORES = {
   memory: createMemoryStore,
   qdrant: createQdrantStore,
 } as const satisfies Record<
-  RunConfig['vectorStore'],
-  (config: RunConfig, environment: NodeJS.ProcessEnv) => VectorStore
+  EmbeddingSection['vectorStore'],
+  (embedding: VectorStoreChoice, environment: NodeJS.ProcessEnv) => VectorStore
 >;
 
 /** The vector store a config names; an unknown name is a ConfigError listing the known ones. */
-export function createVectorStore(config: RunConfig, environment: NodeJS.ProcessEnv): VectorStore {
+export function createVectorStore(config: VectorStoreChoice, environment: NodeJS.ProcessEnv): VectorStore {
   const create = fromRegistry(VECTOR_STORES, config.vectorStore, {
     key: 'vectorStore',
     label: 'vector store',

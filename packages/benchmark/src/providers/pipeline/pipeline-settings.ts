@@ -1,0 +1,51 @@
+import type { CorpusOptions } from '../../benchmarks/build-corpus.js';
+import type { RetrieverChoice } from '../../config/retriever-rules.js';
+import type { ProviderSection } from '../../config/sections/provider-section.js';
+import type { RetrievalSection } from '../../config/sections/retrieval-section.js';
+import type { RoutesSection } from '../../config/sections/routes-section.js';
+import type { RunSection } from '../../config/sections/run-section.js';
+import type { StagesSection } from '../../config/sections/stages-section.js';
+import type { SummariesSection } from '../../config/sections/summaries-section.js';
+import type { createConfiguredReranker, rerankModelOf } from './configured-reranker.js';
+import type { ExplainSettings } from './explain-trace.js';
+import type { ContextualSettings } from './pipeline-contextualizer.js';
+import type { SummarizerSettings } from './pipeline-summarizer.js';
+import type { routeSettingsOf } from './route-settings.js';
+import type { createTimedEmbedder } from './timed-embedder.js';
+import type { createVectorStore } from './vector-stores.js';
+
+/**
+ * What the pipeline reads of a resolved config, by section: the retriever (its choice and own
+ * options), the routes' fusion and settings, the stages, the summaries and what the embedder,
+ * reranker and vector store read. A flat resolved config has them all; nothing here is the whole
+ * config's type.
+ */
+
+/** `--fusion`, `--weights`, `--rrf-k` and the weighted fusion's options. */
+export type FusionSettings = Pick<
+  RoutesSection,
+  'fusion' | 'rrfK' | 'weights' | 'fusionNormalization' | 'adaptiveWeights' | 'adaptivePower' | 'denseGap'
+>;
+
+export type PipelineSettings = RetrieverChoice &
+  Readonly<Record<string, unknown>> &
+  Pick<RetrievalSection, 'tokenizer' | 'finalTopK'> &
+  FusionSettings &
+  Parameters<typeof routeSettingsOf>[0] &
+  Pick<RoutesSection, 'feedbackDocs' | 'feedbackWeight'> &
+  Pick<StagesSection, 'dedup' | 'dedupThreshold' | 'mmr' | 'mmrLambda' | 'mmrDuplicate' | 'multiSignal'> & {
+    readonly rerankDepth: number;
+  } & Parameters<typeof createVectorStore>[0] &
+  SummarizerSettings &
+  ContextualSettings &
+  Parameters<typeof createTimedEmbedder>[0] &
+  Parameters<typeof createConfiguredReranker>[0];
+
+/** What the pipeline as a provider reads besides: the provider, the corpus, the trace's settings, `--explain`. */
+export type PipelineProviderSettings = PipelineSettings &
+  Pick<ProviderSection, 'provider'> &
+  CorpusOptions &
+  ExplainSettings &
+  Pick<RunSection, 'explain'> &
+  Pick<SummariesSection, 'contextual'> &
+  Parameters<typeof rerankModelOf>[0];
