@@ -107,9 +107,10 @@ describe('warnings for flags with no effect', () => {
         parseRun(['--rerank-depth', '30', '--rerank-model', 'm', '--source-weights', 'memory=1']),
       ).warnings,
     ).toEqual([
+      // In the order of RUN_OPTIONS: the retrieval section's flags, then the rerankers' own.
+      '--source-weights has no effect without --retriever multi-source.',
       '--rerank-depth has no effect without --reranker.',
       '--rerank-model has no effect without --reranker http:<url>.',
-      '--source-weights has no effect without --retriever multi-source.',
     ]);
     expect(
       resolveRunConfig(
@@ -132,7 +133,9 @@ describe('warnings for flags with no effect', () => {
       resolveRunConfig(
         parseRun(['--retriever', 'hybrid', '--embedder', 'local:use-lite', '--model-dir', '/models']),
       ).warnings,
-    ).toEqual(['--model-dir has no effect without --embedder hf:<model> in a pipeline that embeds.']);
+    ).toEqual([
+      '--model-dir has no effect without --embedder hf:<owner>/<model>[@<dtype>] in a pipeline that embeds.',
+    ]);
     // The default embedder is an hf: model (the hybrid preset's), so --model-dir alone counts.
     expect(resolveRunConfig(parseRun(['--retriever', 'hybrid', '--model-dir', '/models'])).warnings).toEqual(
       [],

@@ -7,6 +7,7 @@ import {
   type RerankTrace,
 } from '@lme/search-core';
 import { ownOptions } from '../../components/component.js';
+import type { RerankCallPlan, RerankCallSize } from '../../components/rerankers/reranker-descriptor.js';
 import { resolveReranker } from '../../config/component-ids.js';
 import { type EndpointSettings, resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
 import { addSecret, checkEndpointUrl } from '../../config/secrets.js';
@@ -85,6 +86,20 @@ export function rerankModelOf(
   if (!settings.reranker) return undefined;
   const { descriptor, argument } = resolveReranker(settings.reranker);
   return descriptor.pricedModel(argument, ownOptions(descriptor, settings));
+}
+
+/**
+ * What the dry run asks of `--reranker`: the model it prices and the calls and tokens of one
+ * question (its family's `planCalls`); undefined for a reranker that calls no model.
+ */
+export function rerankPlanner(
+  settings: Pick<StagesSection, 'reranker'> & Partial<RerankerOptionValues>,
+): { model: string; plan: (size: RerankCallSize) => RerankCallPlan } | undefined {
+  if (!settings.reranker) return undefined;
+  const { descriptor, argument } = resolveReranker(settings.reranker);
+  const model = descriptor.pricedModel(argument, ownOptions(descriptor, settings));
+  const planCalls = descriptor.planCalls;
+  return model === undefined || !planCalls ? undefined : { model, plan: (size) => planCalls(size) };
 }
 
 /** Run totals of the rerank stage (summary.json `provider_stats.rerank`). */
