@@ -8,14 +8,20 @@ import type { PipelineProviderSettings } from './pipeline/pipeline-settings.js';
 import type { Provider } from './provider.js';
 
 /**
- * What a provider reads of the run's config: the provider section (its URL, auth, request budget),
+ * What a provider reads of the run's config: the provider section (its name and options, URL, auth, request budget),
  * the documents it is given and graded on (granularity, roles, top K), the cache folder, and, for
  * lme's own pipeline, the pipeline's settings. A flat resolved config has them all.
  */
 export type ProviderRunSettings = PipelineProviderSettings &
   Pick<
     ProviderSection,
-    'providerUrl' | 'providerAuthEnv' | 'providerAuthHeader' | 'providerTimeoutMs' | 'providerMaxRetries'
+    | 'provider'
+    | 'providerOptions'
+    | 'providerUrl'
+    | 'providerAuthEnv'
+    | 'providerAuthHeader'
+    | 'providerTimeoutMs'
+    | 'providerMaxRetries'
   > &
   Pick<RetrievalSection, 'topK' | 'granularity' | 'indexRoles'> &
   Pick<RunSection, 'cacheDir'>;
