@@ -53,6 +53,10 @@ function tree(files: Record<string, string> = {}): string {
 }
 
 describe('the component-names check (pnpm lint)', () => {
+  it('passes on the repository as it is, with no allowance file', () => {
+    expect(check(REPO_ROOT)).toMatchObject({ status: 0, stderr: '' });
+  });
+
   it('passes on a tree whose components name themselves only in their folders and registries', () => {
     const result = check(tree());
     expect(result).toMatchObject({ status: 0, stderr: '' });
