@@ -11,6 +11,12 @@ const SLOW_FILES: readonly string[] = [
   'packages/benchmark/src/providers/bridges/bridges.test.ts', // 136 s (two Python bridges)
   'packages/benchmark/src/cli/documented-commands.test.ts', // 99 s (every documented command)
   'packages/benchmark/src/report/runs-index/runs-index.test.ts', // 28 s
+  // Issue 47's tests, timed beside a second suite (load about 4): each copies the package or runs the CLI.
+  'packages/benchmark/src/testing/release-results-folder.test.ts', // 34 s
+  'packages/benchmark/src/providers/scratch-provider.test.ts', // 32 s
+  'packages/benchmark/src/components/embedders/scratch-embedder.test.ts', // 28 s
+  'packages/benchmark/src/components/retrievers/scratch-retriever.test.ts', // 27 s
+  'packages/benchmark/src/components/component-names-check.test.ts', // 23 s
   'packages/benchmark/src/run/qa-run.test.ts', // 25 s
   'packages/benchmark/src/cli/cache-folders.test.ts', // 16 s
   'packages/benchmark/src/reference/official-reference.test.ts', // 15 s
