@@ -27,16 +27,16 @@ export type RerankerDependencies = {
   addSecret: (value: string | undefined) => void;
 };
 
-/** A server a reranker calls, as preflight probes it (a GET costing nothing). */
+/** A server a run calls, as preflight probes it (a GET costing nothing): a reranker's, or an LLM endpoint. */
 export type RerankerServer = {
-  /** `the reranker (rerank-v3)`. */
+  /** `the reader (gpt-4o-mini)`, `the reranker (rerank-v3)`. */
   who: string;
-  /** The flag and URL (never a key): `--reranker http:https://host/v1`. */
+  /** The flag or variable that set the URL, with the URL (never a key): `--reranker http:https://host/v1`. */
   named: string;
   url: string;
   headers: Record<string, string>;
   secrets: string[];
-  /** How to fix refused credentials. */
+  /** How to fix refused credentials: the variables or flag holding them. */
   keyHint: string;
 };
 

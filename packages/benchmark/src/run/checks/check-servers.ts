@@ -10,6 +10,7 @@ import {
   safeUrl,
 } from '@lme/search-core';
 import { ownOptions } from '../../components/component.js';
+import type { RerankerServer } from '../../components/rerankers/reranker-descriptor.js';
 import { resolveReranker } from '../../config/component-ids.js';
 import { apiKeyVariables, endpointSource, resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
 import { embeds, reranks } from '../../config/run-shape.js';
@@ -30,18 +31,8 @@ export type ServerSettings = PreflightSettings &
 const OPENAI_API = 'https://api.openai.com/v1';
 
 /** One server a run will call, and how to name it in a sentence. */
-type ServerCheck = {
-  /** `the reader (gpt-4o-mini)`, `the reranker (rerank-v3)`. */
-  who: string;
-  /** The flag or variable that set the URL, with the URL (never a key): `--reader-base-url http://…`. */
-  named: string;
-  /** What is asked: a GET costing nothing (`<base>/models`, the rerank URL). */
-  url: string;
-  headers: Record<string, string>;
-  secrets: string[];
-  /** How to fix refused credentials: the variables or flag holding them. */
-  keyHint: string;
-};
+/** One server the run calls, as preflight probes it: a reranker's (its family's `probe`) or an LLM endpoint. */
+type ServerCheck = RerankerServer;
 
 /**
  * Asks every server a run will call whether it answers, before the first question: the provider's
