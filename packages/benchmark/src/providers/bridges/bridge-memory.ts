@@ -2,10 +2,10 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExternalMemory } from '../external/external-memory.js';
 import type { ExternalMemoryDependencies } from '../external/external-memory-descriptor.js';
+import { createHttpMemory } from '../http/http-memory.js';
 import { BRIDGE_SOURCE_DIR, BRIDGES, type BridgeName, bridgePaths, bridgesDir } from './bridge-catalog.js';
 import { type BridgeProcess, startBridge } from './bridge-process.js';
 import { type InstallManifest, readInstalledBridge } from './install-bridge.js';
-import { createProtocolMemory } from './protocol-memory.js';
 
 /**
  * Variables a bridge inherits: enough to run Python, and MemPalace's ONNX thread count (unset,
@@ -70,9 +70,11 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
         ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
       });
       if (closed) await bridge.stop();
-      const memory = createProtocolMemory({
+      // The bridge speaks lme's provider protocol: the http provider's client, named as the bridge.
+      const memory = createHttpMemory({
         url: bridge.url,
         kind: name,
+        named: `the ${name} bridge at ${bridge.url}`,
         // A local process working through a haystack (minutes for MemPalace on a busy machine) is
         // not a slow server: it gets at least BRIDGE_CALL_TIMEOUT_MS, and no retry, which would send
         // the same ingest again while the first still runs.

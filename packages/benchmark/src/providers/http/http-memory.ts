@@ -38,6 +38,10 @@ export type HttpMemoryOptions = {
   maxRetryDelayMs?: number;
   /** Waits between attempts (tests inject one). */
   sleep?: JsonClientOptions['sleep'];
+  /** The provider kind recorded with the results; default `http` (a bridge gives its name). */
+  kind?: string;
+  /** How messages name the server; default `--provider-url <url>` (a bridge: `the mem0 bridge at <url>`). */
+  named?: string;
 };
 
 /** The protocol client, with what the http provider needs beyond `ExternalMemory`. */
@@ -56,6 +60,7 @@ export type HttpMemory = ExternalMemory & {
  */
 export function createHttpMemory(options: HttpMemoryOptions): HttpMemory {
   const base = checkEndpointUrl(options.url, '--provider-url').replace(/\/+$/, '');
+  const named = options.named ?? `--provider-url ${base}`;
   const environment = options.environment ?? process.env;
   const headerName = options.authHeaderName ?? 'Authorization';
   let secret: string | undefined;
@@ -69,7 +74,7 @@ export function createHttpMemory(options: HttpMemoryOptions): HttpMemory {
     addSecret(secret);
   }
   const redact = (text: string) => redactRegistered(secret ? redactSecrets(text, [secret]) : text);
-  const identity: ProviderIdentity = { kind: 'http', url: publicUrl(base) };
+  const identity: ProviderIdentity = { kind: options.kind ?? 'http', url: publicUrl(base) };
   const client = createJsonClient({
     baseUrl: base,
     headers: secret ? { [headerName]: secret } : {},
@@ -123,8 +128,8 @@ export function createHttpMemory(options: HttpMemoryOptions): HttpMemory {
         throw new Error(
           redact(
             error.reason === 'unreachable'
-              ? `The provider at --provider-url ${base} does not answer (${error.detail}): is the server running at that URL?`
-              : `The provider at --provider-url ${base} refused lme's credentials (${error.detail}):${auth}.`,
+              ? `The provider at ${named} does not answer (${error.detail}): is the server running at that URL?`
+              : `The provider at ${named} refused lme's credentials (${error.detail}):${auth}.`,
           ),
         );
       }
