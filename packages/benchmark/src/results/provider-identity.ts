@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Who an external memory system is, as a run records it (config.json `provider`, summary.json
  * `provider`, the report header, the HTML report and the default run id): the provider kind, the
@@ -14,6 +16,14 @@ export type ProviderIdentity = {
   /** The server's own version (health reply `version`), when it reports one. */
   version?: string;
 };
+
+/** A `ProviderIdentity` as config.json and summary.json store it (read back from any folder). */
+export const storedProviderIdentitySchema = z.looseObject({
+  kind: z.string(),
+  url: z.string(),
+  name: z.string().optional(),
+  version: z.string().optional(),
+}) satisfies z.ZodType<ProviderIdentity>;
 
 /** Longest name or version kept from a health reply, in characters. */
 export const MAX_IDENTITY_CHARS = 100;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { runConfigSchema } from '../../config/run-config.js';
+import { storedProviderIdentitySchema } from '../../results/provider-identity.js';
 
 /**
  * config.json as lme writes it (run/outputs/run-manifest.ts `RunManifest`), checked field by field on read
@@ -53,14 +54,7 @@ export const manifestSchema = z.looseObject({
   dataset: z
     .looseObject({ path: z.string(), sha256: sha256.nullable(), file_sha256: sha256.optional() })
     .default({ path: '', sha256: null }),
-  provider: z
-    .looseObject({
-      kind: z.string(),
-      url: z.string(),
-      name: z.string().optional(),
-      version: z.string().optional(),
-    })
-    .optional(),
+  provider: storedProviderIdentitySchema.optional(),
   resumed: z.array(z.looseObject({ argv: z.array(z.string()), at: timestamp })).optional(),
   provider_stats: z.record(z.string(), z.unknown()).optional(),
   cache: z.looseObject({ answers_from_other_endpoints: z.record(z.string(), z.number()) }).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedProviderIdentitySchema } from '../../results/provider-identity.js';
 
 /**
  * summary.json as lme writes it (results/summary.ts), checked field by field on read by every
@@ -30,14 +31,7 @@ export const summarySchema = z.looseObject({
   convention: z.string(),
   exclusion: z.enum(['A', 'B']),
   label: z.string().optional(),
-  provider: z
-    .looseObject({
-      kind: z.string(),
-      url: z.string(),
-      name: z.string().optional(),
-      version: z.string().optional(),
-    })
-    .optional(),
+  provider: storedProviderIdentitySchema.optional(),
   n: count,
   errors: count.default(0),
   partial: z.looseObject({ reason: z.string() }).optional(),
