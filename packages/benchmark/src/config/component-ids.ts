@@ -13,6 +13,9 @@ function split(id: string): { family: string; rest: string } {
   return colon < 0 ? { family: id, rest: '' } : { family: id.slice(0, colon), rest: id.slice(colon + 1) };
 }
 
+/** `hf:Xenova/bge-small-en-v1.5` → `hf`; `http:https://host/v1` → `http`. */
+export const familyOf = (id: string): string => split(id).family;
+
 /** The forms a registry's families take (`local:use-lite, hf:<owner>/<model>[@<dtype>], …`). */
 const formsOf = (registry: Readonly<Record<string, { capabilities: { form: string } }>>) =>
   Object.values(registry).map((descriptor) => descriptor.capabilities.form);

@@ -2,12 +2,10 @@ import { type ComponentRegistry, componentsOwning } from '../components/componen
 import { EMBEDDERS } from '../components/embedders/embedder-registry.js';
 import { RERANKERS } from '../components/rerankers/reranker-registry.js';
 import { RETRIEVERS } from '../components/retrievers/retriever-registry.js';
+import { familyOf } from './component-ids.js';
 import type { ProviderCapabilities } from './provider-capabilities.js';
 import { embedderParts, type RunConfig } from './run-config.js';
 import { embeds, reranks, usesPipeline } from './run-shape.js';
-
-/** `hf:Xenova/bge-small-en-v1.5` → `hf`; `http:https://host/v1` → `http`. */
-export const familyOf = (id: string): string => id.split(':', 1)[0]!;
 
 /**
  * A kind of component the run config selects by name: the flag that names it, its registry, the

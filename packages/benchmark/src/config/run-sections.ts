@@ -1,5 +1,6 @@
 import { ownOptions } from '../components/component.js';
-import { COMPONENT_KINDS, type ComponentKind, familyOf } from './component-kinds.js';
+import { familyOf } from './component-ids.js';
+import { COMPONENT_KINDS, type ComponentKind } from './component-kinds.js';
 import { embedderParts, type RunConfig } from './run-config.js';
 import { DATA_SHAPE, type DataSection } from './sections/data-section.js';
 import { EMBEDDING_SHAPE, type EmbeddingSection } from './sections/embedding-section.js';
