@@ -77,9 +77,10 @@ export async function planRun(
   const byType: Record<string, number> = {};
   for (const record of records) byType[record.question_type] = (byType[record.question_type] ?? 0) + 1;
   const notes: string[] = [];
-  const corpus = countCorpus(config, records);
-  const ingest = planIngest(config, records);
   const provider = providerCapabilities(config.provider);
+  const contextualizes = contextualizesWithLlm(config, provider);
+  const corpus = countCorpus(config, records, contextualizes);
+  const ingest = planIngest(config, records);
   const embedding = embeds(config, provider)
     ? await planEmbedding(config, records, corpus.texts, notes)
     : undefined;
@@ -90,7 +91,7 @@ export async function planRun(
   if (judges(config)) unpriced.push(planJudge(config, records, notes));
   if (summarizesWithLlm(config, provider))
     unpriced.push(planSummaries(config, records, tokensPerChar, notes));
-  if (contextualizesWithLlm(config, provider)) {
+  if (contextualizes) {
     unpriced.push({
       role: 'contextual',
       model: config.contextualModel,
@@ -131,6 +132,7 @@ export async function planRun(
 function countCorpus(
   config: PlannedConfig,
   records: readonly LongMemEvalRecord[],
+  contextualizes: boolean,
 ): { documents: number; texts: Set<string>; contextPromptChars: number } {
   let documents = 0;
   const texts = new Set<string>();
@@ -140,8 +142,7 @@ function countCorpus(
     documents += corpus.documents.length;
     for (const document of corpus.documents)
       for (const part of document.parts ?? [document.text]) texts.add(part);
-    if (contextualizesWithLlm(config, providerCapabilities(config.provider)))
-      contextPromptChars += contextPromptCharacters(corpus.documents);
+    if (contextualizes) contextPromptChars += contextPromptCharacters(corpus.documents);
   }
   return { documents, texts, contextPromptChars };
 }
