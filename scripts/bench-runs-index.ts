@@ -22,7 +22,10 @@ const { values } = parseArgs({
     out: { type: 'string', default: '/tmp/lme-runs-bench' },
     previous: { type: 'string', multiple: true, default: [] },
     repeat: { type: 'string', default: '5' },
-    locomo: { type: 'string', default: '/work/shared/datasets/locomo/locomo10-conv26.json' },
+    locomo: {
+      type: 'string',
+      default: join(import.meta.dirname, '../../shared/datasets/locomo/locomo10-conv26.json'),
+    },
   },
 });
 const root = resolve(values.out);

@@ -4,13 +4,14 @@
 # evidence convention. Run it once with the release before the change and once with the code after
 # it, into two folders, then compare them:
 #
-#   scripts/equivalence-runs.sh "node <repo>/packages/benchmark/bin/lme.js" /work/equiv/after
-#   node scripts/compare-run-outputs.mjs /work/equiv/before /work/equiv/after
+#   scripts/equivalence-runs.sh "node <repo>/packages/benchmark/bin/lme.js" ../equiv/after
+#   node scripts/compare-run-outputs.mjs ../equiv/before ../equiv/after
 #
 # Arguments: the lme command (one string, split on spaces) and the parent folder of the run folders.
-# Environment: LME_EQUIV_MODEL_DIR (default /root/.cache/lme-ci/models), LME_EQUIV_CACHE_DIR (the
-# embedding cache shared by both sides; default /work/equiv/cache), LME_EQUIV_LOCOMO (the conv-26
-# file; default /work/shared/datasets/locomo/locomo10-conv26.json), LME_EQUIV_ONLY (space-separated
+# Environment: LME_EQUIV_MODEL_DIR (default ~/.cache/lme-ci/models, where .ci/run puts them),
+# LME_EQUIV_CACHE_DIR (the embedding cache shared by both sides; default <output folder>/../cache),
+# LME_EQUIV_LOCOMO (the conv-26 file; default ../shared/datasets/locomo/locomo10-conv26.json beside
+# the repository), LME_EQUIV_ONLY (space-separated
 # run ids to run, default all). Each run's wall time goes to <out>/times.tsv.
 set -euo pipefail
 
@@ -20,9 +21,9 @@ if [ "$#" -ne 2 ]; then
 fi
 read -r -a LME <<<"$1"
 OUT=$2
-MODEL_DIR=${LME_EQUIV_MODEL_DIR:-/root/.cache/lme-ci/models}
-CACHE_DIR=${LME_EQUIV_CACHE_DIR:-/work/equiv/cache}
-LOCOMO=${LME_EQUIV_LOCOMO:-/work/shared/datasets/locomo/locomo10-conv26.json}
+MODEL_DIR=${LME_EQUIV_MODEL_DIR:-$HOME/.cache/lme-ci/models}
+CACHE_DIR=${LME_EQUIV_CACHE_DIR:-$(dirname "$OUT")/cache}
+LOCOMO=${LME_EQUIV_LOCOMO:-$(cd "$(dirname "$0")/.." && pwd)/../shared/datasets/locomo/locomo10-conv26.json}
 ONLY=${LME_EQUIV_ONLY:-}
 
 mkdir -p "$OUT" "$CACHE_DIR"

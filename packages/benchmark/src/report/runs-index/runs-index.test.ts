@@ -16,7 +16,7 @@ import type { RunOverview } from './run-overview.js';
  * LoCoMo conv-26 when the shared file is there), complete, partial and failed, a run the previous
  * release wrote (fixtures/) and the committed baselines of earlier ones. The page is opened in headless Chromium when one is installed.
  */
-const LOCOMO_CONV26 = '/work/shared/datasets/locomo/locomo10-conv26.json';
+const LOCOMO_CONV26 = join(REPO_ROOT, '../shared/datasets/locomo/locomo10-conv26.json');
 const OTHERS: OtherDataset[] = [
   {
     id: 'beam-1',
