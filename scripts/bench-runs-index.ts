@@ -76,7 +76,7 @@ console.log(
 for (const warning of listed.warnings) console.log(`warning: ${warning}`);
 
 const cli = join(import.meta.dirname, '../packages/benchmark/bin/lme.js');
-if (existsSync(join(import.meta.dirname, '../packages/benchmark/dist/cli/main.js'))) {
+if (existsSync(join(import.meta.dirname, '../packages/benchmark/dist/bundle/main.js'))) {
   for (const args of [
     ['--version'],
     ['runs', results],

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `lme` command: the built CLI (dist/), rebuilt first when the sources are newer than it.
+// The `lme` command: the built CLI (dist/bundle/, bin/bundle-cli.js), rebuilt first when the sources are newer than it.
 import { ensureBuilt } from './ensure-built.js';
 
 try {
@@ -9,4 +9,4 @@ try {
   process.stderr.write(`lme: ${error.message}\n`);
   process.exit(1);
 }
-await import('../dist/cli/main.js');
+await import('../dist/bundle/main.js');

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isStale, refusesBuild } from '../../bin/ensure-built.js';
 
-/** A repository layout with one source file and (optionally) a build stamp, with set mtimes. */
-function repository(times: { source: number; test?: number; stamp?: number }): string {
+/** A repository layout with one source file and (optionally) a build stamp and bundle, with set mtimes. */
+function repository(times: { source: number; test?: number; stamp?: number; bundle?: false }): string {
   const root = mkdtempSync(join(tmpdir(), 'lme-build-'));
   const src = join(root, 'packages/benchmark/src');
   mkdirSync(src, { recursive: true });
@@ -17,6 +17,10 @@ function repository(times: { source: number; test?: number; stamp?: number }): s
   file(join(src, 'main.ts'), times.source);
   if (times.test !== undefined) file(join(src, 'main.test.ts'), times.test);
   if (times.stamp !== undefined) file(join(root, 'packages/benchmark/dist/.build-stamp'), times.stamp);
+  if (times.bundle !== false) {
+    mkdirSync(join(root, 'packages/benchmark/dist/bundle'), { recursive: true });
+    file(join(root, 'packages/benchmark/dist/bundle/main.js'), times.stamp ?? 0);
+  }
   return root;
 }
 
@@ -34,6 +38,10 @@ describe('the lme launcher build check', () => {
   it('rebuilds when there is no build, or a source is newer than the last build', () => {
     expect(isStale(at({ source: 1_000 }))).toBe(true);
     expect(isStale(at({ source: 2_000, stamp: 1_000 }))).toBe(true);
+  });
+
+  it('rebuilds when the CLI bundle is missing (a build from before bin/bundle-cli.js)', () => {
+    expect(isStale(at({ source: 1_000, stamp: 2_000, bundle: false }))).toBe(true);
   });
 
   it('runs the build as it is when every source is older', () => {

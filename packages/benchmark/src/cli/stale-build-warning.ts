@@ -1,5 +1,5 @@
 /**
- * `lme` run straight from dist/ (`node packages/benchmark/dist/cli/main.js`) after a source
+ * `lme` run straight from dist/ (`node packages/benchmark/dist/bundle/main.js`) after a source
  * changed would run the old code: say so. `bin/lme.js` rebuilds first and sets
  * LME_BUILD_CHECKED, so the check runs once; from source (tsx) there is nothing to check.
  */

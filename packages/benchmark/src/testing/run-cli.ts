@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
 const CLI = resolve(REPO_ROOT, 'packages/benchmark/src/cli/main.ts');
-const BUILT_CLI = resolve(REPO_ROOT, 'packages/benchmark/dist/cli/main.js');
+const BUILT_CLI = resolve(REPO_ROOT, 'packages/benchmark/dist/bundle/main.js');
 
 /**
  * The node arguments that start the CLI in a test: the build, when vitest.global-setup.ts found it
