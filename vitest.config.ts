@@ -55,9 +55,21 @@ export default defineConfig({
         extends: true,
         test: { name: 'search-core', include: ['packages/search-core/src/**/*.test.ts'], isolate: false },
       },
-      { extends: true, test: { name: 'benchmark', include: ['packages/benchmark/src/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'benchmark',
+          include: ['packages/benchmark/src/**/*.test.ts'],
+          isolate: false,
+          setupFiles: ['packages/benchmark/src/testing/file-setup.ts'],
+        },
+      },
     ],
     sequence: { sequencer: SlowFirstSequencer },
+    // Files share a worker's modules (isolate: false): what a test stubs or mocks is undone after it.
+    unstubEnvs: true,
+    unstubGlobals: true,
+    restoreMocks: true,
     testTimeout: 60_000,
     // Set-up hooks make whole runs too: 10 s (vitest's default) was exceeded once with three workers.
     hookTimeout: 60_000,

@@ -1,5 +1,5 @@
 // Bundles the built CLI (dist/cli/main.js and the modules it imports, both packages' dist/) into
-// dist/bundle/: a few files instead of about 560, so a process starts in about half the time
+// dist/bundle/ (main.js, which loads the newest build's folder): a few files instead of about 560, so a process starts in about half the time
 // (`lme run --help`: 0.67 s of CPU from dist/cli, 0.27 s bundled, on a 2-core machine). Each
 // command stays its own chunk, loaded when asked for. Run by ensure-built.js after `tsc -b`.
 //
@@ -10,14 +10,22 @@
 // - a dependency that reads files beside its own code or loads native or WebAssembly code
 //   (onnxruntime, tiktoken, gRPC, vega, ...) is not bundled: the chunk imports its file by a path
 //   relative to the chunk, resolved as Node resolves it from the module that named it.
-import { renameSync, rmSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const BUNDLE_DIR = join(PACKAGE_DIR, 'dist/bundle');
 
 /** Packages bundled: plain JavaScript that reads no file of its own (the rest stay external). */
 const BUNDLED = new Set([
@@ -36,9 +44,6 @@ const BUNDLED = new Set([
   'p-retry',
   'is-network-error',
   'retry',
-  'write-file-atomic',
-  'signal-exit',
-  'imurmurhash',
   'proper-lockfile',
   'graceful-fs',
   'adm-zip',
@@ -51,20 +56,20 @@ const packageName = (specifier) =>
 
 const toPosix = (path) => path.split(sep).join('/');
 
-/** Where a module's own file is, as an expression of the chunk's import.meta.url. */
-function ownUrl(file) {
-  // The chunks are written elsewhere first, but beside dist/bundle/: the same relative paths.
-  const path = toPosix(relative(BUNDLE_DIR, file));
-  return `new URL(${JSON.stringify(path.startsWith('.') ? path : `./${path}`)}, import.meta.url)`;
+/** A path from the bundle's folder to `file`, as an import or a URL names it. */
+function fromBundle(outdir, file) {
+  const path = toPosix(relative(outdir, file));
+  return path.startsWith('.') ? path : `./${path}`;
 }
 
-const keepModulePaths = {
+/** Gives each module its own file's import.meta.url, dirname and filename, not the chunk's. */
+const keepModulePaths = (outdir) => ({
   name: 'keep-module-paths',
   setup(bundle) {
     bundle.onLoad({ filter: /[/\\]dist[/\\].*\.js$|[/\\]bin[/\\].*\.js$/ }, async ({ path }) => {
       const source = await readFile(path, 'utf8');
       if (!source.includes('import.meta')) return undefined;
-      const url = ownUrl(path);
+      const url = `new URL(${JSON.stringify(fromBundle(outdir, path))}, import.meta.url)`;
       const contents = source
         .replaceAll('import.meta.url', `${url}.href`)
         .replaceAll('import.meta.dirname', `__lmeDirname(${url})`)
@@ -72,9 +77,10 @@ const keepModulePaths = {
       return { contents, loader: 'js' };
     });
   },
-};
+});
 
-const externalDependencies = {
+/** Leaves a dependency not in BUNDLED outside, imported by its resolved file's relative path. */
+const externalDependencies = (outdir) => ({
   name: 'external-dependencies',
   setup(bundle) {
     bundle.onResolve({ filter: /^[^./]/ }, async (args) => {
@@ -89,29 +95,35 @@ const externalDependencies = {
       if (resolved.errors.length > 0) return { errors: resolved.errors };
       // A Node built-in named without `node:` stays as written.
       if (resolved.external) return { path: args.path, external: true };
-      const path = toPosix(relative(BUNDLE_DIR, resolved.path));
-      return { path: path.startsWith('.') ? path : `./${path}`, external: true };
+      return { path: fromBundle(outdir, resolved.path), external: true };
     });
   },
-};
+});
+
+/** Builds kept beside the current one: a process started from one of them may still load its chunks. */
+const KEPT_BUILDS = 5;
 
 /**
- * Writes dist/bundle/ afresh from dist/ (throws, naming the error, when esbuild fails). The chunks
- * go to a folder of this process first, renamed into place once whole: a second lme building at
- * the same time never finds half a bundle.
+ * Bundles dist/ into a folder of its own, dist/bundle/<build>/, then points dist/bundle/main.js
+ * at it (a one-line module, replaced by a rename): a process started from an earlier build keeps
+ * finding that build's chunks, and two processes building at once each leave a whole build.
+ * Throws, naming the error, when esbuild fails.
  */
-export async function bundleCli() {
-  const staging = join(PACKAGE_DIR, `dist/.bundle-${process.pid}`);
-  rmSync(staging, { recursive: true, force: true });
+export async function bundleCli(packageDir = PACKAGE_DIR) {
+  const bundleDir = join(packageDir, 'dist/bundle');
+  mkdirSync(bundleDir, { recursive: true });
+  const outdir = mkdtempSync(join(bundleDir, 'build-'));
+  const id = basename(outdir);
   await build({
-    entryPoints: { main: join(PACKAGE_DIR, 'dist/cli/main.js') },
-    outdir: staging,
+    entryPoints: { main: join(packageDir, 'dist/cli/main.js') },
+    outdir,
     bundle: true,
     splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
     logLevel: 'error',
+    define: { __filename: '__lmeBundledFilename', __dirname: '__lmeBundledDirname' },
     // A bundled CommonJS package's require() of a Node built-in, and the helpers that give each
     // module its own file's path.
     banner: {
@@ -123,16 +135,32 @@ export async function bundleCli() {
         "const __lmeDirname = (url) => __lmeFileURLToPath(new URL('.', url)).replace(/[\\\\/]$/, '');",
       ].join('\n'),
     },
-    plugins: [keepModulePaths, externalDependencies],
+    plugins: [keepModulePaths(outdir), externalDependencies(outdir)],
   });
-  rmSync(BUNDLE_DIR, { recursive: true, force: true });
-  try {
-    renameSync(staging, BUNDLE_DIR);
-  } catch (error) {
-    // Another process put its bundle, made from the same files, in place first.
-    rmSync(staging, { recursive: true, force: true });
-    if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+  // An ES module has no __filename or __dirname: a bundled CommonJS package that reads them would
+  // fail when it runs (write-file-atomic did), so it stays external. `define` renamed every read.
+  for (const chunk of readdirSync(outdir)) {
+    const found = readFileSync(join(outdir, chunk), 'utf8').match(/__lmeBundled(?:File|Dir)name/);
+    if (found) {
+      rmSync(outdir, { recursive: true, force: true });
+      const name = found[0] === '__lmeBundledFilename' ? '__filename' : '__dirname';
+      throw new Error(
+        `${chunk} reads ${name}: leave the package that does out of BUNDLED (bin/bundle-cli.js).`,
+      );
+    }
   }
+  const pointer = join(bundleDir, `.main-${id}.js`);
+  writeFileSync(pointer, `await import('./${id}/main.js');\n`);
+  renameSync(pointer, join(bundleDir, 'main.js'));
+  const builds = readdirSync(bundleDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => ({
+      path: join(bundleDir, entry.name),
+      time: statSync(join(bundleDir, entry.name)).mtimeMs,
+    }))
+    .sort((a, b) => b.time - a.time);
+  for (const old of builds.slice(KEPT_BUILDS))
+    if (old.path !== outdir) rmSync(old.path, { recursive: true, force: true });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

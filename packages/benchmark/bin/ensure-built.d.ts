@@ -2,7 +2,7 @@
 export declare const STAMP: string;
 /** Whether dist is missing or older than a source of the repository at `root` (default: this one). */
 export declare function isStale(root?: string): boolean;
-/** Runs `tsc -b` when the build is stale (or always, with `force`); throws when it did not emit. */
+/** Runs `tsc -b` and bundles the CLI when the build is stale (or always, with `force`); throws when either fails. */
 export declare function ensureBuilt(options?: { force?: boolean; log?: (line: string) => void }): boolean;
 /** Whether a finished `tsc -b` left a stale build: it failed and the newest source was not emitted. */
 export declare function refusesBuild(build: {
