@@ -45,7 +45,7 @@ export function gradeContext(options: {
     hits,
     documents: corpus.documents,
     budgetTokens,
-    countTokens: (text) => boundedCountTokens(text, budgetTokens),
+    countTokens: boundedCountTokens,
   });
   const inContext = new Set(packed.flatMap(({ document }) => turnsOf(document, record)));
   const packedEvidence = evidence.filter((turn) => inContext.has(turn));
@@ -113,17 +113,18 @@ const tokenCounts = new Map<string, number>();
 const MAX_CACHED_COUNTS = 200_000;
 
 /**
- * The o200k_base count of a text, or, for a text far longer than the budget, the count of a
- * prefix cut at a space when that alone exceeds the budget (BPE counts a prefix cut between words
- * at most one token above the whole text's share of it). Either way a document that cannot fit is
- * known not to fit, without tokenizing whole sessions: that keeps the metric off the hot path.
+ * The o200k_base count of a text, or, for a text far longer than what is left of the budget
+ * (`room`), the count of a prefix cut at a space when that alone exceeds it (BPE counts a prefix
+ * cut between words at most one token above the whole text's share of it). Either way a document
+ * that cannot fit is known not to fit, without tokenizing whole sessions: that keeps the metric
+ * off the hot path.
  */
-function boundedCountTokens(text: string, budgetTokens: number): number {
-  const prefixChars = (budgetTokens + 2) * 12;
+function boundedCountTokens(text: string, room: number): number {
+  const prefixChars = (room + 2) * 12;
   if (text.length > prefixChars * 2) {
     const cut = text.lastIndexOf(' ', prefixChars);
     const prefixCount = cachedCountTokens(text.slice(0, cut > 0 ? cut : prefixChars));
-    if (prefixCount > budgetTokens + 1) return prefixCount;
+    if (prefixCount > room + 1) return prefixCount;
   }
   return cachedCountTokens(text);
 }

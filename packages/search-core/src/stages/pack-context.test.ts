@@ -66,6 +66,28 @@ describe('packContext', () => {
     expect(result.usedTokens).toBe(tokens[0]! + tokens[2]! + tokens[3]!);
   });
 
+  it('asks each count with what is left of the budget, so a text that cannot fit need not be counted whole', () => {
+    const documents: MemoryDocument[] = ['a', 'b', 'c'].map((id, turnIndex) => ({
+      id,
+      text: `Turn ${id} of the session.`,
+      sessionId: 's',
+      turnIndex,
+    }));
+    const rooms: number[] = [];
+    const result = packContext({
+      hits: hitsOf(documents, [0, 1, 2]),
+      documents,
+      budgetTokens: 20,
+      countTokens: (text, room) => {
+        rooms.push(room);
+        return text.includes('Turn b') ? room + 1 : 7;
+      },
+    });
+    expect(rooms).toEqual([20, 13, 13]);
+    expect(result.skipped).toEqual([{ id: 'b', tokens: 14, rank: 2 }]);
+    expect(result.usedTokens).toBe(14);
+  });
+
   it('counts the rendered memory and each document once', () => {
     const documents: MemoryDocument[] = [
       { id: 'a', text: 'I moved to Denver.', sessionId: 's', turnIndex: 0 },

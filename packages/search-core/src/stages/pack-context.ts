@@ -6,8 +6,12 @@ export type PackContextOptions = {
   hits: readonly RetrievalHit[];
   documents: readonly MemoryDocument[];
   budgetTokens: number;
-  /** Token count of a text (the benchmark's reader tokenizer: tiktoken's o200k_base). */
-  countTokens: (text: string) => number;
+  /**
+   * Token count of a text (the benchmark's reader tokenizer: tiktoken's o200k_base), or, when the
+   * text has more than `room` tokens (what is left of the budget), any number above `room`: a
+   * text that cannot fit need not be counted whole.
+   */
+  countTokens: (text: string, room: number) => number;
   /**
    * The text of a memory as it will appear in the context (with any header the reader adds);
    * what is counted. Defaults to the document's text.
@@ -28,7 +32,7 @@ export type PackContextResult = {
   /** The packed memories in chronological order: session date, then session id, then turn index. */
   packed: PackedMemory[];
   usedTokens: number;
-  /** Hits that did not fit in what was left of the budget, in rank order. */
+  /** Hits that did not fit in what was left of the budget, in rank order (tokens: more than was left). */
   skipped: { id: string; tokens: number; rank: number }[];
 };
 
@@ -49,7 +53,7 @@ export function packContext(options: PackContextOptions): PackContextResult {
     if (seen.has(hit.document)) return;
     const document = documents[hit.document];
     if (!document) throw new Error(`context budget: hit ${hit.id} points at no document (${hit.document})`);
-    const tokens = countTokens(render(document));
+    const tokens = countTokens(render(document), budgetTokens - usedTokens);
     if (usedTokens + tokens > budgetTokens) {
       skipped.push({ id: hit.id, tokens, rank: position + 1 });
       return;
