@@ -66,7 +66,8 @@ function fromBundle(outdir, file) {
 const keepModulePaths = (outdir) => ({
   name: 'keep-module-paths',
   setup(bundle) {
-    bundle.onLoad({ filter: /[/\\]dist[/\\].*\.js$|[/\\]bin[/\\].*\.js$/ }, async ({ path }) => {
+    bundle.onLoad({ filter: /\.[jt]s$/ }, async ({ path }) => {
+      if (/[/\\]node_modules[/\\]/.test(path)) return undefined;
       const source = await readFile(path, 'utf8');
       if (!source.includes('import.meta')) return undefined;
       const url = `new URL(${JSON.stringify(fromBundle(outdir, path))}, import.meta.url)`;
@@ -74,7 +75,7 @@ const keepModulePaths = (outdir) => ({
         .replaceAll('import.meta.url', `${url}.href`)
         .replaceAll('import.meta.dirname', `__lmeDirname(${url})`)
         .replaceAll('import.meta.filename', `__lmeFilename(${url})`);
-      return { contents, loader: 'js' };
+      return { contents, loader: path.endsWith('.ts') ? 'ts' : 'js' };
     });
   },
 });
@@ -107,15 +108,22 @@ const KEPT_BUILDS = 5;
  * Bundles dist/ into a folder of its own, dist/bundle/<build>/, then points dist/bundle/main.js
  * at it (a one-line module, replaced by a rename): a process started from an earlier build keeps
  * finding that build's chunks, and two processes building at once each leave a whole build.
- * Throws, naming the error, when esbuild fails.
+ * `entry` and `conditions` bundle something else than the build: a test's copy of the sources
+ * (`src/cli/main.ts` under the `source` condition), as tsx would run them. Throws, naming the
+ * error, when esbuild fails.
  */
-export async function bundleCli(packageDir = PACKAGE_DIR) {
+export async function bundleCli({
+  packageDir = PACKAGE_DIR,
+  entry = 'dist/cli/main.js',
+  conditions = [],
+} = {}) {
   const bundleDir = join(packageDir, 'dist/bundle');
   mkdirSync(bundleDir, { recursive: true });
   const outdir = mkdtempSync(join(bundleDir, 'build-'));
   const id = basename(outdir);
   await build({
-    entryPoints: { main: join(packageDir, 'dist/cli/main.js') },
+    entryPoints: { main: join(packageDir, entry) },
+    conditions,
     outdir,
     bundle: true,
     splitting: true,

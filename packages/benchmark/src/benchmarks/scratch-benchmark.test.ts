@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import { runBenchmark } from '../run/run-benchmark.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
+import { bundleCopy } from '../testing/scratch-package.js';
 import type { Benchmark } from './benchmark.js';
 import { benchmarks, withBenchmark } from './benchmark-registry.js';
 
@@ -109,6 +110,7 @@ function writeScratchDataset(dir: string): void {
 const PACKAGE = resolve(REPO_ROOT, 'packages/benchmark');
 let copy: string;
 let data: string;
+let cli: string | undefined;
 
 beforeAll(() => {
   // The copy sits at the package's depth (packages/.scratch-*/src) so its paths relative to the
@@ -144,11 +146,12 @@ afterAll(() => {
 });
 
 function runCopy(args: readonly string[]) {
-  const result = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=source', join(copy, 'src/cli/main.ts'), ...args],
-    { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 },
-  );
+  cli ??= bundleCopy(copy);
+  const result = spawnSync(process.execPath, [cli, ...args], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -37,7 +37,7 @@ const builds = (root: string) =>
 describe('the CLI bundle (bin/bundle-cli.js)', () => {
   it('gives each bundled module its own file’s paths, and loads a command’s chunk on demand', async () => {
     const root = tinyPackage();
-    await bundleCli(root);
+    await bundleCli({ packageDir: root });
     const result = spawnSync(process.execPath, [join(root, 'dist/bundle/main.js')], { encoding: 'utf8' });
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toEqual({
@@ -51,12 +51,12 @@ describe('the CLI bundle (bin/bundle-cli.js)', () => {
 
   it('keeps earlier builds for the processes started from them, the five newest beside the current one', async () => {
     const root = tinyPackage();
-    await bundleCli(root);
+    await bundleCli({ packageDir: root });
     const [first] = builds(root);
-    await bundleCli(root);
+    await bundleCli({ packageDir: root });
     expect(builds(root)).toContain(first);
     expect(readFileSync(join(root, 'dist/bundle/main.js'), 'utf8')).not.toContain(first);
-    for (let build = 0; build < 5; build += 1) await bundleCli(root);
+    for (let build = 0; build < 5; build += 1) await bundleCli({ packageDir: root });
     expect(builds(root)).toHaveLength(5);
     expect(existsSync(join(root, 'dist/bundle', first!))).toBe(false);
     const current = /\.\/(build-[^/]+)\/main\.js/.exec(
