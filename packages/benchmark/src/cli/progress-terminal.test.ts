@@ -1,23 +1,23 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli } from '../testing/run-cli.js';
+import { cliArguments, REPO_ROOT, runCli } from '../testing/run-cli.js';
 
-const CLI = resolve(REPO_ROOT, 'packages/benchmark/src/cli/main.ts');
 /** util-linux `script`, which runs a command under a pseudo-terminal. */
 const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
 
 /** `lme <args>` under a pseudo-terminal: what the terminal received (stdout and stderr together). */
 function runInTerminal(args: readonly string[]): { status: number | null; text: string } {
-  const command = [process.execPath, '--import', 'tsx', '--conditions=source', CLI, ...args]
+  const cli = cliArguments();
+  const command = [process.execPath, ...cli.args, ...args]
     .map((part) => `'${part.replaceAll("'", "'\\''")}'`)
     .join(' ');
   const result = spawnSync('script', ['-qec', command, '/dev/null'], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
-    env: { ...process.env, COLUMNS: '160', LINES: '40' },
+    env: { ...process.env, ...cli.environment, COLUMNS: '160', LINES: '40' },
     timeout: 120_000,
   });
   return { status: result.status, text: result.stdout };
