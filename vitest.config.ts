@@ -48,9 +48,12 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source'] } },
   test: {
     projects: [
-      // search-core's files share one module graph per worker (isolate: false): its tests leave no
-      // state behind (environment stubs undone, no mocks), and a fresh process per file cost more
-      // than the tests. 50 files on a loaded 2-core machine: 28.1 s of CPU isolated, 13.3 s shared.
+      // Each project's files share one module graph per worker (isolate: false): a fresh process
+      // per file cost more than most of its tests (search-core's 50 files on a loaded 2-core
+      // machine: 28.1 s of CPU isolated, 13.3 s shared; the suite, with benchmark's 190 files
+      // isolated too, 316.9 s of vitest duration on a quiet one, 279.6 s shared). What a test stubs
+      // or mocks is undone after it (below); what a file leaves in module state, after the file
+      // (testing/file-setup.ts).
       {
         extends: true,
         test: { name: 'search-core', include: ['packages/search-core/src/**/*.test.ts'], isolate: false },
@@ -66,7 +69,6 @@ export default defineConfig({
       },
     ],
     sequence: { sequencer: SlowFirstSequencer },
-    // Files share a worker's modules (isolate: false): what a test stubs or mocks is undone after it.
     unstubEnvs: true,
     unstubGlobals: true,
     restoreMocks: true,

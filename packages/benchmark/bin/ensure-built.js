@@ -1,7 +1,7 @@
 // Keeps packages/*/dist in step with the sources, so `lme` runs the built JavaScript (fast start)
 // and never a stale build: when any source file, tsconfig or package.json is newer than the last
-// build's stamp, `tsc -b` and bin/bundle-cli.js run first (a failed build stops lme, naming why). Plain JavaScript with
-// no dependencies: it must run before anything is built.
+// build's stamp, `tsc -b` and then bin/bundle-cli.js run first (a failed build stops lme, naming
+// why). Plain JavaScript with no dependencies: it must run before anything is built.
 // As a script: `node ensure-built.js` builds when stale; `--force` always builds (pnpm build).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -52,7 +52,10 @@ function mtime(path) {
   return existsSync(path) ? statSync(path).mtimeMs : 0;
 }
 
-/** Whether dist (or its bundle) is missing or older than a source (a checkout without sources is never stale). */
+/**
+ * Whether dist (or its CLI bundle) is missing or older than a source (a checkout without sources
+ * is never stale).
+ */
 export function isStale(root = ROOT) {
   if (!existsSync(join(root, 'packages/benchmark/src'))) return false;
   if (!existsSync(join(root, 'packages/benchmark/dist/bundle/main.js'))) return true;

@@ -117,9 +117,9 @@ const WORKER_FILE = new URL('./onnx-session-worker.js', import.meta.url);
  * own one-thread session (onnx-session-worker.js), which runs a text and pools its vector. Sessions
  * on this thread would not help: onnxruntime-node 1.30 runs `InferenceSession.run` synchronously on
  * the calling JS thread, so two sessions here took turns on one core. This thread tokenizes (about
- * 0.1 ms a text, against milliseconds of model time, and the truncation count stays here); `threads`
- * loops each hand the next text to the pool, so a query waits behind at most one text per busy
- * worker, never behind a whole call.
+ * 0.1 ms a text, against milliseconds of model time, and the truncation count stays here); two
+ * loops per worker hand the next texts to the pool, so a query waits behind at most two texts per
+ * busy worker, never behind a whole call.
  */
 export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
   const parallel = Math.max(
@@ -186,10 +186,13 @@ export function createOnnxEmbedder(options: OnnxEmbedderOptions): OnnxEmbedder {
     const vectors = new Array<Float32Array>(texts.length);
     let next = 0;
     let done = 0;
-    // `parallel` loops each tokenize and hand over the next text until none is left (so no more
-    // than one text per worker waits in the pool's queue); a failure stops the others' loops.
+    // Two loops per worker each tokenize and hand over the next text until none is left: a worker
+    // that finishes a text finds the next one already queued instead of waiting for this thread to
+    // wake, read its result and tokenize (3,000 S user turns on 2 cores: 176.7 texts/s with one
+    // loop per worker, 182.0 with two), and no more than one text per worker waits in the pool's
+    // queue beyond the one it runs. A failure stops the others' loops.
     let failed = false;
-    const work = Array.from({ length: Math.min(parallel, texts.length) }, async () => {
+    const work = Array.from({ length: Math.min(2 * parallel, texts.length) }, async () => {
       while (!failed && next < texts.length) {
         signal?.throwIfAborted();
         const index = next++;
