@@ -70,8 +70,8 @@ const keepModulePaths = (outdir) => ({
     bundle.onLoad({ filter: /\.[jt]s$/ }, async ({ path }) => {
       if (/[/\\]node_modules[/\\]/.test(path)) return undefined;
       const source = await readFile(path, 'utf8');
-      if (!source.includes('import.meta')) return undefined;
       const url = `new URL(${JSON.stringify(fromBundle(outdir, path))}, import.meta.url)`;
+      // Returned even when unchanged: esbuild would otherwise read the file a second time.
       const contents = source
         .replaceAll('import.meta.url', `${url}.href`)
         .replaceAll('import.meta.dirname', `__lmeDirname(${url})`)

@@ -1,12 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import { runBenchmark } from '../run/run-benchmark.js';
-import { REPO_ROOT } from '../testing/run-cli.js';
-import { bundleCopy } from '../testing/scratch-package.js';
+import { type ScratchPackage, scratchPackage } from '../testing/scratch-package.js';
 import type { Benchmark } from './benchmark.js';
 import { benchmarks, withBenchmark } from './benchmark-registry.js';
 
@@ -107,58 +105,39 @@ function writeScratchDataset(dir: string): void {
   );
 }
 
-const PACKAGE = resolve(REPO_ROOT, 'packages/benchmark');
-let copy: string;
+let scratch: ScratchPackage;
 let data: string;
-let cli: string | undefined;
 
 beforeAll(() => {
-  // The copy sits at the package's depth (packages/.scratch-*/src) so its paths relative to the
-  // repository (presets, the committed sample) resolve as the real tree's do, with the package's
-  // node_modules linked beside it; test files are left out.
-  copy = mkdtempSync(join(REPO_ROOT, 'packages/.scratch-'));
-  symlinkSync(join(PACKAGE, 'node_modules'), join(copy, 'node_modules'));
-  cpSync(join(PACKAGE, 'src'), join(copy, 'src'), {
-    recursive: true,
-    filter: (source) => !source.endsWith('.test.ts'),
+  const copy = scratchPackage({
+    files: { 'benchmarks/scratch/scratch-benchmark.ts': SCRATCH_BENCHMARK },
+    registry: {
+      path: 'benchmarks/benchmark-registry.ts',
+      replacements: [
+        [
+          "import type { ReaderPromptDefinition } from './reader-prompt.js';",
+          "import type { ReaderPromptDefinition } from './reader-prompt.js';\nimport { scratchBenchmark } from './scratch/scratch-benchmark.js';",
+        ],
+        ['  locomo: locomoBenchmark,\n', '  locomo: locomoBenchmark,\n  scratch: scratchBenchmark,\n'],
+      ],
+    },
   });
-  cpSync(join(PACKAGE, 'package.json'), join(copy, 'package.json'));
-  mkdirSync(join(copy, 'src/benchmarks/scratch'));
-  writeFileSync(join(copy, 'src/benchmarks/scratch/scratch-benchmark.ts'), SCRATCH_BENCHMARK);
-  const registry = join(copy, 'src/benchmarks/benchmark-registry.ts');
-  const before = readFileSync(registry, 'utf8');
   // The one registry line (and its import): nothing else outside the folder changes.
-  const after = before
-    .replace(
-      "import type { ReaderPromptDefinition } from './reader-prompt.js';",
-      "import type { ReaderPromptDefinition } from './reader-prompt.js';\nimport { scratchBenchmark } from './scratch/scratch-benchmark.js';",
-    )
-    .replace('  locomo: locomoBenchmark,\n', '  locomo: locomoBenchmark,\n  scratch: scratchBenchmark,\n');
-  expect(after.split('\n').length - before.split('\n').length).toBe(2);
-  writeFileSync(registry, after);
+  expect(copy.addedLines).toBe(2);
+  scratch = copy;
   data = mkdtempSync(join(tmpdir(), 'lme-scratch-data-'));
   writeScratchDataset(data);
 });
 
 afterAll(() => {
-  if (copy) rmSync(copy, { recursive: true, force: true });
+  scratch?.remove();
   if (data) rmSync(data, { recursive: true, force: true });
 });
-
-function runCopy(args: readonly string[]) {
-  cli ??= bundleCopy(copy);
-  const result = spawnSync(process.execPath, [cli, ...args], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 describe('a scratch benchmark: one folder and one registry line', () => {
   it('runs end to end through the CLI, graded non-zero, with its published setting as the lowest layer', () => {
     const out = mkdtempSync(join(tmpdir(), 'lme-scratch-out-'));
-    const result = runCopy([
+    const result = scratch.run([
       'run',
       '-d',
       data,
@@ -193,7 +172,17 @@ describe('a scratch benchmark: one folder and one registry line', () => {
 
   it('refuses --convention official, which it does not define: exit 1, one sentence naming the flag and the benchmark', () => {
     const out = mkdtempSync(join(tmpdir(), 'lme-scratch-out-'));
-    const result = runCopy(['run', '-d', data, '--preset', 'bm25', '--convention', 'official', '--out', out]);
+    const result = scratch.run([
+      'run',
+      '-d',
+      data,
+      '--preset',
+      'bm25',
+      '--convention',
+      'official',
+      '--out',
+      out,
+    ]);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(
       `--convention official: ${data} is a scratch dataset, which defines gold under evidence only; run it with --convention evidence.`,
@@ -202,7 +191,10 @@ describe('a scratch benchmark: one folder and one registry line', () => {
   }, 180_000);
 
   it('runs in process through runBenchmark when registered with withBenchmark', async () => {
-    const folder = relative(import.meta.dirname, join(copy, 'src/benchmarks/scratch/scratch-benchmark.ts'));
+    const folder = relative(
+      import.meta.dirname,
+      join(scratch.src, 'benchmarks/scratch/scratch-benchmark.ts'),
+    );
     const { scratchBenchmark } = (await import(/* @vite-ignore */ `./${folder}`)) as {
       scratchBenchmark: Benchmark;
     };

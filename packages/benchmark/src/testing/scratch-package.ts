@@ -20,7 +20,7 @@ const PACKAGE = resolve(REPO_ROOT, 'packages/benchmark');
  * as tsx runs them) with lme's own bundler into `<copy>/dist/bundle/`, and returns the file to run:
  * each process then starts in about a quarter of the CPU tsx takes to compile the sources again.
  */
-export function bundleCopy(copy: string): string {
+function bundleCopy(copy: string): string {
   // The launcher's helpers, which the sources name (a stale-build check run only from dist/).
   if (!existsSync(join(copy, 'bin'))) symlinkSync(join(PACKAGE, 'bin'), join(copy, 'bin'));
   const bundler = pathToFileURL(join(PACKAGE, 'bin/bundle-cli.js')).href;
