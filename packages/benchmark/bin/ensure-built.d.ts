@@ -10,3 +10,5 @@ export declare function refusesBuild(build: {
   sourceTime: number;
   emittedTime: number;
 }): boolean;
+/** The sentence lme stops with when bin/bundle-cli.js failed, from what the bundler printed. */
+export declare function bundleFailure(printed: string): string;

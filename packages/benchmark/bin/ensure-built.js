@@ -72,6 +72,16 @@ export function refusesBuild({ status, sourceTime, emittedTime }) {
   return status !== 0 && sourceTime > 0 && emittedTime < sourceTime;
 }
 
+/** The sentence lme stops with when bin/bundle-cli.js failed, from what the bundler printed. */
+export function bundleFailure(printed) {
+  const reason =
+    printed
+      .trim()
+      .replace(/^lme: /, '')
+      .replace(/\.$/, '') || 'bundling the CLI failed';
+  return `${reason}, so lme will not run a stale build (pnpm lme:dev runs the sources).`;
+}
+
 /**
  * Runs `tsc -b`, then bundles the CLI, when the build is stale (or always, with `force`); throws
  * when either fails.
@@ -113,9 +123,7 @@ export function ensureBuilt({ force = false, log = (line) => process.stderr.writ
     encoding: 'utf8',
   });
   if (bundled.error || bundled.status !== 0)
-    throw new Error(
-      `${(bundled.stderr || bundled.error?.message || '').trim()}; lme will not run a stale build (pnpm lme:dev runs the sources).`,
-    );
+    throw new Error(bundleFailure(bundled.stderr || bundled.error?.message || ''));
   writeFileSync(STAMP, `${new Date().toISOString()}\n`);
   if (!force) log(`lme: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return true;

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isStale, refusesBuild } from '../../bin/ensure-built.js';
+import { bundleFailure, isStale, refusesBuild } from '../../bin/ensure-built.js';
 
 /** A repository layout with one source file and (optionally) a build stamp and bundle, with set mtimes. */
 function repository(times: { source: number; test?: number; stamp?: number; bundle?: false }): string {
@@ -61,5 +61,20 @@ describe('a finished build', () => {
   it('is refused when tsc failed and the newest source was not emitted', () => {
     expect(refusesBuild({ status: 2, sourceTime: 2_000, emittedTime: 1_000 })).toBe(true);
     expect(refusesBuild({ status: 2, sourceTime: 2_000, emittedTime: 3_000 })).toBe(false);
+  });
+});
+
+describe('a failed bundle', () => {
+  it('stops lme with one sentence: the bundler’s reason, said once, then why nothing runs', () => {
+    expect(
+      bundleFailure(
+        'lme: bundling the CLI failed: chunk-X.js reads __filename: leave the package that does out of BUNDLED (bin/bundle-cli.js).\n',
+      ),
+    ).toBe(
+      'bundling the CLI failed: chunk-X.js reads __filename: leave the package that does out of BUNDLED (bin/bundle-cli.js), so lme will not run a stale build (pnpm lme:dev runs the sources).',
+    );
+    expect(bundleFailure('')).toBe(
+      'bundling the CLI failed, so lme will not run a stale build (pnpm lme:dev runs the sources).',
+    );
   });
 });
