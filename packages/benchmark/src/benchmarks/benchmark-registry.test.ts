@@ -10,7 +10,7 @@ import {
 describe('the benchmark registry', () => {
   it('fails on an unknown name, listing the known ones', () => {
     expect(() => benchmarkNamed('membench')).toThrow(
-      'Unknown benchmark "membench"; known: longmemeval, locomo, locomo-plus, beam.',
+      'Unknown benchmark "membench"; known: longmemeval, realtalk, locomo, locomo-plus, beam.',
     );
   });
 

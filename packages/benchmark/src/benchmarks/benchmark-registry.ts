@@ -5,6 +5,7 @@ import { locomoBenchmark } from './locomo/locomo-benchmark.js';
 import { locomoPlusBenchmark } from './locomo/plus/locomo-plus-benchmark.js';
 import { longMemEvalBenchmark } from './longmemeval/longmemeval-benchmark.js';
 import type { ReaderPromptDefinition } from './reader-prompt.js';
+import { realtalkBenchmark } from './realtalk/realtalk-benchmark.js';
 
 /**
  * The benchmarks lme reads, by name; a new one is a folder `benchmarks/<name>/` and a line here.
@@ -13,6 +14,7 @@ import type { ReaderPromptDefinition } from './reader-prompt.js';
  */
 export const BENCHMARKS = registerBenchmarks({
   longmemeval: longMemEvalBenchmark,
+  realtalk: realtalkBenchmark, // before locomo, whose recogniser takes any object with "qa"
   locomo: locomoBenchmark,
   'locomo-plus': locomoPlusBenchmark,
   beam: beamBenchmark,

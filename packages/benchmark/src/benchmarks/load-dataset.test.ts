@@ -65,7 +65,7 @@ describe('loadAnyDataset', () => {
   it('says what a JSON object that is not a LoCoMo conversation is, instead of calling it LoCoMo', async () => {
     const path = join(dir, 'object.json');
     writeFileSync(path, JSON.stringify({ questions: [], version: 2 }));
-    const message = `${path}: the file is one JSON object (keys: questions, version), but lme reads a JSON array of LongMemEval question records, or a LoCoMo file (an array of conversations, or one conversation with "conversation" and "qa")`;
+    const message = `${path}: the file is one JSON object (keys: questions, version), but lme reads a JSON array of LongMemEval question records, or a REALTALK chat (one object with session_<n>, session_<n>_date_time and qa) or a folder of Chat_<n>_<A>_<B>.json, or a LoCoMo file (an array of conversations, or one conversation with "conversation" and "qa")`;
     await expect(detectDatasetFormat(path)).rejects.toThrow(message);
     await expect(loadAnyDataset(path)).rejects.toThrow(message);
   });

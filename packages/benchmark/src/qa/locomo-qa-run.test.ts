@@ -7,7 +7,7 @@ import { scoreLocomoAnswer } from '../benchmarks/locomo/locomo-answer-score.js';
 import { MEM0_ACCURACY_PROMPT } from '../benchmarks/locomo/locomo-judge.js';
 import { LOCOMO_QA_PROMPT, LOCOMO_QA_PROMPT_CAT_5 } from '../benchmarks/locomo/locomo-prompts.js';
 import { renderLocomoQaTables } from '../benchmarks/locomo/locomo-report.js';
-import { pyRound3 } from '../benchmarks/locomo/python-number.js';
+import { pyRound3 } from '../benchmarks/python-number.js';
 import type { Sample } from '../results/sample.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { startCli } from '../testing/run-cli-async.js';

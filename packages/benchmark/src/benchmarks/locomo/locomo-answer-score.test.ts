@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { pyFloat, pyInt } from '../python-number.js';
 import {
   locomoGoldUsed,
   normalizeLocomoAnswer,
@@ -6,7 +7,6 @@ import {
   pythonSplit,
   scoreLocomoAnswer,
 } from './locomo-answer-score.js';
-import { pyFloat, pyInt } from './python-number.js';
 
 // Expected values: the official eval_question_answering on the same inputs, as recorded in
 // ../shared/reference/locomo-official/summary.json `edge_probes` and its README.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { pyFloat, pyInt } from '../python-number.js';
 import { aggregateLocomoOfficial, locomoPerQuestionMeans } from './locomo-official-aggregate.js';
-import { pyFloat, pyInt } from './python-number.js';
 
 describe('official LoCoMo aggregation', () => {
   const questions = [

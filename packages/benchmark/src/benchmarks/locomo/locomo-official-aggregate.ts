@@ -1,5 +1,5 @@
+import { pyAdd, pyFloat, pyInt, pyRound3, pyStr, roundFloat3 } from '../python-number.js';
 import type { LocomoCategoryFigures, LocomoOfficialAggregate, PythonNumber } from './locomo-summary.js';
-import { pyAdd, pyFloat, pyInt, pyRound3, pyStr, roundFloat3 } from './python-number.js';
 
 /** One scored QA, in the order of the output file (conversations, then their `qa`). */
 export type LocomoScoredQuestion = {

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../testing/run-cli.js';
+import { pyRound3 } from '../python-number.js';
 import { scoreLocomoAnswer } from './locomo-answer-score.js';
 import {
   aggregateLocomoOfficial,
@@ -10,7 +11,6 @@ import {
   locomoPerQuestionMeans,
 } from './locomo-official-aggregate.js';
 import { locomoRecallAcc } from './locomo-recall-acc.js';
-import { pyRound3 } from './python-number.js';
 
 const referenceDir = resolve(REPO_ROOT, '../shared/reference/locomo-official');
 const hasReference =

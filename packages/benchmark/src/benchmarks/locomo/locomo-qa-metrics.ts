@@ -1,7 +1,7 @@
 import type { LongMemEvalRecord } from '../longmemeval-record.js';
+import { pyRound3 } from '../python-number.js';
 import { scoreLocomoAnswer } from './locomo-answer-score.js';
 import { locomoCategory } from './locomo-record.js';
-import { pyRound3 } from './python-number.js';
 
 /**
  * `qa.locomo_f1` of one LoCoMo answer: the official per-QA score rounded to 3 places, as

@@ -1,5 +1,5 @@
+import { pyFloat, pyInt } from '../python-number.js';
 import type { PythonNumber } from './locomo-summary.js';
-import { pyFloat, pyInt } from './python-number.js';
 
 /**
  * The official `recall_acc` of one QA (snap-research/locomo `task_eval/evaluation.py`,

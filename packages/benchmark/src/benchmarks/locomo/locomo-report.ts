@@ -1,6 +1,7 @@
 import { formatValue } from '../../results/markdown-table.js';
 import { inMeans, type Sample } from '../../results/sample.js';
 import type { Summary } from '../../results/summary.js';
+import { pyFloat, pyInt } from '../python-number.js';
 import { LOCOMO_CATEGORY_NAMES, type LocomoCategoryId } from './locomo-categories.js';
 import {
   aggregateLocomoOfficial,
@@ -8,7 +9,6 @@ import {
   type LocomoScoredQuestion,
 } from './locomo-official-aggregate.js';
 import { locomoCategory } from './locomo-record.js';
-import { pyFloat, pyInt } from './python-number.js';
 
 /** What the LoCoMo tables read from a run's samples (samples.jsonl lines). */
 export type LocomoSampleLike = {

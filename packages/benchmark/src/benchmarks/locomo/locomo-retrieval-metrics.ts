@@ -1,5 +1,6 @@
 import type { BenchmarkRetrievalOptions } from '../benchmark.js';
 import type { Corpus, Granularity } from '../corpus.js';
+import { pyRound3 } from '../python-number.js';
 import { locomoRecallAcc } from './locomo-recall-acc.js';
 import {
   type LocomoAwareRecord,
@@ -7,7 +8,6 @@ import {
   locomoEvidence,
   locomoSessionContextId,
 } from './locomo-record.js';
-import { pyRound3 } from './python-number.js';
 
 /** The cutoffs LoCoMo retrieval figures are reported at. */
 export const LOCOMO_CUTOFFS = [1, 3, 5, 10, 20] as const;

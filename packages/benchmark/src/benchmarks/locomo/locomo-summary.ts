@@ -11,8 +11,10 @@ declare module '../../results/summary.js' {
   }
 }
 
+import type { PythonNumber } from '../python-number.js';
+
 /** A number as Python holds it: `70.0` (float) and `70` (int) print differently. */
-export type PythonNumber = { value: number; isInt: boolean };
+export type { PythonNumber };
 
 export type LocomoCategoryFigures = {
   count: number;
