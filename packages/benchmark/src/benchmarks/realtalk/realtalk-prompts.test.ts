@@ -66,6 +66,10 @@ describe('the realtalk reader prompt (official qa_tool.py invoke)', () => {
     const built = realtalkReaderPromptDefinition.build!({ record: record!, chunks: wholeHaystack(record!) });
     expect(built.text).toContain('two people: Cy and Dee.');
     expect(built.text.match(/DATE: /g)).toHaveLength(1);
+    // Two turns with the same text are two lines, as in the chat.
+    expect(built.text).toContain(
+      'Dee said, "Congrats Cy!"\nDee said, "This message was deleted."\nCy said, "Thanks!"\nDee said, "This message was deleted."\n\n',
+    );
     const [chat1] = await records('Chat_1_Ana_Ben.json');
     const retrieved = wholeHaystack(chat1!).filter((session) => session.sessionId.endsWith('_s2'));
     const text = realtalkReaderPromptDefinition.build!({ record: chat1!, chunks: retrieved }).text;

@@ -86,9 +86,16 @@ function selectedTurns(record: BuildRecord, chunks: readonly (ReaderChunk & { se
         `The realtalk reader prompt got a chunk of session ${JSON.stringify(chunk.sessionId)}, which question ${record.question_id} does not hold.`,
       );
     const turns = selected.get(sessionIndex) ?? new Set<number>();
+    // In chunk order, each turn is the next unused one with its text ("This message was deleted." recurs).
+    let from = 0;
     for (const turn of chunk.turns) {
-      const at = session.findIndex((candidate) => candidate.content === turn.content);
-      if (at !== -1) turns.add(at);
+      const match = (candidate: { content: string }, index: number) =>
+        !turns.has(index) && candidate.content === turn.content;
+      let at = session.findIndex((candidate, index) => index >= from && match(candidate, index));
+      if (at === -1) at = session.findIndex(match);
+      if (at === -1) continue;
+      turns.add(at);
+      from = at + 1;
     }
     selected.set(sessionIndex, turns);
   }
