@@ -2,7 +2,6 @@
  * The numbers of the official LoCoMo scripts keep Python's int/float distinction, which shows in
  * what they print (`70.0` for a float sum, `0` for an int one). A PythonNumber carries it.
  */
-/** A number with Python's int/float distinction. */
 export type PythonNumber = { value: number; isInt: boolean };
 
 export const pyInt = (value: number): PythonNumber => ({ value, isInt: true });

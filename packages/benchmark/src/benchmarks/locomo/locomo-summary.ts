@@ -3,6 +3,7 @@
  * `BenchmarkSummaryBlocks` so shared code never names it.
  */
 import type {} from '../../results/summary.js';
+import type { PythonNumber } from '../python-number.js';
 
 declare module '../../results/summary.js' {
   interface BenchmarkSummaryBlocks {
@@ -10,8 +11,6 @@ declare module '../../results/summary.js' {
     locomo: LocomoSummary;
   }
 }
-
-import type { PythonNumber } from '../python-number.js';
 
 /** A number as Python holds it: `70.0` (float) and `70` (int) print differently. */
 export type { PythonNumber };
