@@ -65,7 +65,7 @@ export function isRealtalkShaped(value: unknown): boolean {
 export function officialSessionRepeats(chat: Record<string, unknown>, session: number): number {
   return Object.keys(chat).filter(
     (key) =>
-      key.includes('session') && !key.includes('date_time') && key.split('_').at(-1) === String(session),
+      key.includes('session') && !key.includes('date_time') && Number(key.split('_').at(-1)) === session,
   ).length;
 }
 
