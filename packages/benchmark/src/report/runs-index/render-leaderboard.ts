@@ -55,7 +55,12 @@ function runCell(run: RunOverview, outFile: string): string {
 }
 
 function tableOf(group: LeaderboardGroup, index: number, outFile: string): string {
-  const metrics = [...new Set(group.runs.flatMap((run) => run.headline.map(({ metric }) => metric)))];
+  const named = [...new Set(group.runs.flatMap((run) => run.headline.map(({ metric }) => metric)))];
+  // The table is sorted on the first headline figure every run in it has (a figure half the rows lack sorts nothing).
+  const shared = named.find((metric) =>
+    group.runs.every((run) => run.headline.some((figure) => figure.metric === metric)),
+  );
+  const metrics = shared === undefined ? named : [shared, ...named.filter((metric) => metric !== shared)];
   const lead = metrics[0];
   const types = lead === undefined ? [] : [...new Set(group.runs.flatMap((run) => Object.keys(run.by_type)))];
   const hasIngest = group.runs.some(
@@ -159,7 +164,7 @@ export function renderLeaderboard(runs: readonly RunOverview[], options: RenderL
 <title>lme leaderboard</title><style>${STYLE}</style></head>
 <body>
 <h1>lme leaderboard</h1>
-<p>${runs.length} run${runs.length === 1 ? '' : 's'} in <code>${escapeHtml(options.root)}</code>, written ${escapeHtml(now)}. One table per benchmark, dataset and convention; runs whose dataset checksum, errata or judge differ are in a table of their own, which says why. Click a column to sort; a run's name opens its own report. Intervals are 95%.</p>
+<p>${runs.length} run${runs.length === 1 ? '' : 's'} in <code>${escapeHtml(options.root)}</code>, written ${escapeHtml(now)}. One table per benchmark, dataset, convention and question set (how many questions, at which granularity); runs whose dataset checksum, errata or judge differ are in a table of their own, which says why. Click a column to sort; a run's name opens its own report. Intervals are 95%.</p>
 ${body}
 <script>${LEADERBOARD_CLIENT.replace(/<\/(script)/gi, '<\\/$1')}</script>
 </body></html>

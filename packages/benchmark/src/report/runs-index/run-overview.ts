@@ -70,6 +70,14 @@ export type RunOverview = {
   report: string | null;
 };
 
+/**
+ * An external system named by what it reported (`mem0 mem0 2.2.1`): the loopback address a bridge
+ * listened on (a random port each run) is no part of what ran, so it is left out.
+ */
+export function withoutLoopbackAddress(system: string): string {
+  return system.replace(/ at https?:\/\/(?:127(?:\.\d{1,3}){3}|localhost|\[::1\])(?::\d+)?(?:\/\S*)?$/, '');
+}
+
 /** The benchmark a run ran: recorded since benchmark defaults exist, else the one owning its question types. */
 function benchmarkOf(run: Run, summary: Summary): string {
   const recorded = run.config.config.benchmarkDefaults?.benchmark;
@@ -169,7 +177,7 @@ export function readRunOverview(dir: string): { overview: RunOverview; warnings:
     exclusion: described.exclusion,
     granularity: String(config.granularity),
     preset: typeof config.preset === 'string' ? config.preset : null,
-    system: described.retriever,
+    system: withoutLoopbackAddress(described.retriever),
     provider_name: run.config.provider?.name ?? null,
     provider_version: run.config.provider?.version ?? null,
     errata:
