@@ -17,6 +17,7 @@ function overview(runId: string, overrides: Partial<RunOverview> = {}): RunOverv
     convention: 'official',
     exclusion: 'A',
     granularity: 'session',
+    index_roles: 'user',
     preset: null,
     system: 'bm25',
     provider_name: null,
@@ -122,6 +123,19 @@ describe('leaderboard tables by question set', () => {
     );
     const order = [...html.matchAll(/data-run="([^"]+)"/g)].map((match) => match[1]);
     expect(order).toEqual(['mem0', 'mempalace', 'pipeline']);
+  });
+
+  it('says when runs in one table were given other turns', () => {
+    const html = renderLeaderboard([overview('hybrid'), overview('mem0', { index_roles: 'all' })], {
+      outFile: '/r/board.html',
+      root: '/r',
+    });
+    expect(html).toContain(
+      'Not on equal terms: hybrid indexed user turns only, mem0 every role (--index-roles all gives lme&#39;s pipeline what an external system gets).',
+    );
+    expect(
+      renderLeaderboard([overview('a'), overview('b')], { outFile: '/r/board.html', root: '/r' }),
+    ).not.toContain('Not on equal terms');
   });
 
   it("names an external system by what it reported, not by the bridge's random loopback port", () => {

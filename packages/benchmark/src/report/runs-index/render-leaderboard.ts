@@ -128,10 +128,20 @@ function tableOf(group: LeaderboardGroup, index: number, outFile: string): strin
     `<section class="group" id="group-${index}">`,
     `<h2>${escapeHtml(group.title)} <small>${group.runs.length} run${group.runs.length === 1 ? '' : 's'}</small></h2>`,
     group.apart === null ? '' : `<p class="apart">${escapeHtml(group.apart)}</p>`,
+    rolesNote(group),
     `<p class="facts">${facts}</p>`,
     `<div class="scroll"><table class="board"><thead><tr>${head}</tr></thead><tbody>${rows.join('\n')}</tbody></table></div>`,
     '</section>',
   ].join('\n');
+}
+
+/** Runs in one table that were given other turns (user turns only, or every role) say so: they are not on equal terms. */
+function rolesNote(group: LeaderboardGroup): string {
+  const byRoles = (roles: string) =>
+    group.runs.filter((run) => run.index_roles === roles).map((run) => run.label ?? run.run_id);
+  const [user, all] = [byRoles('user'), byRoles('all')];
+  if (user.length === 0 || all.length === 0) return '';
+  return `<p class="apart">${escapeHtml(`Not on equal terms: ${user.join(', ')} indexed user turns only, ${all.join(', ')} every role (--index-roles all gives lme's pipeline what an external system gets).`)}</p>`;
 }
 
 const STYLE = `

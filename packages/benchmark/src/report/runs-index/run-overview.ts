@@ -34,6 +34,8 @@ export type RunOverview = {
   /** The official convention's exclusion (A or B), else null. */
   exclusion: string | null;
   granularity: string;
+  /** The turns indexed or sent: `user` (lme's presets) or `all` (every role: an external system's default). */
+  index_roles: string;
   /** `--preset`, when the run started from one. */
   preset: string | null;
   /** The pipeline's retriever (routes, fusion) or the provider, with an external system's name, version and URL. */
@@ -176,6 +178,7 @@ export function readRunOverview(dir: string): { overview: RunOverview; warnings:
     convention: String(config.convention),
     exclusion: described.exclusion,
     granularity: String(config.granularity),
+    index_roles: String(config.indexRoles ?? 'user'),
     preset: typeof config.preset === 'string' ? config.preset : null,
     system: withoutLoopbackAddress(described.retriever),
     provider_name: run.config.provider?.name ?? null,
