@@ -32,67 +32,64 @@ function recipe(): string {
   return block;
 }
 
-describe.skipIf(skipReason !== undefined)(
-  `the pandas recipe of docs/outputs.md${skipReason ? ` (skipped: ${skipReason})` : ''}`,
-  () => {
-    let root: string;
-    let dir: string;
+const title = `the pandas recipe of docs/outputs.md${skipReason ? ` (skipped: ${skipReason})` : ''}`;
 
-    beforeAll(async () => {
-      root = mkdtempSync(join(tmpdir(), 'lme-pandas-recipe-'));
-      dir = await makeSampleQaRun(root, 'recipe', (question) => question.length % 2 === 0, {
-        exclusion: 'B',
-      });
-    }, 120_000);
+describe.skipIf(skipReason !== undefined)(title, () => {
+  let root: string;
+  let dir: string;
 
-    afterAll(() => {
-      if (root) rmSync(root, { recursive: true, force: true });
-    });
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'lme-pandas-recipe-'));
+    dir = await makeSampleQaRun(root, 'recipe', (question) => question.length % 2 === 0, { exclusion: 'B' });
+  }, 120_000);
 
-    it("gives summary.json's means from samples.csv, per type, overall and for abstention", () => {
-      const script = [
-        recipe().replace(PLACEHOLDER, `RUN = ${JSON.stringify(dir)}`),
-        'import json',
-        'print(json.dumps({"recall": recall.to_dict(), "accuracy": accuracy.to_dict()}))',
-      ].join('\n');
-      const result = spawnSync('python3', ['-c', script], { encoding: 'utf8', cwd: root });
-      expect(result.stderr).toBe('');
-      expect(result.status).toBe(0);
-      const lines = result.stdout.trim().split('\n');
-      const computed = JSON.parse(lines.at(-1)!) as {
-        recall: Record<string, number>;
-        accuracy: Record<string, number>;
-      };
-      // The recipe prints its means beside summary.csv's, one row per group: the two columns agree.
-      const printed = lines
-        .slice(0, -1)
-        .map((line) => /^(\S+) +(\S+) +(\S+)$/.exec(line))
-        .filter((match) => match !== null && match[1] !== 'question_type');
-      expect(printed.filter((match) => match![1] === 'overall')).toHaveLength(2);
-      for (const match of printed) expect(match![2], match![1]).toBe(match![3]);
+  afterAll(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
 
-      const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
-      const groups: [string, MetricMeans][] = [
-        ...Object.entries(summary.metrics.by_type),
-        ['overall', summary.metrics.overall],
-        ['abstention', summary.metrics.abstention],
-      ];
-      // The run has what the recipe must get right: abstention questions and questions exclusion B leaves out.
-      expect(summary.metrics.abstention.n).toBe(4);
-      expect(summary.metrics.overall.counts['session.recall_any@5']).toBe(15);
-      // Under exclusion B no single-session-assistant question is in a retrieval mean: no figure either side.
-      expect(
-        summary.metrics.by_type['single-session-assistant']!.metrics['session.recall_any@5'],
-      ).toBeUndefined();
-      const close = (value: number | undefined, expected: number | undefined, what: string) => {
-        if (expected === undefined) expect(value, what).toBeUndefined();
-        else expect(value, what).toBeCloseTo(expected, 12);
-      };
-      for (const [group, means] of groups) {
-        close(computed.recall[group], means.metrics['session.recall_any@5'], `${group} session.recall_any@5`);
-        close(computed.accuracy[group], means.metrics['qa.accuracy_strict'], `${group} qa.accuracy_strict`);
-      }
-      expect(Object.keys(computed.accuracy).length).toBe(groups.length);
-    });
-  },
-);
+  it("gives summary.json's means from samples.csv, per type, overall and for abstention", () => {
+    const script = [
+      recipe().replace(PLACEHOLDER, `RUN = ${JSON.stringify(dir)}`),
+      'import json',
+      'print(json.dumps({"recall": recall.to_dict(), "accuracy": accuracy.to_dict()}))',
+    ].join('\n');
+    const result = spawnSync('python3', ['-c', script], { encoding: 'utf8', cwd: root });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    const computed = JSON.parse(lines.at(-1)!) as {
+      recall: Record<string, number>;
+      accuracy: Record<string, number>;
+    };
+    // The recipe prints its means beside summary.csv's, one row per group: the two columns agree.
+    const printed = lines
+      .slice(0, -1)
+      .map((line) => /^(\S+) +(\S+) +(\S+)$/.exec(line))
+      .filter((match) => match !== null && match[1] !== 'question_type');
+    expect(printed.filter((match) => match![1] === 'overall')).toHaveLength(2);
+    for (const match of printed) expect(match![2], match![1]).toBe(match![3]);
+
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Summary;
+    const groups: [string, MetricMeans][] = [
+      ...Object.entries(summary.metrics.by_type),
+      ['overall', summary.metrics.overall],
+      ['abstention', summary.metrics.abstention],
+    ];
+    // The run has what the recipe must get right: abstention questions and questions exclusion B leaves out.
+    expect(summary.metrics.abstention.n).toBe(4);
+    expect(summary.metrics.overall.counts['session.recall_any@5']).toBe(15);
+    // Under exclusion B no single-session-assistant question is in a retrieval mean: no figure either side.
+    expect(
+      summary.metrics.by_type['single-session-assistant']!.metrics['session.recall_any@5'],
+    ).toBeUndefined();
+    const close = (value: number | undefined, expected: number | undefined, what: string) => {
+      if (expected === undefined) expect(value, what).toBeUndefined();
+      else expect(value, what).toBeCloseTo(expected, 12);
+    };
+    for (const [group, means] of groups) {
+      close(computed.recall[group], means.metrics['session.recall_any@5'], `${group} session.recall_any@5`);
+      close(computed.accuracy[group], means.metrics['qa.accuracy_strict'], `${group} qa.accuracy_strict`);
+    }
+    expect(Object.keys(computed.accuracy).length).toBe(groups.length);
+  });
+});

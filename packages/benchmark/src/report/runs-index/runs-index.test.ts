@@ -163,107 +163,102 @@ const executablePath = findChromium();
 const skipReason = executablePath ? undefined : 'no Chromium found (apt-get install chromium)';
 if (skipReason) console.warn(`leaderboard browser test skipped: ${skipReason}`);
 
-describe.skipIf(skipReason !== undefined)(
-  `the leaderboard page in headless Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`,
-  () => {
-    let page: string;
-    let report: OpenedReport;
-    const dialogs: string[] = [];
+const browserTitle = `the leaderboard page in headless Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`;
 
-    beforeAll(async () => {
-      page = join(root, 'leaderboard.html');
-      const written = runCli(['runs', results, '--html', page]);
-      if (written.status !== 0) throw new Error(`lme runs --html failed: ${written.stderr}`);
-      report = await openReport(page, { executablePath: executablePath! });
-      report.page.on('dialog', (dialog) => {
-        dialogs.push(dialog.message());
-        void dialog.dismiss();
-      });
-      await report.page.reload();
-    }, 120_000);
+describe.skipIf(skipReason !== undefined)(browserTitle, () => {
+  let page: string;
+  let report: OpenedReport;
+  const dialogs: string[] = [];
 
-    afterAll(async () => {
-      await report?.close();
+  beforeAll(async () => {
+    page = join(root, 'leaderboard.html');
+    const written = runCli(['runs', results, '--html', page]);
+    if (written.status !== 0) throw new Error(`lme runs --html failed: ${written.stderr}`);
+    report = await openReport(page, { executablePath: executablePath! });
+    report.page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
     });
+    await report.page.reload();
+  }, 120_000);
 
-    it("shows every run once with each headline figure equal to its summary.json's", async () => {
-      const cells = await report.page.$$eval('td[data-metric]', (tds) =>
-        tds.map((td) => ({
-          run: td.closest('tr')!.querySelector('td[data-run]')!.getAttribute('data-run')!,
-          metric: td.getAttribute('data-metric')!,
-          value: Number(td.getAttribute('data-sort')),
-        })),
-      );
-      const shown = await report.page.$$eval('td[data-run]', (tds) =>
-        tds.map((td) => td.getAttribute('data-run')),
-      );
-      expect(shown.sort()).toEqual(runs.map((run) => run.run_id).sort());
-      let compared = 0;
-      for (const run of runs) {
-        const mine = cells.filter((cell) => cell.run === run.run_id);
-        expect(mine.map((cell) => cell.metric).sort()).toEqual(
-          run.headline.map(({ metric }) => metric).sort(),
-        );
-        if (!existsSync(join(run.dir, 'summary.json'))) continue;
-        const summary = JSON.parse(readFileSync(join(run.dir, 'summary.json'), 'utf8')) as SummaryFile;
-        for (const cell of mine) {
-          expect(cell.value, `${run.run_id} ${cell.metric}`).toBe(
-            summary.metrics.overall.metrics[cell.metric],
-          );
-          compared += 1;
-        }
+  afterAll(async () => {
+    await report?.close();
+  });
+
+  it("shows every run once with each headline figure equal to its summary.json's", async () => {
+    const cells = await report.page.$$eval('td[data-metric]', (tds) =>
+      tds.map((td) => ({
+        run: td.closest('tr')!.querySelector('td[data-run]')!.getAttribute('data-run')!,
+        metric: td.getAttribute('data-metric')!,
+        value: Number(td.getAttribute('data-sort')),
+      })),
+    );
+    const shown = await report.page.$$eval('td[data-run]', (tds) =>
+      tds.map((td) => td.getAttribute('data-run')),
+    );
+    expect(shown.sort()).toEqual(runs.map((run) => run.run_id).sort());
+    let compared = 0;
+    for (const run of runs) {
+      const mine = cells.filter((cell) => cell.run === run.run_id);
+      expect(mine.map((cell) => cell.metric).sort()).toEqual(run.headline.map(({ metric }) => metric).sort());
+      if (!existsSync(join(run.dir, 'summary.json'))) continue;
+      const summary = JSON.parse(readFileSync(join(run.dir, 'summary.json'), 'utf8')) as SummaryFile;
+      for (const cell of mine) {
+        expect(cell.value, `${run.run_id} ${cell.metric}`).toBe(summary.metrics.overall.metrics[cell.metric]);
+        compared += 1;
       }
-      expect(compared).toBeGreaterThan(60);
-    });
+    }
+    expect(compared).toBeGreaterThan(60);
+  });
 
-    it('sorts a table by the column clicked, and back', async () => {
-      const { page: browser } = report;
-      const column = (
-        await browser.$$eval('#group-0 thead th', (ths) => ths.map((th) => th.textContent))
-      ).indexOf('questions');
-      const values = () =>
-        browser.$$eval(`#group-0 tbody tr td:nth-child(${column + 1})`, (tds) =>
-          tds.map((td) => Number(td.getAttribute('data-sort'))),
-        );
-      await browser.click(`#group-0 thead th:nth-child(${column + 1}) button`);
-      const descending = await values();
-      expect(descending).toEqual([...descending].sort((left, right) => right - left));
-      await browser.click(`#group-0 thead th:nth-child(${column + 1}) button`);
-      const ascending = await values();
-      expect(ascending).toEqual([...ascending].sort((left, right) => left - right));
-      expect(new Set(ascending).size).toBeGreaterThan(1);
-    });
-
-    it("links each run with a report to its own report, and puts another checksum's runs apart", async () => {
-      const links = await report.page.$$eval('td[data-run] a', (anchors) =>
-        anchors.map((anchor) => ({
-          run: anchor.closest('td')!.getAttribute('data-run')!,
-          href: (anchor as unknown as { href: string }).href,
-        })),
+  it('sorts a table by the column clicked, and back', async () => {
+    const { page: browser } = report;
+    const column = (
+      await browser.$$eval('#group-0 thead th', (ths) => ths.map((th) => th.textContent))
+    ).indexOf('questions');
+    const values = () =>
+      browser.$$eval(`#group-0 tbody tr td:nth-child(${column + 1})`, (tds) =>
+        tds.map((td) => Number(td.getAttribute('data-sort'))),
       );
-      const withReport = runs.filter((run) => run.report !== null);
-      expect(links.length).toBe(withReport.length);
-      for (const link of links) {
-        const target = fileURLToPath(link.href);
-        expect(target).toBe(runs.find((run) => run.run_id === link.run)!.report);
-        expect(existsSync(target)).toBe(true);
-      }
-      const apart = await report.page.$$eval('p.apart', (paragraphs) => paragraphs.map((p) => p.textContent));
-      expect(apart.some((text) => /a different dataset checksum/.test(text ?? ''))).toBe(true);
-      if (existsSync(LOCOMO_CONV26))
-        expect(apart.some((text) => /different errata \(locomo10-conv26@1/.test(text ?? ''))).toBe(true);
-      await report.page.click('td[data-run="sample-turn"] a');
-      await report.page.waitForURL(/sample-turn\/report\.md$/);
-      await report.page.goBack();
-    });
+    await browser.click(`#group-0 thead th:nth-child(${column + 1}) button`);
+    const descending = await values();
+    expect(descending).toEqual([...descending].sort((left, right) => right - left));
+    await browser.click(`#group-0 thead th:nth-child(${column + 1}) button`);
+    const ascending = await values();
+    expect(ascending).toEqual([...ascending].sort((left, right) => left - right));
+    expect(new Set(ascending).size).toBeGreaterThan(1);
+  });
 
-    it('shows hostile labels as text: no script dialog, no request, no console error, a small file', async () => {
-      const text = await report.page.textContent('body');
-      for (const label of HOSTILE_LABELS) expect(text).toContain(label);
-      expect(dialogs).toEqual([]);
-      expect(report.requests).toEqual([]);
-      expect(report.errors).toEqual([]);
-      expect(statSync(page).size).toBeLessThan(runs.length * 4096);
-    });
-  },
-);
+  it("links each run with a report to its own report, and puts another checksum's runs apart", async () => {
+    const links = await report.page.$$eval('td[data-run] a', (anchors) =>
+      anchors.map((anchor) => ({
+        run: anchor.closest('td')!.getAttribute('data-run')!,
+        href: (anchor as unknown as { href: string }).href,
+      })),
+    );
+    const withReport = runs.filter((run) => run.report !== null);
+    expect(links.length).toBe(withReport.length);
+    for (const link of links) {
+      const target = fileURLToPath(link.href);
+      expect(target).toBe(runs.find((run) => run.run_id === link.run)!.report);
+      expect(existsSync(target)).toBe(true);
+    }
+    const apart = await report.page.$$eval('p.apart', (paragraphs) => paragraphs.map((p) => p.textContent));
+    expect(apart.some((text) => /a different dataset checksum/.test(text ?? ''))).toBe(true);
+    if (existsSync(LOCOMO_CONV26))
+      expect(apart.some((text) => /different errata \(locomo10-conv26@1/.test(text ?? ''))).toBe(true);
+    await report.page.click('td[data-run="sample-turn"] a');
+    await report.page.waitForURL(/sample-turn\/report\.md$/);
+    await report.page.goBack();
+  });
+
+  it('shows hostile labels as text: no script dialog, no request, no console error, a small file', async () => {
+    const text = await report.page.textContent('body');
+    for (const label of HOSTILE_LABELS) expect(text).toContain(label);
+    expect(dialogs).toEqual([]);
+    expect(report.requests).toEqual([]);
+    expect(report.errors).toEqual([]);
+    expect(statSync(page).size).toBeLessThan(runs.length * 4096);
+  });
+});
