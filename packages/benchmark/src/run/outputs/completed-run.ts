@@ -4,6 +4,8 @@ import { readUtf8FileSync } from '../../config/strict-utf8.js';
 import type { Summary } from '../../results/summary.js';
 import { spendOf } from '../checks/spend.js';
 import { folderFileProblem } from '../files/folder-file-problem.js';
+import { refuseLink } from '../files/no-follow-file.js';
+import { RUN_FILES } from '../files/run-folder.js';
 import type { BenchmarkResult } from '../run-context.js';
 import type { ResumeState } from './run-manifest.js';
 import { summarySchema } from './summary-schema.js';
@@ -28,8 +30,13 @@ export function isCompleteRun(resume: ResumeState): boolean {
   );
 }
 
-/** The result of a complete run read back from its folder, which is left as it is. */
+/**
+ * The result of a complete run read back from its folder, which is left as it is. A folder a
+ * continued run would refuse to write (a run file that is a link, as a hostile folder has) is
+ * refused the same way, and nothing is read through such a link.
+ */
 export function completedRunResult(resume: ResumeState): BenchmarkResult {
+  for (const name of RUN_FILES) refuseLink(join(resume.dir, name));
   const path = join(resume.dir, 'summary.json');
   let value: unknown;
   try {
