@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { SkippedTestsReporter } from './packages/benchmark/src/testing/skipped-tests-reporter.js';
 
 /**
  * The longest files, slowest first (seconds of one file on a quiet 2-core machine, e020621): they
@@ -75,6 +76,12 @@ export default defineConfig({
     testTimeout: 60_000,
     // Set-up hooks make whole runs too: 10 s (vitest's default) was exceeded once with three workers.
     hookTimeout: 60_000,
+    // Also how long vitest waits for a worker to exit before it prints `[vitest-pool]: Timeout
+    // terminating forks worker` (a line that looks like a failure): on a loaded 2-core machine a
+    // worker holding the module graph of a hundred files took more than the default 10 s.
+    teardownTimeout: 60_000,
+    // After vitest's own summary, which skipped tests there were and what each group needs.
+    reporters: ['default', new SkippedTestsReporter()],
     // Many tests wait on the CLI processes they spawn: on 2 cores vitest's default (cores - 1, one
     // worker) left a core idle, 940 s for the suite. Three workers took 634-721 s there, but in two
     // of four CI runs one test or hook ran past its timeout; two workers share the cores instead.

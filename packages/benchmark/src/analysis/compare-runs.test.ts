@@ -97,7 +97,10 @@ describe('compareRuns', () => {
     const flips = comparison.flips[0]!;
     expect(recallAll.test).toMatchObject({ kind: 'mcnemar', b: flips.lost.length, c: flips.gained.length });
     expect(overall.metrics[2]!.test).toMatchObject({ kind: 'bootstrap', resamples: 10_000, seed: 42 });
-    expect(comparison.warnings).toEqual([]);
+    // Issue 60, item 3: a difference the paired tests cannot tell from noise is said to be so.
+    expect(comparison.warnings).toEqual([
+      'Every overall difference is inside the noise (paired test p >= 0.05 on 18 questions; the largest, session.ndcg_any@5 +0.0508, has p 0.3392).',
+    ]);
   });
 
   it('renders one table per category and the flipped questions', () => {
@@ -132,6 +135,7 @@ describe('compareRuns', () => {
     );
     expect(compareTwoRuns(official, readRun(dir)).warnings).toEqual([
       expect.stringMatching(/different conventions \(official vs evidence\)/),
+      expect.stringMatching(/inside the noise/),
     ]);
   });
 });

@@ -23,6 +23,7 @@ import type {
 } from './comparison-result.js';
 import { comparisonWarnings, requireScoredQuestions } from './comparison-warnings.js';
 import { configDifferences } from './config-differences.js';
+import { givenDifferences, noiseWarning } from './equal-terms.js';
 import { hiddenDifferences } from './hidden-differences.js';
 import { mcnemar } from './mcnemar.js';
 import { DEFAULT_RESAMPLES, DEFAULT_SEED, pairedBootstrap } from './paired-bootstrap.js';
@@ -132,7 +133,11 @@ export function compareTwoRuns(base: Run, other: Run, options: CompareOptions = 
     categories,
     flips: binaryMetrics.map((metric) => flips(overallBase, overallOther, metric)),
     hiddenDifferences: hiddenDifferences(base, other, metrics, baseGroups, otherGroups),
-    warnings: comparisonWarnings(base, other),
+    warnings: [
+      ...givenDifferences(base, other),
+      ...comparisonWarnings(base, other),
+      ...[noiseWarning(categories)].filter((warning) => warning !== undefined),
+    ],
   };
 }
 

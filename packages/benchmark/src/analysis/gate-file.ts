@@ -15,7 +15,8 @@ import { parseThreshold, type Threshold } from './gate-threshold.js';
  *   "perType": false,
  *   "metrics": ["session.recall_all@5", "session.recall_any@5"],
  *   "allowErrors": 0,
- *   "allowSubset": false
+ *   "allowSubset": false,
+ *   "allowMissingMetrics": false
  * }
  * ```
  *
@@ -24,7 +25,8 @@ import { parseThreshold, type Threshold } from './gate-threshold.js';
  * summaries have (or those in `metrics`) may drop by at most `maxDrop` (absolute, default 0),
  * overall and, with `perType`, per question type. The gate also fails when the run has failed
  * questions (more than `allowErrors`, default 0), when it evaluated no check, and when the run's
- * questions differ from the baseline's (unless `allowSubset`). Every key is optional. Command-line flags
+ * questions differ from the baseline's (unless `allowSubset`). A metric the file or the
+ * baseline names that the run lacks fails its check (unless `allowMissingMetrics`: skipped, said so). Every key is optional. Command-line flags
  * override the file: a `--min`/`--max` on the same metric and question type replaces the file's
  * bound, other flags add bounds; `--baseline`, `--max-drop`, `--per-type`, `--metrics`,
  * `--allow-errors` and `--allow-subset` replace the file's values.
@@ -37,6 +39,7 @@ export type GateSpec = {
   metrics?: string[];
   allowErrors?: number;
   allowSubset?: boolean;
+  allowMissingMetrics?: boolean;
 };
 
 const boundsSchema = z.record(z.string().min(1), z.number());
@@ -51,6 +54,7 @@ const gateFileSchema = z
     metrics: z.array(z.string().min(1)).min(1).optional(),
     allowErrors: z.number().int().min(0).optional(),
     allowSubset: z.boolean().optional(),
+    allowMissingMetrics: z.boolean().optional(),
   })
   .strict();
 
@@ -95,6 +99,7 @@ export function readGateFile(path: string): GateSpec {
   if (file.metrics !== undefined) spec.metrics = file.metrics;
   if (file.allowErrors !== undefined) spec.allowErrors = file.allowErrors;
   if (file.allowSubset !== undefined) spec.allowSubset = file.allowSubset;
+  if (file.allowMissingMetrics !== undefined) spec.allowMissingMetrics = file.allowMissingMetrics;
   return spec;
 }
 
@@ -119,5 +124,6 @@ export function mergeGateSpecs(file: GateSpec, flags: Partial<GateSpec>): GateSp
   if (flags.metrics !== undefined) merged.metrics = flags.metrics;
   if (flags.allowErrors !== undefined) merged.allowErrors = flags.allowErrors;
   if (flags.allowSubset !== undefined) merged.allowSubset = flags.allowSubset;
+  if (flags.allowMissingMetrics !== undefined) merged.allowMissingMetrics = flags.allowMissingMetrics;
   return merged;
 }

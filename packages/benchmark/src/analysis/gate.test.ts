@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Summary } from '../results/summary.js';
 import { evaluateGate, parseBound, parseThreshold } from './gate.js';
 import type { Run } from './read-run.js';
-import { renderGateResult } from './render-gate-result.js';
+import { gateResultJson, renderGateResult } from './render-gate-result.js';
 
 function summary(overall: Record<string, number>, multiSession: Record<string, number> = overall): Summary {
   return {
@@ -83,16 +83,52 @@ describe('evaluateGate', () => {
     expect(text).toMatch(/gate failed: 3 of 4 checks\n$/);
   });
 
-  it('names an unknown metric and the close ones', () => {
-    expect(() =>
-      evaluateGate({
-        summary: run,
-        summaryPath: 'x.json',
-        thresholds: [parseThreshold('session.recal_all@5>=0.8')],
-      }),
-    ).toThrow(
-      'Unknown metric "session.recal_all@5" in threshold "session.recal_all@5>=0.8" (not in x.json); close names: session.recall_all@5, session.recall_any@5.',
+  it('fails a threshold on a metric the run lacks, naming it and the close ones', () => {
+    const result = evaluateGate({
+      summary: run,
+      summaryPath: 'x.json',
+      thresholds: [parseThreshold('session.recal_all@5>=0.8')],
+    });
+    expect(result.passed).toBe(false);
+    expect(renderGateResult(result)).toBe(
+      'FAIL  overall  session.recal_all@5  -  >= 0.8000, not in the run (close names: session.recall_all@5, session.recall_any@5); pass --allow-missing-metrics to skip it\n\ngate failed: 1 of 1 check\n',
     );
+  });
+
+  it('checks every metric the baseline has: one the run lacks fails, naming it, unless allowed and said so', () => {
+    const base = summary({ 'session.recall_all@5': 0.85, 'context.evidence_recall': 0.7 });
+    const unpacked = summary({ 'session.recall_all@5': 0.9 });
+    const options = {
+      summary: unpacked,
+      summaryPath: 'x',
+      baseline: { summary: base, path: 'base' },
+      perType: true,
+    };
+    const result = evaluateGate(options);
+    expect(result.passed).toBe(false);
+    const text = renderGateResult(result);
+    expect(text).toMatch(
+      /^FAIL {2}overall +context\.evidence_recall +- {2}baseline 0\.7000, not in the run; pass --allow-missing-metrics to skip it$/m,
+    );
+    expect(text).toMatch(/^FAIL {2}multi-session +context\.evidence_recall /m);
+    expect(text).toMatch(/gate failed: 2 of 4 checks\n$/);
+    const allowed = evaluateGate({ ...options, allowMissingMetrics: true });
+    expect(allowed.passed).toBe(true);
+    expect(renderGateResult(allowed)).toMatch(
+      /^SKIP {2}overall +context\.evidence_recall +- {2}baseline 0\.7000, not in the run, skipped \(--allow-missing-metrics\)$/m,
+    );
+    expect(renderGateResult(allowed)).toMatch(
+      /gate passed: 4 checks, 2 skipped as the run lacks their metric \(--allow-missing-metrics\)\n$/,
+    );
+    expect(allowed.warnings).toContain(
+      '2 checks skipped as the run lacks the metric (--allow-missing-metrics): context.evidence_recall (overall), context.evidence_recall (multi-session).',
+    );
+    const json = gateResultJson(allowed, { run: 'x', exitCode: 0 });
+    expect(json.allow_missing_metrics).toBe(true);
+    expect(json.checks.filter((check) => check.missing).map((check) => [check.group, check.passed])).toEqual([
+      ['overall', true],
+      ['multi-session', true],
+    ]);
   });
 
   it('names an unknown question type and the close ones', () => {
@@ -190,13 +226,19 @@ describe('evaluateGate', () => {
       summary: summary({ 'session.recall_all@5': 1 }),
       summaryPath: 'x',
       baseline: { summary: summary({ 'turn.recall_all@5': 1 }), path: 'base' },
+      allowMissingMetrics: true,
     });
-    expect(result.checks).toEqual([]);
+    expect(result.checks.map((check) => [check.metric, check.missing, check.passed])).toEqual([
+      ['turn.recall_all@5', true, true],
+    ]);
     expect(result.passed).toBe(false);
     expect(result.problems).toEqual([
       'The gate evaluated 0 checks, so it shows nothing: the run and the baseline share no metric to compare.',
     ]);
-    expect(renderGateResult(result)).toBe(
+    expect(renderGateResult(result)).toMatch(
+      /^SKIP {2}overall {2}turn.recall_all@5 {2}- {2}baseline 1.0000, not in the run, skipped \(--allow-missing-metrics\)\n\n/,
+    );
+    expect(renderGateResult(result)).toMatch(
       'gate failed (1 reason):\n- The gate evaluated 0 checks, so it shows nothing: the run and the baseline share no metric to compare.\n',
     );
   });

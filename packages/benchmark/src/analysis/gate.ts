@@ -4,6 +4,7 @@ import { suggestNames } from '../config/close-names.js';
 import { formatDelta, formatValue } from '../results/markdown-table.js';
 import type { MetricMeans, Summary } from '../results/summary.js';
 import { type FailedQuestions, failedQuestions } from './failed-questions.js';
+import { missingMetricCheck } from './gate-missing.js';
 import { gateProblems } from './gate-problems.js';
 import { type ComparisonOperator, formatThreshold, holds, type Threshold } from './gate-threshold.js';
 import type { Run } from './read-run.js';
@@ -29,6 +30,8 @@ export type GateCheck = {
   /** A drop check's baseline value and its n, and the drop allowed. */
   baseline?: { value: number; n: number; maxDrop: number };
   passed: boolean;
+  /** The run lacks the metric: failed, or skipped (passed) with `allowMissingMetrics`. */
+  missing?: boolean;
   /** `>= 0.8500` or `baseline 0.7910, change -0.0100, may drop 0.0200`. */
   condition: string;
 };
@@ -44,6 +47,8 @@ export type GateResult = {
   problems: string[];
   passed: boolean;
   warnings: string[];
+  /** `--allow-missing-metrics` was given: checks of metrics the run lacks are skipped, not failed. */
+  allowMissingMetrics: boolean;
 };
 
 export type GateOptions = {
@@ -66,6 +71,8 @@ export type GateOptions = {
   allowSubset?: boolean;
   /** Pass a run that stopped before its last question (default: fail). */
   allowPartial?: boolean;
+  /** Skip (and report) the checks of metrics the run lacks, instead of failing them (default: fail). */
+  allowMissingMetrics?: boolean;
 };
 
 /** Summary rows that are not question types. */
@@ -104,6 +111,7 @@ function checkThreshold(
   summaryPath: string,
   threshold: Threshold,
   failed: FailedQuestions,
+  allowMissingMetrics: boolean,
 ): GateCheck {
   const means = row(summary, threshold.scope);
   if (means === undefined && !(QUESTION_TYPES as readonly string[]).includes(threshold.scope)) {
@@ -131,10 +139,21 @@ function checkThreshold(
     );
   }
   const observed = means.metrics[threshold.metric];
+  const bound = { operator: threshold.operator, value: threshold.value };
   if (observed === undefined) {
-    throw new Error(
-      `Unknown metric "${threshold.metric}" in threshold "${formatThreshold(threshold)}" (not in ${summaryPath}); ${suggestNames(threshold.metric, allMetricNames(summary))}.`,
-    );
+    const missing = missingMetricCheck({
+      metric: threshold.metric,
+      known: allMetricNames(summary),
+      allowed: allowMissingMetrics,
+      threshold: bound,
+    });
+    return {
+      kind: 'threshold',
+      scope: threshold.scope,
+      metric: threshold.metric,
+      threshold: bound,
+      ...missing,
+    };
   }
   return {
     kind: 'threshold',
@@ -149,26 +168,20 @@ function checkThreshold(
 }
 
 function dropMetrics(options: GateOptions, baseline: Summary): string[] {
-  const run = options.summary.metrics.overall.metrics;
   const before = baseline.metrics.overall.metrics;
-  if (options.metrics === undefined) {
-    return Object.keys(run).filter((metric) => metric in before && !LOWER_IS_BETTER.test(metric));
-  }
+  // Every metric the baseline has is checked: one the run lacks is a missing check, never dropped.
+  if (options.metrics === undefined)
+    return Object.keys(before).filter((metric) => !LOWER_IS_BETTER.test(metric));
   for (const metric of options.metrics) {
     if (LOWER_IS_BETTER.test(metric)) {
       throw new Error(
         `Metric "${metric}" is lower-is-better, so a baseline drop does not apply; bound it with --max.`,
       );
     }
-    for (const [summary, path] of [
-      [options.summary, options.summaryPath],
-      [baseline, options.baseline?.path ?? 'the baseline'],
-    ] as const) {
-      if (!(metric in summary.metrics.overall.metrics)) {
-        throw new Error(
-          `Unknown metric "${metric}" in --metrics (not in ${path}); ${suggestNames(metric, allMetricNames(summary))}.`,
-        );
-      }
+    if (!(metric in before)) {
+      throw new Error(
+        `Unknown metric "${metric}" in --metrics (not in ${options.baseline?.path ?? 'the baseline'}); ${suggestNames(metric, allMetricNames(baseline))}.`,
+      );
     }
   }
   return [...options.metrics];
@@ -220,7 +233,10 @@ export function evaluateGate(options: GateOptions): GateResult {
     throw new Error('The gate has nothing to check: give --min, --max, --baseline or a --config file.');
   }
   const failed = failedQuestions({ summary, ...(options.run === undefined ? {} : { run: options.run }) });
-  const checks = thresholds.map((threshold) => checkThreshold(summary, summaryPath, threshold, failed));
+  const allowMissing = options.allowMissingMetrics ?? false;
+  const checks = thresholds.map((threshold) =>
+    checkThreshold(summary, summaryPath, threshold, failed, allowMissing),
+  );
   const warnings: string[] = [];
   const problems: string[] = [];
   if (options.baseline !== undefined) {
@@ -236,14 +252,37 @@ export function evaluateGate(options: GateOptions): GateResult {
     for (const scope of scopes) {
       const now = row(summary, scope);
       const then = row(baseline, scope);
-      if (now === undefined || then === undefined) continue;
+      // A row with no finished question measures nothing: the failed questions fail the gate.
+      if (now === undefined || then === undefined || now.n === 0) continue;
       for (const metric of metrics) {
-        if (now.metrics[metric] === undefined || then.metrics[metric] === undefined) continue;
-        checks.push(checkDrop(scope, metric, now, then, maxDrop));
+        const before = then.metrics[metric];
+        if (before === undefined) continue;
+        if (now.metrics[metric] !== undefined) {
+          checks.push(checkDrop(scope, metric, now, then, maxDrop));
+          continue;
+        }
+        const missing = missingMetricCheck({
+          metric,
+          known: allMetricNames(summary),
+          allowed: allowMissing,
+          baseline: before,
+        });
+        checks.push({
+          kind: 'drop',
+          scope,
+          metric,
+          baseline: { value: before, n: metricN(then, metric), maxDrop },
+          ...missing,
+        });
       }
     }
   }
-  const verdict = gateProblems({ ...options, failed, checkCount: checks.length });
+  const skipped = checks.filter((check) => check.missing && check.passed);
+  if (skipped.length > 0)
+    warnings.push(
+      `${skipped.length} ${skipped.length === 1 ? 'check' : 'checks'} skipped as the run lacks the metric (--allow-missing-metrics): ${skipped.map((check) => `${check.metric} (${check.scope})`).join(', ')}.`,
+    );
+  const verdict = gateProblems({ ...options, failed, checkCount: checks.length - skipped.length });
   problems.push(...verdict.problems);
   warnings.push(...verdict.warnings);
   const failedChecks = checks.filter((check) => !check.passed).length;
@@ -253,5 +292,6 @@ export function evaluateGate(options: GateOptions): GateResult {
     problems,
     passed: failedChecks === 0 && problems.length === 0,
     warnings,
+    allowMissingMetrics: allowMissing,
   };
 }

@@ -8,7 +8,7 @@ import type { GateResult } from './gate.js';
 export function renderGateResult(result: GateResult, options: { onlyFailures?: boolean } = {}): string {
   const shown = options.onlyFailures ? result.checks.filter((check) => !check.passed) : result.checks;
   const rows = shown.map((check) => [
-    check.passed ? 'PASS' : 'FAIL',
+    check.missing && check.passed ? 'SKIP' : check.passed ? 'PASS' : 'FAIL',
     check.scope,
     check.metric,
     formatValue(check.observed),
@@ -30,8 +30,11 @@ export function renderGateResult(result: GateResult, options: { onlyFailures?: b
   if (options.onlyFailures && hidden > 0) {
     lines.push(`(${hidden} passing check${hidden === 1 ? '' : 's'} not shown: --only-failures)`, '');
   }
+  const skipped = result.checks.filter((check) => check.missing && check.passed).length;
   if (result.passed) {
-    lines.push(`gate passed: ${checks}`);
+    lines.push(
+      `gate passed: ${checks}${skipped > 0 ? `, ${skipped} skipped as the run lacks their metric (--allow-missing-metrics)` : ''}`,
+    );
   } else if (result.problems.length === 0) {
     lines.push(`gate failed: ${result.failed} of ${checks}`);
   } else {
@@ -60,6 +63,8 @@ export type GateCheckJson = {
   baseline_n: number | null;
   max_drop: number | null;
   passed: boolean;
+  /** The run lacks the metric: the check failed, or was skipped under --allow-missing-metrics. */
+  missing: boolean;
   /** The check as the text output words it. */
   condition: string;
 };
@@ -74,6 +79,8 @@ export type GateJson = {
   /** Reasons the gate fails besides its checks (failed questions, a partial run, ...), one sentence each. */
   problems: string[];
   warnings: string[];
+  /** --allow-missing-metrics was given: checks of metrics the run lacks were skipped (passed, missing). */
+  allow_missing_metrics: boolean;
 };
 
 /**
@@ -102,10 +109,12 @@ export function gateResultJson(
       baseline_n: check.baseline?.n ?? null,
       max_drop: check.baseline?.maxDrop ?? null,
       passed: check.passed,
+      missing: check.missing ?? false,
       condition: check.condition,
     })),
     failed_checks: result.failed,
     problems: result.problems,
     warnings: result.warnings,
+    allow_missing_metrics: result.allowMissingMetrics,
   };
 }

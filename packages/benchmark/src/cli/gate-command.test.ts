@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readRun } from '../analysis/read-run.js';
+import type { GateJson } from '../analysis/render-gate-result.js';
 import type { Sample } from '../results/sample.js';
 import { aggregateMetrics } from '../run/outputs/aggregate-metrics.js';
 import { makeSampleRun } from '../testing/make-sample-run.js';
@@ -141,13 +142,33 @@ describe('lme gate', () => {
     expect(overridden.stdout).toMatch(/>= 0\.5000$/m);
   });
 
-  it('exits 1 on an unknown metric, naming it and close names', () => {
+  it('exits 3 on a bound of a metric the run lacks, naming it and close names, unless --allow-missing-metrics', () => {
     const result = runCli(['gate', official, '--min', 'session.recal_all@5>=0.8']);
-    expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(
-      /^lme: Unknown metric "session\.recal_all@5" in threshold "session\.recal_all@5>=0\.8" \(not in .*summary\.json\); close names: session\.recall_all@5/,
+    expect(result.status).toBe(3);
+    expect(result.stdout).toMatch(
+      /^FAIL {2}overall {2}session\.recal_all@5 {2}- {2}>= 0\.8000, not in the run \(close names: session\.recall_all@5, .*\); pass --allow-missing-metrics to skip it$/m,
     );
-    expect(result.stdout).toBe('');
+    const allowed = runCli([
+      'gate',
+      official,
+      '--min',
+      'session.recall_all@5>=0.5',
+      '--min',
+      'context.evidence_recall>=0.5',
+      '--allow-missing-metrics',
+      '--format',
+      'json',
+    ]);
+    expect(allowed.status).toBe(0);
+    const json = JSON.parse(allowed.stdout) as GateJson;
+    expect(json.allow_missing_metrics).toBe(true);
+    expect(json.checks.map((check) => [check.metric, check.missing, check.passed])).toEqual([
+      ['session.recall_all@5', false, true],
+      ['context.evidence_recall', true, true],
+    ]);
+    expect(allowed.stderr).toContain(
+      'lme: warning: 1 check skipped as the run lacks the metric (--allow-missing-metrics): context.evidence_recall (overall).',
+    );
   });
 
   it('exits 1 on a malformed threshold or a missing run', () => {

@@ -25,6 +25,7 @@ type GateFlags = {
   allowErrors?: number;
   allowSubset?: boolean;
   allowPartial?: boolean;
+  allowMissingMetrics?: boolean;
   onlyFailures?: boolean;
   format: 'text' | 'json';
 };
@@ -71,6 +72,10 @@ export function gateCommand(): Command {
       '--allow-partial',
       'pass a run that stopped before its last question (--max-cost, a signal, a full disk); by default a partial run fails the gate',
     )
+    .option(
+      '--allow-missing-metrics',
+      'skip (and report as SKIP) the checks of metrics the run lacks; by default a metric a threshold or the baseline names that the run lacks fails its check',
+    )
     .option('--config <file.json>', 'gate file (configs/gates/<name>.json); flags override it')
     .option(
       '--only-failures',
@@ -100,6 +105,7 @@ export function gateCommand(): Command {
       if (flags.metrics !== undefined) fromFlags.metrics = flags.metrics;
       if (flags.allowErrors !== undefined) fromFlags.allowErrors = flags.allowErrors;
       if (flags.allowSubset !== undefined) fromFlags.allowSubset = flags.allowSubset;
+      if (flags.allowMissingMetrics !== undefined) fromFlags.allowMissingMetrics = flags.allowMissingMetrics;
       const spec =
         flags.config === undefined
           ? mergeGateSpecs({ thresholds: [] }, fromFlags)
@@ -126,6 +132,7 @@ export function gateCommand(): Command {
             failed_checks: 0,
             problems: [problem],
             warnings: [],
+            allow_missing_metrics: spec.allowMissingMetrics ?? false,
           });
         }
         process.exitCode = GATE_FAILED;
@@ -145,6 +152,7 @@ export function gateCommand(): Command {
         ...(spec.allowErrors === undefined ? {} : { allowErrors: spec.allowErrors }),
         ...(spec.allowSubset === undefined ? {} : { allowSubset: spec.allowSubset }),
         allowPartial: flags.allowPartial ?? false,
+        allowMissingMetrics: spec.allowMissingMetrics ?? false,
       });
       for (const warning of [...(run.run?.warnings ?? []), ...result.warnings]) {
         log.warn(warning);

@@ -104,6 +104,29 @@ describe('progress', () => {
     );
   });
 
+  // Issue 60, item 9: `questions 2/22 … ETA 11 s` for a run that took 4 min 55 s.
+  it('gives no ETA until a tenth of the questions is done past the first, saying so, when questions finish together', () => {
+    const { progress, tick, text } = fakeProgress(false);
+    const total = 22;
+    progress.start(0);
+    tick(60_000);
+    progress.update(1, total);
+    tick(100); // the second question's haystack was embedded ahead: it finishes right after the first
+    progress.update(2, total);
+    const lines = () => text().trimEnd().split('\n');
+    for (let done = 3; done <= total; done++) {
+      tick(13_000);
+      progress.update(done, total);
+      if (done === 3) expect(lines().at(-1)).toBe('questions 3/22 (13%) · ETA once the pace is known');
+      const eta = /ETA (?:(\d+) min )?(\d+) s/.exec(lines().at(-1)!);
+      if (!eta) continue;
+      const seconds = Number(eta[1] ?? 0) * 60 + Number(eta[2]);
+      expect(done, lines().at(-1)).toBeGreaterThanOrEqual(4);
+      expect(seconds, lines().at(-1)).toBeGreaterThanOrEqual(((total - done) * 13) / 2);
+    }
+    progress.stop();
+  });
+
   it('prints a line every tenth of the total when piped, each with done/total, rate and ETA', () => {
     const { progress, tick, text } = fakeProgress(false);
     progress.start(0);
@@ -114,7 +137,8 @@ describe('progress', () => {
     progress.stop();
     const lines = text().trimEnd().split('\n');
     expect(lines[0]).toBe('questions 1/22 (4%)');
-    expect(lines[1]).toBe('questions 3/22 (13%) · 1.0 questions/s · ETA 19 s');
+    expect(lines[1]).toBe('questions 3/22 (13%) · ETA once the pace is known');
+    expect(lines[2]).toBe('questions 5/22 (22%) · 1.0 questions/s · ETA 17 s');
     expect(lines.map((line) => /\d+\/22/.exec(line)![0])).toEqual([
       '1/22',
       '3/22',
@@ -141,7 +165,7 @@ describe('progress', () => {
     progress.update(2, 500);
     tick(1_000);
     progress.update(3, 500);
-    expect(text()).toBe('questions 1/500 (0%)\nquestions 3/500 (0%) · 0.07 questions/s · ETA 2 h 04 min\n');
+    expect(text()).toBe('questions 1/500 (0%)\nquestions 3/500 (0%) · ETA once the pace is known\n');
   });
 
   it('redraws one line on a terminal, its cursor controls written apart from the text, and ends it on stop', () => {

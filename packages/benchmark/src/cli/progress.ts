@@ -56,6 +56,8 @@ export type ProgressState = {
   elapsedMs: number;
   /** Units per second at the current pace; undefined until it can be measured. */
   perSecond?: number;
+  /** Units finished past the first, but too few for a pace: the line says the ETA is coming. */
+  measuringPace?: boolean;
   detail?: string;
 };
 
@@ -75,6 +77,9 @@ export function formatProgress(state: ProgressState): string {
   if (perSecond !== undefined && perSecond > 0) {
     parts.push(formatRate(unit, perSecond));
     if (total !== undefined && !finished) parts.push(`ETA ${formatDuration((total - done) / perSecond)}`);
+  } else if (state.measuringPace && total !== undefined && !finished) {
+    // A number from the first few units (the first haystack's embedding, questions finishing together) misleads.
+    parts.push('ETA once the pace is known');
   }
   if (finished && state.elapsedMs > 0) parts.push(`took ${formatDuration(state.elapsedMs / 1000)}`);
   if (state.detail) parts.push(escapeControlCharacters(state.detail));
@@ -82,17 +87,25 @@ export function formatProgress(state: ProgressState): string {
 }
 
 /**
+ * The units past the first finished one the pace is measured over before it is shown: a tenth of
+ * the total, at least two. Two questions that finish together (the next haystack embedded ahead,
+ * a LoCoMo conversation's questions after its one ingest) gave `ETA 11 s` for a 5-minute run.
+ */
+const paceUnits = (total: number | undefined) => Math.max(2, Math.ceil((total ?? 0) / 10));
+
+/**
  * The pace of a run, measured from the first unit this process finished: the time before it
  * (loading a model, building the first index, a cold cache) is paid once, so counting it put the
  * ETA of a 3-minute run at 10 minutes. The whole span since then, not a recent window: questions
  * differ in size and a loaded machine in speed, and on the committed sample a window of the last
- * few questions was further off than the whole span. Until a second unit is done there is no pace.
+ * few questions was further off than the whole span. No pace until a tenth of the total (at least
+ * two units) is done past the first.
  */
 export function createPace(now: () => number) {
   let first: { at: number; done: number } | undefined;
   return {
-    /** Units per second at `done`, or undefined. */
-    perSecond(done: number, baseline: number): number | undefined {
+    /** Units per second at `done` of `total`, or undefined. */
+    perSecond(done: number, baseline: number, total?: number): number | undefined {
       if (done <= baseline) return undefined;
       const at = now();
       if (first === undefined) {
@@ -100,6 +113,8 @@ export function createPace(now: () => number) {
         return undefined;
       }
       const seconds = (at - first.at) / 1000;
+      const finished = total !== undefined && done >= total;
+      if (done - first.done < paceUnits(total) && !finished) return undefined;
       return done > first.done && seconds > 0 ? (done - first.done) / seconds : undefined;
     },
   };
@@ -153,7 +168,10 @@ export function createProgress(label: string, options: ProgressOptions = {}): Pr
     update(done, total, detail) {
       if (stopped || !logger.shows('info')) return;
       started ??= { at: now(), done: 0 };
-      latest = { label, unit, done, total, detail, perSecond: pace.perSecond(done, started.done) };
+      const perSecond = pace.perSecond(done, started.done, total);
+      // Past the first finished unit, with no pace yet: say the ETA is coming.
+      const measuringPace = perSecond === undefined && latest !== undefined && latest.done > started.done;
+      latest = { label, unit, done, total, detail, perSecond, measuringPace };
       if (interactive) {
         if (!terminalBar) openBar(done, total);
         if (total !== undefined) terminalBar!.setTotal(total);

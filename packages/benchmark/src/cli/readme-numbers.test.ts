@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EVIDENCE_HEADLINE_METRICS, HEADLINE_METRICS } from '../run/outputs/render-table.js';
@@ -28,6 +28,17 @@ describe('the README', () => {
       expect(meaning, name).toContain(
         `**${name}**`.replace('**qa.accuracy_strict**', '`qa.accuracy_strict`'),
       );
+  });
+
+  // Issue 60, item 8: the bridges and hosted adapters were in no README line nor its table.
+  it('lists every page of docs/ in its documentation table, and names the bridges and hosted adapters', () => {
+    const table = section('Documentation');
+    const pages = readdirSync(join(REPO_ROOT, 'docs')).filter((name) => name.endsWith('.md'));
+    for (const page of pages) expect(table, page).toContain(`| [docs/${page}](docs/${page})`);
+    const external = section('Scoring your own memory system');
+    expect(external).toMatch(/lme bridges install mem0 mempalace/);
+    expect(external).toContain('[docs/bridges.md](docs/bridges.md)');
+    expect(external).toContain('[docs/hosted-adapters.md](docs/hosted-adapters.md)');
   });
 
   it('gives the headline figures for a user, not the history of how they were reached', () => {

@@ -15,6 +15,7 @@ import {
   type RunOptionDeclaration,
   runOptionOf,
 } from '../config/run-options.js';
+import { PRESET_CONTEXT_BUDGET } from '../config/sections/stages-section.js';
 import { parseProviderOptions, providerNamed, providerOptionKeys } from '../providers/provider-registry.js';
 import { benchmarkLayer, benchmarkOfDataset } from '../run/benchmark-defaults.js';
 import { keyValueFlag, listFlag, namedWeightsFlag, schemaNumberFlag, weightsFlag } from './parse-flag.js';
@@ -186,11 +187,17 @@ export function resolveRunConfig(
   const higher = { ...stored, ...fromFile, ...preset, ...environment, ...flags };
   const fromBenchmark = benchmark ? benchmarkLayer(benchmark, higher) : {};
   const descriptor = providerNamed(higher.provider ?? String(fieldOf('provider').defaultValue));
-  // An external system gets the whole conversation unless a layer asks for user turns only.
-  const fromProvider: RunConfigInput =
-    descriptor.capabilities.external && !('indexRoles' in higher) && !('indexRoles' in fromBenchmark)
-      ? { indexRoles: 'all' }
-      : {};
+  const unset = (key: keyof RunConfigInput) => !(key in higher) && !(key in fromBenchmark);
+  // An external system gets the whole conversation unless a layer asks for user turns only, and a
+  // new run measures its context (context.evidence_recall) at the presets' budget, as lme's own.
+  const fromProvider: RunConfigInput = descriptor.capabilities.external
+    ? {
+        ...(unset('indexRoles') ? { indexRoles: 'all' } : {}),
+        ...(unset('contextBudget') && Object.keys(stored).length === 0
+          ? { contextBudget: PRESET_CONTEXT_BUDGET }
+          : {}),
+      }
+    : {};
   const config = parseRunConfig({ ...fromBenchmark, ...fromProvider, ...higher });
   const layers = {
     ...(benchmark ? { [`benchmark ${benchmark.name}`]: fromBenchmark.benchmarkDefaults?.keys ?? [] } : {}),

@@ -48,7 +48,8 @@ const JOB_INDEX = `\${{ strategy.job-index }}`;
 const JOB_TOTAL = `\${{ strategy.job-total }}`;
 
 describe('docs/scale-out.md: Kubernetes', () => {
-  const [claim, job] = manifest('kubernetes-shards');
+  const [claim] = manifest('kubernetes-seed');
+  const [job] = manifest('kubernetes-shards');
   const [merge] = manifest('kubernetes-merge');
   const shards = job!.spec.completions as number;
   const container = job!.spec.template.spec.containers[0];
@@ -115,6 +116,62 @@ describe('docs/scale-out.md: Kubernetes', () => {
     expect(command.args).toEqual(folders);
     expect(mergeSpec.volumes[0].persistentVolumeClaim.claimName).toBe(claim!.metadata.name);
     expect(mergeSpec.containers[0].volumeMounts[0].mountPath).toBe(container.volumeMounts[0].mountPath);
+  });
+});
+
+// Issue 60, item 10: no image, no step putting data and model files on the volume once.
+describe('docs/scale-out.md: the image and the seed', () => {
+  const [job] = manifest('kubernetes-shards');
+  const [claim, seed] = manifest('kubernetes-seed');
+  const shard = job!.spec.template.spec.containers[0];
+  const shardLine = words(
+    (shard.args[0] as string).split('\n').find((line: string) => / lme run --dataset/.test(line))!,
+  );
+  const shardOptions = parseLme(shardLine).command.opts();
+  const seedContainer = seed!.spec.template.spec.containers[0];
+  const seedScript = (seedContainer.args[0] as string).trim().split('\n');
+  const environment = (container: Manifest) =>
+    Object.fromEntries(
+      (container.env as { name: string; value: string }[]).map(({ name, value }) => [name, value]),
+    );
+
+  it("builds the image the Jobs run from the checkout's Dockerfile: pinned pnpm, frozen install, /lme, the volume's folders", () => {
+    const dockerfile = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8');
+    const instructions = dockerfile.split('\n').filter((line) => /^[A-Z]+ /.test(line));
+    const packageManager = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).packageManager;
+    expect(instructions[0]).toMatch(/^FROM node:20-/);
+    expect(instructions).toContain(`RUN npm i -g ${packageManager}`);
+    expect(instructions).toContain('RUN pnpm install --frozen-lockfile');
+    expect(instructions).toContain(`WORKDIR ${shard.workingDir}`);
+    const env = instructions
+      .find((line) => line.startsWith('ENV LME_'))!
+      .slice(4)
+      .split(' ');
+    expect(Object.fromEntries(env.map((pair) => pair.split('=')))).toEqual(environment(shard));
+    // Its default command is a run lme parses: the committed sample, as a smoke test.
+    const command = JSON.parse(instructions.find((line) => line.startsWith('CMD '))!.slice(4)) as string[];
+    expect(parseLme(command).command.opts()).toMatchObject({ dataset: 'sample' });
+    const ignored = readFileSync(join(REPO_ROOT, '.dockerignore'), 'utf8').split('\n');
+    for (const folder of ['node_modules', '**/node_modules', '**/dist', 'results', '.git'])
+      expect(ignored).toContain(folder);
+  });
+
+  it('puts the dataset and the preset embedders model files on the shards volume once, where the shards read them', () => {
+    expect(claim!.kind).toBe('PersistentVolumeClaim');
+    expect(seed!.kind).toBe('Job');
+    expect(seedContainer.image).toBe(shard.image);
+    expect(environment(seedContainer)).toEqual(environment(shard));
+    expect(seedScript[0]).toBe('set -e');
+    expect(seedScript).toContain(`pnpm -s lme datasets download ${shardOptions.dataset}`);
+    const preset = JSON.parse(
+      readFileSync(join(REPO_ROOT, 'configs', 'presets', `${shardOptions.preset}.json`), 'utf8'),
+    ) as { config: { embedder: string } };
+    const models = preset.config.embedder.split('+').map((part) => part.replace(/^hf:/, ''));
+    const fetch = words(seedScript.find((line) => line.includes('lme models fetch'))!);
+    expect(fetch.slice(fetch.indexOf('fetch') + 1, fetch.indexOf('--cache-dir'))).toEqual(models);
+    expect(fetch[fetch.indexOf('--cache-dir') + 1]).toBe(shardOptions.cacheDir);
+    expect(seed!.spec.template.spec.volumes[0].persistentVolumeClaim.claimName).toBe(claim!.metadata.name);
+    expect(seedContainer.volumeMounts[0].mountPath).toBe(shard.volumeMounts[0].mountPath);
   });
 });
 

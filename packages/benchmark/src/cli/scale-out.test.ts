@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readEmbeddingCacheStats, verifyEmbeddingCache } from '@lme/search-core';
@@ -28,7 +28,13 @@ let server: StandInServer;
 const embeddedTimes = new Map<string, number>();
 let shardDirs: string[];
 let merged: { status: number | null; stdout: string; stderr: string };
+/** shard-1's files before its pod was retried, and the retry's output. */
+let beforeRetry: Record<string, string>;
+let retried: { status: number | null; stdout: string; stderr: string };
 let warm: { status: number | null; stdout: string; stderr: string };
+
+const folderFiles = (dir: string) =>
+  Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name), 'utf8')]));
 
 const read = <T>(dir: string, file: string) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as T;
 
@@ -71,6 +77,10 @@ beforeAll(async () => {
   for (const result of results) expect(result.stderr).not.toMatch(/error|warning/i);
   expect(results.map((result) => result.status)).toEqual([0, 0, 0, 0]);
   shardDirs = [0, 1, 2, 3].map((index) => join(root, `shard-${index}`));
+  // A pod retried after its shard completed runs the manifest's `lme run --resume "$dir"`.
+  beforeRetry = folderFiles(shardDirs[1]!);
+  retried = (await startCli(['run', '--resume', shardDirs[1]!], { ...environment, JOB_COMPLETION_INDEX: '1' })
+    .done) as typeof retried;
   merged = runCli(['merge', ...shardDirs, '--out', join(root, 'merged')]);
   warm = (await startCli(runArgs('unsharded'), environment).done) as typeof warm;
 }, 240_000);
@@ -86,6 +96,12 @@ describe('four shards from a job engine variable on one shared cache', () => {
     expect(shards.map((manifest) => manifest.config.shard)).toEqual(['1/4', '2/4', '3/4', '4/4']);
     const questions = shardDirs.map((dir) => read<Summary>(dir, 'summary.json').n);
     expect(questions.reduce((sum, n) => sum + n, 0)).toBe(22);
+  });
+
+  it('leaves a complete shard as it was when its pod is retried (--resume), so the merge still joins it', () => {
+    expect(retried.status).toBe(0);
+    expect(retried.stderr).toMatch(/is already complete \(\d+ questions, none to retry\): nothing to do/);
+    expect(folderFiles(shardDirs[1]!)).toEqual(beforeRetry);
   });
 
   it('merges into exactly the unsharded run: figures, rankings hash and fingerprint', () => {

@@ -20,6 +20,11 @@ export type ProviderCapabilities = {
   readerSessions?: 'haystack' | 'evidence';
   /** Ranks the haystack (false for full-context and oracle: no retrieval metrics). */
   ranks: boolean;
+  /**
+   * Ranks whole sessions only (it keeps no turns), with the reason: a run at `--granularity turn`
+   * is refused before any work (run/checks/check-provider-granularity.ts).
+   */
+  sessionsOnly?: string;
   /** Must start from an empty store for every question (no namespace shared between questions). */
   freshPerQuestion?: boolean;
   /** Environment variables holding its credentials (names only, never values). */

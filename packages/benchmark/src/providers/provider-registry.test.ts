@@ -5,7 +5,9 @@ import { parseRun } from '../cli/parse-run-flags.js';
 import { providersHelp } from '../cli/provider-help.js';
 import { resolveRunConfig } from '../cli/run-option-flags.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
+import { listPresets, loadPreset } from '../config/presets.js';
 import { redact } from '../config/secrets.js';
+import { PRESET_CONTEXT_BUDGET } from '../config/sections/stages-section.js';
 import { tinyRecord } from '../testing/tiny-record.js';
 import { externalProviderDescriptor } from './external/external-descriptor.js';
 import type { ExternalMemory } from './external/external-memory.js';
@@ -112,6 +114,14 @@ describe('the provider registry', () => {
     // An external system gets every role unless asked; lme's own pipeline keeps the official user turns.
     expect(repeated.config.indexRoles).toBe('all');
     expect(resolveRunConfig(parseRun([])).config.indexRoles).toBe('user');
+    // Issue 60, item 3: its packed context is measured as the presets measure lme's own.
+    expect(repeated.config.contextBudget).toBe(PRESET_CONTEXT_BUDGET);
+    for (const preset of listPresets().filter((name) => loadPreset(name).config.contextBudget !== undefined))
+      expect(loadPreset(preset).config.contextBudget, preset).toBe(PRESET_CONTEXT_BUDGET);
+    expect(resolveRunConfig(parseRun([])).config.contextBudget).toBeUndefined();
+    expect(
+      resolveRunConfig(parseRun(['--provider', 'http', '--context-budget', '500'])).config.contextBudget,
+    ).toBe(500);
     expect(
       resolveRunConfig(parseRun(['--provider', 'http', '--index-roles', 'user'])).config.indexRoles,
     ).toBe('user');

@@ -32,7 +32,9 @@ function recipe(): string {
   return block;
 }
 
-describe.skipIf(skipReason !== undefined)('the pandas recipe of docs/outputs.md', () => {
+const title = `the pandas recipe of docs/outputs.md${skipReason ? ` (skipped: ${skipReason})` : ''}`;
+
+describe.skipIf(skipReason !== undefined)(title, () => {
   let root: string;
   let dir: string;
 

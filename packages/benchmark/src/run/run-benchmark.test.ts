@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunConfigInput } from '../config/run-config.js';
@@ -42,6 +42,27 @@ describe('runBenchmark resume', () => {
     expect(torn).toBe(true);
     expect(samplesOf(dir)).toHaveLength(22);
     expect(withoutLatency(resumed.summary.metrics)).toEqual(withoutLatency(whole.summary.metrics));
+  });
+
+  it('changes nothing in a run that is already complete', async () => {
+    const complete = config({ runId: 'complete', limit: 4 });
+    await runBenchmark(complete, { argv: [] });
+    const dir = join(complete.out, 'complete');
+    const files = () =>
+      Object.fromEntries(readdirSync(dir).map((name) => [name, readFileSync(join(dir, name))]));
+    const before = files();
+    const notices: string[] = [];
+    const again = await runBenchmark(complete, {
+      argv: ['run', '--resume', dir],
+      resume: { dir },
+      hooks: { onNotice: (message) => notices.push(message) },
+    });
+    expect(files()).toEqual(before);
+    expect(again.summary.n).toBe(4);
+    expect(again.table).toBe(readFileSync(join(dir, 'report.md'), 'utf8'));
+    expect(notices).toContain(
+      `${dir} is already complete (4 questions, none to retry): nothing to do, its files are left as they are.`,
+    );
   });
 
   it('refuses to resume with a config that changes results, naming the keys', async () => {

@@ -1,6 +1,7 @@
 import type { RunConfig } from '../config/run-config.js';
 import { createProvider } from '../providers/create-provider.js';
 import { openRunFolder } from './files/run-folder.js';
+import { completedRunResult, isCompleteRun } from './outputs/completed-run.js';
 import { finishRun } from './phases/finish-run.js';
 import { prepareRun } from './phases/prepare-run.js';
 import { runQuestions } from './phases/run-questions.js';
@@ -36,6 +37,16 @@ export async function runBenchmark(
 ): Promise<BenchmarkResult> {
   const run = await prepareRun(requested, dependencies);
   const { hooks } = run;
+  if (run.resume && isCompleteRun(run.resume)) {
+    // A resume of a finished run (a retried pod, a second click) writes nothing: its folder stays as it was.
+    const result = completedRunResult(run.resume);
+    hooks.onRunStart?.({ dir: result.dir, runId: run.resume.manifest.run_id });
+    hooks.onNotice?.(
+      `${result.dir} is already complete (${run.previous.length} questions, none to retry): nothing to do, its files are left as they are.`,
+    );
+    hooks.onRunEnd?.(result);
+    return result;
+  }
   // Everything that can fail at start happens before the folder is claimed.
   const provider =
     dependencies.provider ??

@@ -17,6 +17,6 @@ export const LOCOMO_CATALOG: readonly DatasetCatalogEntry[] = [
     what: 'LoCoMo: 10 two-speaker conversations, QA in five categories (locomo10.json, 2.8 MB); --errata locomo corrects its known label errors',
     questions: '1986',
     locate: fileAt('locomo10.json'),
-    get: 'not downloaded by lme: save data/locomo10.json of snap-research/locomo as <data dir>/locomo10.json, then --dataset <data dir>/locomo10.json',
+    get: 'not downloaded by lme: save data/locomo10.json of snap-research/locomo as <data dir>/locomo10.json, then --dataset locomo',
   },
 ];

@@ -5,6 +5,12 @@ import type { RerankerDescriptor } from '../../components/rerankers/reranker-des
 import { RERANKERS } from '../../components/rerankers/reranker-registry.js';
 
 /** The stages after retrieval: multi-signal, near-duplicate merging, MMR, the packed context and the reranker. */
+/**
+ * The o200k_base tokens every preset packs its context into (configs/presets/*.json
+ * `contextBudget`); an external system's new run is measured at the same budget.
+ */
+export const PRESET_CONTEXT_BUDGET = 2000;
+
 export const STAGES_SHAPE = {
   /** Query understanding and the multi-signal re-rank of the candidate pool. */
   multiSignal: z.boolean().default(false),

@@ -31,7 +31,7 @@ import { type PollState, pollHostedJob } from '../hosted/poll-until-done.js';
 import { sessionInstant, spokenTurns } from '../hosted/session-text.js';
 import type { ProtocolSession } from '../http/protocol.js';
 import { addReply, deleteReply, eventReply, pingReply, searchReply } from './mem0-platform-api.js';
-import type { Mem0PlatformOptions } from './mem0-platform-options.js';
+import { MEM0_PLATFORM_SESSIONS_ONLY, type Mem0PlatformOptions } from './mem0-platform-options.js';
 
 /** The most results one Mem0 search returns (`top_k` maximum in the reference). */
 const MAX_TOP_K = 1000;
@@ -116,7 +116,7 @@ export function createMem0PlatformMemory(
     },
     async search(request: ExternalSearchRequest, { signal } = {}) {
       if (request.granularity === 'turn') {
-        throw sessionsOnlyError('mem0-platform', 'a Mem0 memory is distilled from a whole session');
+        throw sessionsOnlyError('mem0-platform', MEM0_PLATFORM_SESSIONS_ONLY);
       }
       const referenceDate = options['reference-date'] ? sessionInstant(request.queryDate) : undefined;
       const reply = await connection.request(searchReply, {

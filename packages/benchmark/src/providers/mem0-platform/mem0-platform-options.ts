@@ -28,3 +28,6 @@ export const mem0PlatformOptionsSchema = z
   .strict();
 
 export type Mem0PlatformOptions = z.infer<typeof mem0PlatformOptionsSchema>;
+
+/** Why it ranks whole sessions only (its descriptor's `sessionsOnly`). */
+export const MEM0_PLATFORM_SESSIONS_ONLY = 'a Mem0 memory is distilled from a whole session';

@@ -18,7 +18,12 @@ export const mempalaceDescriptor: ExternalMemoryDescriptor<MempalaceOptions> = {
   description:
     'MemPalace (mempalace 3.11.0) run locally by lme: sessions mined into question-answer drawers, chromadb with all-MiniLM-L6-v2; session granularity only; install with `lme bridges install mempalace`',
   options: mempalaceOptions,
-  capabilities: { external: true, answersItself: false, ranks: true },
+  capabilities: {
+    external: true,
+    answersItself: false,
+    ranks: true,
+    sessionsOnly: 'it mines each session into question-answer drawers and keeps no turns',
+  },
   createMemory(_options, dependencies) {
     return createBridgeMemory({
       name: 'mempalace',

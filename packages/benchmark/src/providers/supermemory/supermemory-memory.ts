@@ -37,7 +37,7 @@ import {
   searchReply,
   settingsReply,
 } from './supermemory-api.js';
-import type { SupermemoryOptions } from './supermemory-options.js';
+import { SUPERMEMORY_SESSIONS_ONLY, type SupermemoryOptions } from './supermemory-options.js';
 
 /** The most results one search returns (`limit` maximum in the reference). */
 const MAX_LIMIT = 100;
@@ -112,7 +112,7 @@ export function createSupermemoryMemory(
     },
     async search(request, { signal } = {}) {
       if (request.granularity === 'turn') {
-        throw sessionsOnlyError('supermemory', 'each document lme adds is a whole session');
+        throw sessionsOnlyError('supermemory', SUPERMEMORY_SESSIONS_ONLY);
       }
       const reply = await connection.request(searchReply, {
         method: 'POST',

@@ -29,3 +29,6 @@ export const supermemoryOptionsSchema = z
   .strict();
 
 export type SupermemoryOptions = z.infer<typeof supermemoryOptionsSchema>;
+
+/** Why it ranks whole sessions only (its descriptor's `sessionsOnly`). */
+export const SUPERMEMORY_SESSIONS_ONLY = 'each document lme adds is a whole session';

@@ -3,7 +3,7 @@ import { groupForLeaderboard } from './leaderboard-groups.js';
 import { parseSince } from './list-runs.js';
 import { renderLeaderboard } from './render-leaderboard.js';
 import { renderRunsCsv, renderRunsText } from './render-runs-list.js';
-import type { RunOverview } from './run-overview.js';
+import { type RunOverview, withoutLoopbackAddress } from './run-overview.js';
 
 function overview(runId: string, overrides: Partial<RunOverview> = {}): RunOverview {
   return {
@@ -17,6 +17,7 @@ function overview(runId: string, overrides: Partial<RunOverview> = {}): RunOverv
     convention: 'official',
     exclusion: 'A',
     granularity: 'session',
+    index_roles: 'user',
     preset: null,
     system: 'bm25',
     provider_name: null,
@@ -86,6 +87,62 @@ describe('leaderboard tables', () => {
     expect(html).toContain('>45.5<');
     const without = renderLeaderboard([overview('x')], { outFile: '/r/board.html', root: '/r' });
     expect(without).not.toContain('ingest p50 ms');
+  });
+});
+
+// Issue 60, item 4: 4- and 22-question runs, session and turn level, in one table sorted on a turn figure 5 of 7 rows lacked.
+describe('leaderboard tables by question set', () => {
+  const session = (value: number) => [{ metric: 'session.recall_any@5', value, n: 18, ci95: null }];
+  const turn = (value: number) => [{ metric: 'turn.recall_any@5', value, n: 18, ci95: null }];
+
+  it('puts runs on another question count or granularity in a table of their own, titled by it', () => {
+    const groups = groupForLeaderboard([
+      overview('full'),
+      overview('four', { questions_total: 4, questions_done: 4 }),
+      overview('turns', { granularity: 'turn' }),
+      overview('full-2'),
+    ]);
+    expect(groups.map((group) => [group.title, group.runs.map((run) => run.run_id)])).toEqual([
+      ['longmemeval · sample · official (exclusion A) · 22 questions · session level', ['full', 'full-2']],
+      ['longmemeval · sample · official (exclusion A) · 4 questions · session level', ['four']],
+      ['longmemeval · sample · official (exclusion A) · 22 questions · turn level', ['turns']],
+    ]);
+  });
+
+  it('sorts a table on the first headline figure every run in it has', () => {
+    const html = renderLeaderboard(
+      [
+        overview('pipeline', { headline: [...turn(0.9), ...session(0.6)] }),
+        overview('mem0', { headline: session(0.8) }),
+        overview('mempalace', { headline: session(0.7) }),
+      ],
+      { outFile: '/r/board.html', root: '/r' },
+    );
+    expect(html).toContain(
+      '<th aria-sort="descending"><button type="button">session.recall_any@5</button></th>',
+    );
+    const order = [...html.matchAll(/data-run="([^"]+)"/g)].map((match) => match[1]);
+    expect(order).toEqual(['mem0', 'mempalace', 'pipeline']);
+  });
+
+  it('says when runs in one table were given other turns', () => {
+    const html = renderLeaderboard([overview('hybrid'), overview('mem0', { index_roles: 'all' })], {
+      outFile: '/r/board.html',
+      root: '/r',
+    });
+    expect(html).toContain(
+      'Not on equal terms: hybrid indexed user turns only, mem0 every role (--index-roles all gives lme&#39;s pipeline what an external system gets).',
+    );
+    expect(
+      renderLeaderboard([overview('a'), overview('b')], { outFile: '/r/board.html', root: '/r' }),
+    ).not.toContain('Not on equal terms');
+  });
+
+  it("names an external system by what it reported, not by the bridge's random loopback port", () => {
+    expect(withoutLoopbackAddress('mem0 mem0 2.2.1 at http://127.0.0.1:37761')).toBe('mem0 mem0 2.2.1');
+    expect(withoutLoopbackAddress('http my-memory 1.4 at https://memory.example.com')).toBe(
+      'http my-memory 1.4 at https://memory.example.com',
+    );
   });
 });
 

@@ -71,18 +71,36 @@ function apartReason(first: Signature, other: Signature): string {
   return `Not comparable with the table above: ${reasons.join('; ') || 'a different setting'}.`;
 }
 
-/** A table's heading: the benchmark, the dataset (a path by its last two parts) and the convention. */
-function titleOf(run: RunOverview): string {
-  return `${run.benchmark} · ${datasetName(run.dataset)} · ${run.convention}${run.exclusion ? ` (exclusion ${run.exclusion})` : ''}`;
-}
+/** The questions a run set out to answer (a stopped run that did not record them: those it did). */
+const questionsOf = (run: RunOverview) => run.questions_total ?? run.questions_done;
 
-/** Runs that may share a table: the same benchmark, dataset file name and convention (exclusion included). */
-function keyOf(run: RunOverview): string {
-  return JSON.stringify([run.benchmark, run.dataset.replace(/^.*[\\/]/, ''), run.convention, run.exclusion]);
+/**
+ * A table's heading: the benchmark, the dataset (a path by its last two parts), the convention,
+ * and the question set: how many questions, graded at which level.
+ */
+function titleOf(run: RunOverview): string {
+  return `${run.benchmark} · ${datasetName(run.dataset)} · ${run.convention}${run.exclusion ? ` (exclusion ${run.exclusion})` : ''} · ${questionsOf(run)} questions · ${run.granularity} level`;
 }
 
 /**
- * The runs in leaderboard tables: one per benchmark, dataset and convention (exclusion included),
+ * Runs that may share a table: the same benchmark, dataset file name and convention (exclusion
+ * included), on the same question set: as many questions, graded at the same granularity (a
+ * 4-question run beside a 22-question one, or session recall beside turn recall, compares nothing).
+ */
+function keyOf(run: RunOverview): string {
+  return JSON.stringify([
+    run.benchmark,
+    run.dataset.replace(/^.*[\\/]/, ''),
+    run.convention,
+    run.exclusion,
+    questionsOf(run),
+    run.granularity,
+  ]);
+}
+
+/**
+ * The runs in leaderboard tables: one per benchmark, dataset, convention (exclusion included) and
+ * question set (count and granularity),
  * split further when dataset checksum, errata or judge differ; the largest table of a dataset
  * first, the others saying why they are apart. Tables in the order their newest run came.
  */

@@ -55,7 +55,12 @@ function runCell(run: RunOverview, outFile: string): string {
 }
 
 function tableOf(group: LeaderboardGroup, index: number, outFile: string): string {
-  const metrics = [...new Set(group.runs.flatMap((run) => run.headline.map(({ metric }) => metric)))];
+  const named = [...new Set(group.runs.flatMap((run) => run.headline.map(({ metric }) => metric)))];
+  // The table is sorted on the first headline figure every run in it has (a figure half the rows lack sorts nothing).
+  const shared = named.find((metric) =>
+    group.runs.every((run) => run.headline.some((figure) => figure.metric === metric)),
+  );
+  const metrics = shared === undefined ? named : [shared, ...named.filter((metric) => metric !== shared)];
   const lead = metrics[0];
   const types = lead === undefined ? [] : [...new Set(group.runs.flatMap((run) => Object.keys(run.by_type)))];
   const hasIngest = group.runs.some(
@@ -123,10 +128,20 @@ function tableOf(group: LeaderboardGroup, index: number, outFile: string): strin
     `<section class="group" id="group-${index}">`,
     `<h2>${escapeHtml(group.title)} <small>${group.runs.length} run${group.runs.length === 1 ? '' : 's'}</small></h2>`,
     group.apart === null ? '' : `<p class="apart">${escapeHtml(group.apart)}</p>`,
+    rolesNote(group),
     `<p class="facts">${facts}</p>`,
     `<div class="scroll"><table class="board"><thead><tr>${head}</tr></thead><tbody>${rows.join('\n')}</tbody></table></div>`,
     '</section>',
   ].join('\n');
+}
+
+/** Runs in one table that were given other turns (user turns only, or every role) say so: they are not on equal terms. */
+function rolesNote(group: LeaderboardGroup): string {
+  const byRoles = (roles: string) =>
+    group.runs.filter((run) => run.index_roles === roles).map((run) => run.label ?? run.run_id);
+  const [user, all] = [byRoles('user'), byRoles('all')];
+  if (user.length === 0 || all.length === 0) return '';
+  return `<p class="apart">${escapeHtml(`Not on equal terms: ${user.join(', ')} indexed user turns only, ${all.join(', ')} every role (--index-roles all gives lme's pipeline what an external system gets).`)}</p>`;
 }
 
 const STYLE = `
@@ -159,7 +174,7 @@ export function renderLeaderboard(runs: readonly RunOverview[], options: RenderL
 <title>lme leaderboard</title><style>${STYLE}</style></head>
 <body>
 <h1>lme leaderboard</h1>
-<p>${runs.length} run${runs.length === 1 ? '' : 's'} in <code>${escapeHtml(options.root)}</code>, written ${escapeHtml(now)}. One table per benchmark, dataset and convention; runs whose dataset checksum, errata or judge differ are in a table of their own, which says why. Click a column to sort; a run's name opens its own report. Intervals are 95%.</p>
+<p>${runs.length} run${runs.length === 1 ? '' : 's'} in <code>${escapeHtml(options.root)}</code>, written ${escapeHtml(now)}. One table per benchmark, dataset, convention and question set (how many questions, at which granularity); runs whose dataset checksum, errata or judge differ are in a table of their own, which says why. Click a column to sort; a run's name opens its own report. Intervals are 95%.</p>
 ${body}
 <script>${LEADERBOARD_CLIENT.replace(/<\/(script)/gi, '<\\/$1')}</script>
 </body></html>

@@ -34,6 +34,8 @@ export type RunOverview = {
   /** The official convention's exclusion (A or B), else null. */
   exclusion: string | null;
   granularity: string;
+  /** The turns indexed or sent: `user` (lme's presets) or `all` (every role: an external system's default). */
+  index_roles: string;
   /** `--preset`, when the run started from one. */
   preset: string | null;
   /** The pipeline's retriever (routes, fusion) or the provider, with an external system's name, version and URL. */
@@ -69,6 +71,14 @@ export type RunOverview = {
   /** The run's own report in its folder (report.html when `lme report --html` wrote one, else report.md), else null. */
   report: string | null;
 };
+
+/**
+ * An external system named by what it reported (`mem0 mem0 2.2.1`): the loopback address a bridge
+ * listened on (a random port each run) is no part of what ran, so it is left out.
+ */
+export function withoutLoopbackAddress(system: string): string {
+  return system.replace(/ at https?:\/\/(?:127(?:\.\d{1,3}){3}|localhost|\[::1\])(?::\d+)?(?:\/\S*)?$/, '');
+}
 
 /** The benchmark a run ran: recorded since benchmark defaults exist, else the one owning its question types. */
 function benchmarkOf(run: Run, summary: Summary): string {
@@ -168,8 +178,9 @@ export function readRunOverview(dir: string): { overview: RunOverview; warnings:
     convention: String(config.convention),
     exclusion: described.exclusion,
     granularity: String(config.granularity),
+    index_roles: String(config.indexRoles ?? 'user'),
     preset: typeof config.preset === 'string' ? config.preset : null,
-    system: described.retriever,
+    system: withoutLoopbackAddress(described.retriever),
     provider_name: run.config.provider?.name ?? null,
     provider_version: run.config.provider?.version ?? null,
     errata:

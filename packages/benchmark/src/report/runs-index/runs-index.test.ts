@@ -163,7 +163,9 @@ const executablePath = findChromium();
 const skipReason = executablePath ? undefined : 'no Chromium found (apt-get install chromium)';
 if (skipReason) console.warn(`leaderboard browser test skipped: ${skipReason}`);
 
-describe.skipIf(skipReason !== undefined)('the leaderboard page in headless Chromium', () => {
+const browserTitle = `the leaderboard page in headless Chromium${skipReason ? ` (skipped: ${skipReason})` : ''}`;
+
+describe.skipIf(skipReason !== undefined)(browserTitle, () => {
   let page: string;
   let report: OpenedReport;
   const dialogs: string[] = [];

@@ -24,6 +24,7 @@ import { providerCapabilities } from '../../providers/provider-registry.js';
 import { ensureDirectory } from '../files/ensure-directory.js';
 import { checkReaderSettings } from '../phases/qa-stage.js';
 import { checkAnswerSource } from './check-answer-source.js';
+import { checkProviderGranularity } from './check-provider-granularity.js';
 
 /**
  * The settings preflight reads: the embedders (and their families' options), the LLM roles, the
@@ -37,6 +38,7 @@ export type PreflightSettings = EmbedderSettings &
   Parameters<typeof contextualizesWithLlm>[0] &
   Parameters<typeof checkReaderSettings>[0] &
   Parameters<typeof checkAnswerSource>[0] &
+  Parameters<typeof checkProviderGranularity>[0] &
   Pick<SummariesSection, 'summarizerModel' | 'contextualModel'>;
 
 /** What the run needs from outside, checked before any work; each failure is one sentence. */
@@ -155,6 +157,7 @@ export async function preflightRun(options: PreflightOptions): Promise<void> {
   // Reader modes the official script cannot run fail here, before any work (qa-stage.ts).
   if (config.readerModel) checkReaderSettings(config);
   checkAnswerSource(config);
+  checkProviderGranularity(config);
   // An unknown embedder or model fails here, not once per question. Creating one loads and
   // fetches nothing (hosted embedders are checked with the other endpoints below); a family's
   // `check` looks for its model files (components/embedders/).

@@ -16,6 +16,6 @@ export const LOCOMO_PLUS_CATALOG: readonly DatasetCatalogEntry[] = [
         ? { path, status: 'present' }
         : { path, status: 'incomplete', note: 'locomo10.json is not beside it' };
     },
-    get: 'not downloaded by lme: copy data/locomo_plus.json and data/locomo10.json of xjtuleeyf/Locomo-Plus (commit 143cdeb) into <data dir>/locomo-plus/, then --dataset <data dir>/locomo-plus/locomo_plus.json',
+    get: 'not downloaded by lme: copy data/locomo_plus.json and data/locomo10.json of xjtuleeyf/Locomo-Plus (commit 143cdeb) into <data dir>/locomo-plus/, then --dataset locomo-plus',
   },
 ];
