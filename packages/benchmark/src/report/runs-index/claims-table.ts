@@ -44,7 +44,7 @@ export function claimCells(row: ClaimRow): string[] {
   const measured = measurement?.figures.find((check) => check.metric === head.metric)?.measured;
   return [
     row.claim.id,
-    `${figure(head.overall)} ${head.metric} (n=${row.claim.questions.count})`,
+    `${head.overall} ${head.metric} (n=${row.claim.questions.count})`,
     measured ? `${figure(measured.value)} (n=${measured.n})` : 'not measured here',
     measurement?.official.value == null
       ? '–'
