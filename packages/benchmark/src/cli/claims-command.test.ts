@@ -22,7 +22,9 @@ describe('lme claims', () => {
     const claim = JSON.parse(readFileSync(join(dir, 'claim.json'), 'utf8'));
     // Recount any evidence session in the top 5 from the folder and the dataset, every question counted.
     const gold = new Map<string, string[]>();
-    for await (const record of datasetRecords(join(REPO_ROOT, 'datasets/sample/longmemeval_s_sample.json.gz')))
+    for await (const record of datasetRecords(
+      join(REPO_ROOT, 'datasets/sample/longmemeval_s_sample.json.gz'),
+    ))
       gold.set(record.question_id, record.answer_session_ids);
     const samples = samplesOf(dir);
     const hits = samples.filter((sample) =>
@@ -36,12 +38,16 @@ describe('lme claims', () => {
       `published 0.976 recall_any_all_questions@5 over 500; measured ${(hits / samples.length).toFixed(3)}`,
     );
     expect(checked.stdout).toMatch(/official session\.recall_all@5 over \d+: \d\.\d{3}/);
-    expect(checked.stdout).toMatch(/^verdict: (reproduced|not reproduced) \(on \d+ questions; the claim counts 500\)/m);
+    expect(checked.stdout).toMatch(
+      /^verdict: (reproduced|not reproduced) \(on \d+ questions; the claim counts 500\)/m,
+    );
 
     const listed = runCli(['claims', 'list', out]);
     expect(listed.status).toBe(0);
     expect(listed.stdout).toMatch(new RegExp(`\\| memini-bm25-longmemeval-s .*\\| ${runId} \\|`));
-    expect(listed.stdout).toMatch(/\| zep-gpt-4o-longmemeval-s +\|.*\| +not measured here \|.*\| +unchecked \|/);
+    expect(listed.stdout).toMatch(
+      /\| zep-gpt-4o-longmemeval-s +\|.*\| +not measured here \|.*\| +unchecked \|/,
+    );
 
     const page = join(mkdtempSync(join(tmpdir(), 'lme-claims-page-')), 'board.html');
     expect(runCli(['runs', out, '--html', page]).status).toBe(0);
@@ -62,7 +68,9 @@ describe('lme claims', () => {
     );
     const service = runCli(['claims', 'check', 'automem-longmemeval-s', ...SAMPLE, '--out', out]);
     expect(service.status).toBe(1);
-    expect(service.stderr).toMatch(/Claim automem-longmemeval-s needs --provider-url set \(an AutoMem server/);
+    expect(service.stderr).toMatch(
+      /Claim automem-longmemeval-s needs --provider-url set \(an AutoMem server/,
+    );
     expect(readdirSync(out)).toEqual([]);
   });
 
