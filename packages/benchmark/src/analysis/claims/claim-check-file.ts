@@ -18,7 +18,12 @@ export function writeClaimCheck(runDir: string, measurement: ClaimMeasurement): 
 export function readClaimCheck(runDir: string): ClaimMeasurement | undefined {
   const path = join(runDir, CLAIM_CHECK_FILE);
   if (!existsSync(path)) return undefined;
-  const value = JSON.parse(readSmallTextFile(path)) as Partial<ClaimMeasurement> | null;
+  let value: Partial<ClaimMeasurement> | null;
+  try {
+    value = JSON.parse(readSmallTextFile(path)) as Partial<ClaimMeasurement> | null;
+  } catch (error) {
+    throw new Error(`${path} is not a readable claim check (${(error as Error).message}).`);
+  }
   if (
     typeof value !== 'object' ||
     value === null ||
