@@ -39,6 +39,9 @@ describe('lme claims', () => {
     );
     expect(checked.stdout).toMatch(/official session\.recall_all@5 over \d+: \d\.\d{3}/);
     expect(checked.stdout).toMatch(
+      /^dataset: this run read SHA-256 [0-9a-f]{12}…, not the claim's d6f21ea9d60a…/m,
+    );
+    expect(checked.stdout).toMatch(
       /^verdict: (reproduced|not reproduced) \(on \d+ questions; the claim counts 500\)/m,
     );
 

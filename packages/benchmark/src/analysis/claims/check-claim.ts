@@ -46,7 +46,12 @@ export async function measureRunFolder(claim: Claim, dir: string): Promise<Claim
   );
   const measurement = measureClaim(
     claim,
-    { run_id: run.config.run_id, samples: run.samples, ...(run.summary ? { summary: run.summary } : {}) },
+    {
+      run_id: run.config.run_id,
+      samples: run.samples,
+      dataset_sha256: run.config.dataset.sha256,
+      ...(run.summary ? { summary: run.summary } : {}),
+    },
     gold,
   );
   writeClaimCheck(run.dir, measurement);

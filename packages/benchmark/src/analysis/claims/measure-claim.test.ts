@@ -27,6 +27,7 @@ const claim = (overall: number, byType: Record<string, number>) =>
     id: 'toy',
     path: 'toy.json',
     questions: { count: 40, rule: 'all' },
+    benchmark: { name: 'toy', dataset: { name: 'toy.json', sha256: 'a'.repeat(64) } },
     published: [{ metric: 'recall_any_all_questions@1', overall, by_type: byType }],
     official: 'session.recall_all@5',
   }) as unknown as Claim;
@@ -71,5 +72,6 @@ describe('a claim measured against a run', () => {
     );
     expect(measured.figures[0]!.measured!.n).toBe(40);
     expect(measured.official).toEqual({ metric: 'session.recall_all@5', value: 0.5, n: 38 });
+    expect(measured.dataset).toEqual({ claimed: 'a'.repeat(64), measured: null });
   });
 });

@@ -24,6 +24,8 @@ export type ClaimMeasurement = {
   figures: FigureCheck[];
   /** The official metric of the same run, from its summary.json. */
   official: { metric: string; value: number | null; n: number | null };
+  /** SHA-256 of the dataset text the claim names and of the one this run read (null: not recorded). */
+  dataset: { claimed: string; measured: string | null };
   /** The questions this run holds, against the published count. */
   questions: { measured: number; published: number };
   verdict: 'reproduced' | 'not reproduced';
@@ -51,7 +53,7 @@ const points = (difference: number) => `${difference >= 0 ? '+' : ''}${(differen
  */
 export function measureClaim(
   claim: Claim,
-  run: { run_id: string; samples: readonly Sample[]; summary?: Summary },
+  run: { run_id: string; samples: readonly Sample[]; summary?: Summary; dataset_sha256?: string | null },
   gold: ReadonlyMap<string, readonly string[]>,
 ): ClaimMeasurement {
   const samples = run.samples.filter(inMeans);
@@ -110,6 +112,7 @@ export function measureClaim(
     run_id: run.run_id,
     figures,
     official,
+    dataset: { claimed: claim.benchmark.dataset.sha256, measured: run.dataset_sha256 ?? null },
     questions: { measured: headline.measured?.n ?? 0, published: claim.questions.count },
     verdict: reproduced ? 'reproduced' : 'not reproduced',
     explanation,

@@ -37,6 +37,11 @@ export function renderClaimCheck(claim: Claim, measurement: ClaimMeasurement): s
     measurement.questions.measured === measurement.questions.published
       ? ''
       : ` (on ${measurement.questions.measured} questions; the claim counts ${measurement.questions.published})`;
+  const { claimed, measured } = measurement.dataset;
+  if (measured !== claimed)
+    lines.push(
+      `dataset: this run read SHA-256 ${measured === null ? 'unrecorded' : `${measured.slice(0, 12)}…`}, not the claim's ${claimed.slice(0, 12)}… (${claim.benchmark.dataset.name}): another copy or a subset`,
+    );
   lines.push(`verdict: ${measurement.verdict}${subset}: ${measurement.explanation}`);
   if (claim.recipe.fidelity !== 'exact') lines.push(`recipe: ${claim.recipe.fidelity}`);
   return `${lines.join('\n')}\n`;
