@@ -77,9 +77,14 @@ describe('lme claims', () => {
     expect(readdirSync(out)).toEqual([]);
   });
 
-  it('asks for the file of a dataset lme knows by no name', () => {
+  it('asks for the file of a dataset lme knows by no name, and refuses another benchmark', () => {
     const result = runCli(['claims', 'check', 'memini-bm25-locomo']);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('give its file with --dataset <path>');
+    const other = runCli(['claims', 'check', 'memini-bm25-locomo', ...SAMPLE]);
+    expect(other.status).toBe(1);
+    expect(other.stderr).toContain(
+      'Claim memini-bm25-locomo is about locomo, but --dataset sample holds longmemeval questions.',
+    );
   });
 });

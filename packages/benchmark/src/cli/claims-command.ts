@@ -42,6 +42,11 @@ export function claimsCommand(): Command {
         `Claim ${claim.id} was measured on ${claim.benchmark.dataset.name}, which lme knows by no name: give its file with --dataset <path>.`,
       );
     const { config, warnings } = await resolveRunConfigForDataset(command, {}, recipe);
+    const benchmark = config.benchmarkDefaults?.benchmark;
+    if (benchmark !== undefined && benchmark !== claim.benchmark.name)
+      throw new Error(
+        `Claim ${claim.id} is about ${claim.benchmark.name}, but --dataset ${config.dataset} holds ${benchmark} questions.`,
+      );
     const missing = missingNeeds(claim, process.env, config);
     if (missing !== undefined) throw new Error(missing);
     for (const warning of warnings) log.warn(warning);
