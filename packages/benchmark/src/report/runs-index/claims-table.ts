@@ -3,6 +3,7 @@ import { readClaimCheck } from '../../analysis/claims/claim-check-file.js';
 import type { Claim } from '../../analysis/claims/claim-schema.js';
 import { loadClaims } from '../../analysis/claims/load-claims.js';
 import type { ClaimMeasurement } from '../../analysis/claims/measure-claim.js';
+import { measuredCell } from '../../analysis/claims/render-claim-check.js';
 import { escapeHtml } from '../html/render-html-report.js';
 import type { RunOverview } from './run-overview.js';
 
@@ -35,8 +36,6 @@ export function claimRows(
   });
 }
 
-const figure = (value: number | null | undefined) => (value == null ? '–' : value.toFixed(3));
-
 /** The cells of one claim row as text: claim, published, measured, official, verdict, run. */
 export function claimCells(row: ClaimRow): string[] {
   const head = row.claim.published[0]!;
@@ -45,10 +44,10 @@ export function claimCells(row: ClaimRow): string[] {
   return [
     row.claim.id,
     `${head.overall} ${head.metric} (n=${row.claim.questions.count})`,
-    measured ? `${figure(measured.value)} (n=${measured.n})` : 'not measured here',
+    measured ? measuredCell(measured) : 'not measured here',
     measurement?.official.value == null
       ? '–'
-      : `${figure(measurement.official.value)} ${measurement.official.metric} (n=${measurement.official.n})`,
+      : `${measurement.official.value.toFixed(3)} ${measurement.official.metric} (n=${measurement.official.n})`,
     measurement ? measurement.verdict : 'unchecked',
     row.check?.run.run_id ?? '–',
   ];
