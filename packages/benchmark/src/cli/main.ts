@@ -63,6 +63,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   runs: async () => (await import('./runs-command.js')).runsCommand(),
   explain: async () => (await import('./explain-command.js')).explainCommand(),
   serve: async () => (await import('./serve-command.js')).serveCommand(),
+  claims: async () => (await import('./claims-command.js')).claimsCommand(),
   'judge-probe': async () => (await import('./judge-probe-command.js')).judgeProbeCommand(),
 };
 const asked = process.argv[2];
@@ -73,7 +74,7 @@ for (const command of await Promise.all(loaded.map((name) => COMMANDS[name]!()))
 const COMMAND_GROUPS: Readonly<Record<string, readonly string[]>> = {
   'Run a benchmark:': ['run', 'ablate', 'merge', 'serve', 'judge-probe'],
   'Data, presets and models:': ['datasets', 'presets', 'models', 'cache', 'qdrant', 'bridges'],
-  'Read results:': ['runs', 'compare', 'gate', 'report', 'explain'],
+  'Read results:': ['runs', 'compare', 'gate', 'report', 'explain', 'claims'],
 };
 for (const [heading, names] of Object.entries(COMMAND_GROUPS))
   for (const name of names) program.commands.find((command) => command.name() === name)?.helpGroup(heading);

@@ -1,6 +1,7 @@
 import { dirname, relative, sep } from 'node:path';
 import { formatValue } from '../../results/markdown-table.js';
 import { escapeHtml } from '../html/render-html-report.js';
+import { claimsSectionFor } from './claims-table.js';
 import { LEADERBOARD_CLIENT } from './leaderboard-client.js';
 import { groupForLeaderboard, type LeaderboardGroup } from './leaderboard-groups.js';
 import { costCell, questionsCell, whatRan, whenCell } from './render-runs-list.js';
@@ -176,6 +177,7 @@ export function renderLeaderboard(runs: readonly RunOverview[], options: RenderL
 <h1>lme leaderboard</h1>
 <p>${runs.length} run${runs.length === 1 ? '' : 's'} in <code>${escapeHtml(options.root)}</code>, written ${escapeHtml(now)}. One table per benchmark, dataset, convention and question set (how many questions, at which granularity); runs whose dataset checksum, errata or judge differ are in a table of their own, which says why. Click a column to sort; a run's name opens its own report. Intervals are 95%.</p>
 ${body}
+${claimsSectionFor(runs, options.outFile)}
 <script>${LEADERBOARD_CLIENT.replace(/<\/(script)/gi, '<\\/$1')}</script>
 </body></html>
 `;
