@@ -1,4 +1,5 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -113,5 +114,54 @@ describe('every field of a results folder is checked on read (one sentence: file
   it('still reads the real folder it was copied from', () => {
     expect(readRun(run).samples).toHaveLength(22);
     expect(readExplainLines(run)?.size).toBe(22);
+  });
+});
+
+describe('every file of a results folder is read through the guarded reader', () => {
+  let run: string;
+  beforeAll(async () => {
+    run = await makeSampleRun(mkdtempSync(join(tmpdir(), 'lme-guarded-run-')), 'guarded');
+  }, 120_000);
+
+  /** A copy of the run with `name` replaced by what `make` puts at its path. */
+  function replaced(name: string, make: (path: string) => void): string {
+    const dir = join(mkdtempSync(join(tmpdir(), 'lme-guarded-folder-')), 'run');
+    cpSync(run, dir, { recursive: true });
+    rmSync(join(dir, name));
+    make(join(dir, name));
+    return dir;
+  }
+
+  it('refuses a FIFO as summary.json, config.json or samples.jsonl at once, naming it', () => {
+    for (const name of ['summary.json', 'config.json', 'samples.jsonl']) {
+      const dir = replaced(name, (path) => execFileSync('mkfifo', [path]));
+      expect(() => readRun(dir)).toThrow(
+        `${join(dir, name)} is not a regular file (a device, a pipe or a socket); lme reads this from a regular file.`,
+      );
+    }
+  });
+
+  it('does not follow a link in the folder, to /dev/zero or to a real file', () => {
+    for (const [name, target] of [
+      ['summary.json', '/dev/zero'],
+      ['config.json', '/dev/zero'],
+      ['samples.jsonl', join(run, 'samples.jsonl')],
+    ] as const) {
+      const dir = replaced(name, (path) => symlinkSync(target, path));
+      expect(() => readRun(dir)).toThrow(`${join(dir, name)} is a symbolic link; lme does not follow links`);
+    }
+    const explained = replaced('samples.csv', () => {});
+    symlinkSync('/dev/zero', join(explained, 'explain.jsonl'));
+    expect(() => readExplainLines(explained)).toThrow('explain.jsonl is a symbolic link');
+  });
+
+  it('refuses a summary.json larger than lme writes before reading it', () => {
+    const dir = replaced('summary.json', (path) => {
+      writeFileSync(path, '');
+      truncateSync(path, 700 * 1024 * 1024);
+    });
+    expect(() => readSummaryOrRun(dir)).toThrow(
+      `${join(dir, 'summary.json')} holds more than 64 MB, the most lme reads of such a file`,
+    );
   });
 });

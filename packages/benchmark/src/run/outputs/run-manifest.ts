@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { READ_LIMITS, readGuardedJsonFile } from '../../config/read-guarded-file.js';
 import { fromLegacyRetrieverKeys } from '../../config/retriever-settle.js';
 import { type RunConfig, type RunConfigInput, resultKeyDifferences } from '../../config/run-config.js';
-import { readUtf8FileSync } from '../../config/strict-utf8.js';
 import type { ProviderIdentity } from '../../results/provider-identity.js';
 import type { Sample } from '../../results/sample.js';
 import { datasetFileSha256 } from '../checks/dataset-checksum.js';
@@ -83,13 +83,7 @@ export function partialReason(manifest: RunManifest): string | undefined {
 export function readManifest(dir: string): RunManifest {
   const path = join(dir, 'config.json');
   if (!existsSync(path)) throw new Error(`${path} not found: is ${dir} a run folder?`);
-  const text = readUtf8FileSync(path);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${path} is not valid JSON (${(error as Error).message})`);
-  }
+  let value = readGuardedJsonFile(path, { maxBytes: READ_LIMITS.config });
   if (isObject(value) && isObject(value.config)) {
     value = { ...value, config: currentRetrieverForm(value.config as RunConfig) };
   }
