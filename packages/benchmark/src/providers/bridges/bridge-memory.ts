@@ -5,6 +5,7 @@ import type { ExternalMemoryDependencies } from '../external/external-memory-des
 import { createHttpMemory } from '../http/http-memory.js';
 import { BRIDGE_SOURCE_DIR, BRIDGES, type BridgeName, bridgePaths, bridgesDir } from './bridge-catalog.js';
 import { type BridgeProcess, startBridge } from './bridge-process.js';
+import { makeBridgeStore } from './bridge-store.js';
 import { type InstallManifest, readInstalledBridge } from './install-bridge.js';
 
 /**
@@ -41,8 +42,8 @@ export type BridgeMemoryOptions = {
 
 /**
  * An external memory system lme runs itself: on first use (normally the run's preflight) the
- * installed bridge starts as a child process on a free loopback port, with its store under the
- * run's work folder; calls then go to it over the provider protocol; `close` stops it and removes
+ * installed bridge starts as a child process on a free loopback port, with a store of its own in a
+ * new folder under the provider's work folder (bridge-store.ts); calls then go to it over the provider protocol; `close` stops it and removes
  * its store. A bridge
  * that is not installed fails with one sentence naming `lme bridges install <name>`.
  */
@@ -52,6 +53,7 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
   let running: Promise<{ bridge: BridgeProcess; memory: ExternalMemory }> | undefined;
   let current: ExternalMemory | undefined;
   let closed = false;
+  let store: string | undefined;
 
   const start = () => {
     running ??= (async () => {
@@ -61,11 +63,13 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
         const value = dependencies.environment[key];
         if (value !== undefined) environment[key] = value;
       }
+      // This bridge process's own store: never another run's, never what a crashed run left.
+      store = await makeBridgeStore(dependencies.workDir, name);
       const bridge = await startBridge({
         name,
         python: bridgePaths(root, name).python,
         script: join(BRIDGE_SOURCE_DIR, BRIDGES[name].script),
-        args: ['--work-dir', join(dependencies.workDir, name), ...options.args(manifest)],
+        args: ['--work-dir', store, ...options.args(manifest)],
         environment,
         ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
       });
@@ -110,8 +114,8 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
       if (!running) return;
       const started = await running.catch(() => undefined);
       await started?.bridge.stop();
-      // The store is the run's alone: nothing of it is kept once the bridge has stopped.
-      await rm(join(dependencies.workDir, name), { recursive: true, force: true });
+      // The store is this bridge's alone: nothing of it is kept once the bridge has stopped.
+      if (store !== undefined) await rm(store, { recursive: true, force: true });
     },
   };
 }
