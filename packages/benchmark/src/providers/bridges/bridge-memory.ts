@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExternalMemory } from '../external/external-memory.js';
 import type { ExternalMemoryDependencies } from '../external/external-memory-descriptor.js';
@@ -54,6 +55,9 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
   let current: ExternalMemory | undefined;
   let closed = false;
   let store: string | undefined;
+  let socketDir: string | undefined;
+  let isolation: string | undefined;
+  let child: BridgeProcess | undefined;
 
   const start = () => {
     running ??= (async () => {
@@ -65,11 +69,14 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
       }
       // This bridge process's own store: never another run's, never what a crashed run left.
       store = await makeBridgeStore(dependencies.workDir, name);
+      // A short path of its own for the unix socket (a path is limited to 107 bytes).
+      socketDir = await mkdtemp(join(tmpdir(), 'lme-bridge-'));
       const bridge = await startBridge({
         name,
         python: bridgePaths(root, name).python,
         script: join(BRIDGE_SOURCE_DIR, BRIDGES[name].script),
         args: ['--work-dir', store, ...options.args(manifest)],
+        socketDir,
         environment,
         ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
       });
@@ -86,6 +93,8 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
         maxRetries: 0,
       });
       current = memory;
+      isolation = bridge.isolation;
+      child = bridge;
       return { bridge, memory };
     })();
     return running;
@@ -93,7 +102,16 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
 
   return {
     // The bridge's own name and version once its health reply is in (after preflight).
-    identity: () => current?.identity() ?? { kind: name, url: `${name} bridge (not started)` },
+    identity: () =>
+      current === undefined
+        ? { kind: name, url: `${name} bridge (not started)` }
+        : { ...current.identity(), ...(isolation === undefined ? {} : { isolation }) },
+    unavailable() {
+      const reason = child?.exitReason();
+      if (reason === undefined) return undefined;
+      const log = child!.recentLog().slice(-5).join(' | ');
+      return `the ${name} bridge exited mid-run (${reason}${log === '' ? '' : `; its last lines: ${log}`})`;
+    },
     async process() {
       return (await start()).bridge;
     },
@@ -115,7 +133,8 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
       const started = await running.catch(() => undefined);
       await started?.bridge.stop();
       // The store is this bridge's alone: nothing of it is kept once the bridge has stopped.
-      if (store !== undefined) await rm(store, { recursive: true, force: true });
+      for (const folder of [store, socketDir])
+        if (folder !== undefined) await rm(folder, { recursive: true, force: true });
     },
   };
 }

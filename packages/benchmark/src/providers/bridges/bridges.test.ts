@@ -10,6 +10,7 @@ import type { ProtocolSession } from '../http/protocol.js';
 import { mem0Descriptor } from '../mem0/descriptor.js';
 import { mempalaceDescriptor } from '../mempalace/descriptor.js';
 import { type BridgeName, bridgesDir } from './bridge-catalog.js';
+import { bridgeIsolation } from './bridge-isolation.js';
 import type { BridgeMemory } from './bridge-memory.js';
 import { readInstalledBridge } from './install-bridge.js';
 
@@ -102,6 +103,7 @@ for (const [name, descriptor] of DESCRIPTORS) {
       it('reports its name and version, then ranks only the sessions of its own namespace', async () => {
         expect(memory.identity()).toMatchObject({ kind: name, name });
         expect(memory.identity().version).toMatch(/^\d+\.\d+\.\d+$/);
+        expect(memory.identity().isolation).toBe(bridgeIsolation().description);
         await memory.reset('run/a');
         await memory.reset('run/b');
         await memory.ingest('run/a', sessionsOf(first));
@@ -192,8 +194,10 @@ for (const [name, descriptor] of DESCRIPTORS) {
           expect(JSON.stringify(summary)).toContain(`"name":"${name}"`);
           const config = JSON.parse(await readFile(join(out, id, 'config.json'), 'utf8')) as {
             config: { indexRoles: string };
+            provider: { isolation?: string };
           };
           expect(config.config.indexRoles).toBe('all');
+          expect(config.provider.isolation).toBe(bridgeIsolation().description);
         }
         // Each run's bridge and its store are gone once the run ends.
         expect(readdirSync(join(cache, 'providers', name))).toEqual([]);
