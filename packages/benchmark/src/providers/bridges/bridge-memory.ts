@@ -90,6 +90,8 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
         // not a slow server: it gets at least BRIDGE_CALL_TIMEOUT_MS, and no retry, which would send
         // the same ingest again while the first still runs.
         timeoutMs: Math.max(dependencies.timeoutMs, BRIDGE_CALL_TIMEOUT_MS),
+        // ... but once it replies, `--provider-timeout` bounds each wait for its next bytes.
+        idleTimeoutMs: dependencies.timeoutMs,
         maxRetries: 0,
       });
       current = memory;
