@@ -4,6 +4,7 @@ import { READ_LIMITS, readGuardedJsonFile } from '../config/read-guarded-file.js
 import type { Sample } from '../results/sample.js';
 import type { Exclusion, Summary } from '../results/summary.js';
 import { folderFileProblem } from '../run/files/folder-file-problem.js';
+import { checkRankings } from '../run/outputs/rankings-check.js';
 import { type RunManifest, readManifest } from '../run/outputs/run-manifest.js';
 import { readSamplesFile } from '../run/outputs/samples-file.js';
 import { summarySchema } from '../run/outputs/summary-schema.js';
@@ -77,6 +78,7 @@ export function readRun(dir: string): Run {
     );
   }
   const { samples, warnings } = readSamples(samplesPath);
+  checkRankings(absolute, config, samples);
   const run: Run = { dir: absolute, config, samples, warnings };
   const summaryPath = join(absolute, 'summary.json');
   if (existsSync(summaryPath)) run.summary = readSummaryFile(summaryPath);

@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { prepareResume, readManifest } from '../run/outputs/run-manifest.js';
 import { makeSampleRun } from '../testing/make-sample-run.js';
 import { readExplainLines } from './read-explain-lines.js';
 import { readRun, readSummaryOrRun } from './read-run.js';
@@ -163,5 +164,30 @@ describe('every file of a results folder is read through the guarded reader', ()
     expect(() => readSummaryOrRun(dir)).toThrow(
       `${join(dir, 'summary.json')} holds more than 64 MB, the most lme reads of such a file`,
     );
+  });
+});
+
+describe("a run whose config.json records another run's rankings", () => {
+  let run: string;
+  let other: string;
+  beforeAll(async () => {
+    const out = mkdtempSync(join(tmpdir(), 'lme-rankings-'));
+    run = await makeSampleRun(out, 'bm25');
+    other = await makeSampleRun(out, 'bm25-k1', { bm25K1: 0.5, limit: 6 });
+  }, 120_000);
+
+  it('is refused by merge, compare and gate (readRun) and by resume, naming the folder', async () => {
+    const fingerprint = JSON.parse(readFileSync(join(other, 'config.json'), 'utf8')).fingerprint;
+    const dir = editJson(run, 'config.json', (config) => {
+      config.fingerprint = fingerprint;
+    });
+    const refusal = `${join(dir, 'config.json')} records rankings ${fingerprint.rankings.slice(0, 12)}…, but samples.jsonl beside it holds rankings`;
+    expect(() => readRun(dir)).toThrow(refusal);
+    expect(() => readSummaryOrRun(dir)).toThrow(refusal);
+    const stored = readManifest(dir);
+    await expect(
+      prepareResume({ dir, config: stored.config, datasetPath: stored.dataset.path, argv: [] }),
+    ).rejects.toThrow(refusal);
+    expect(readRun(run).samples.length).toBe(22);
   });
 });

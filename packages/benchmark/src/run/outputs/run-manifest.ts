@@ -9,6 +9,7 @@ import { datasetFileSha256 } from '../checks/dataset-checksum.js';
 import { folderFileProblem } from '../files/folder-file-problem.js';
 import { manifestSchema } from './manifest-schema.js';
 import type { Provenance } from './provenance.js';
+import { checkRankings } from './rankings-check.js';
 import type { RunFingerprint } from './run-fingerprint.js';
 import { currentSetup, type RunSetup, setupChanges } from './run-setup.js';
 import { readSamplesFile } from './samples-file.js';
@@ -152,6 +153,7 @@ export async function prepareResume(options: {
   }
   const mixed = checkSetup(dir, stored, config, options.mixed === true);
   const { samples, tornLastLine } = readSamplesFile(join(dir, 'samples.jsonl'));
+  checkRankings(dir, stored, samples);
   const retrying = options.retryErrors ? samples.filter((sample) => sample.error !== null) : [];
   const manifest: RunManifest = {
     ...stored,
