@@ -4,7 +4,7 @@ import { open } from 'node:fs/promises';
 const MB = 1024 * 1024;
 
 /** Why a file lme reads whole is refused before a byte of it is read (`what` names it). */
-function notRegular(what: string, stats: Stats): Error {
+export function notRegular(what: string, stats: Stats): Error {
   return new Error(
     `${what} is ${stats.isDirectory() ? 'a folder' : 'not a regular file (a device, a pipe or a socket)'}; lme reads this from a regular file.`,
   );

@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { notRegular } from './read-capped-file.js';
 import { decodeUtf8 } from './strict-utf8.js';
 
 const MB = 1024 * 1024;
@@ -72,11 +73,7 @@ export function readGuardedTextFile(path: string, options: GuardedReadOptions): 
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) {
-      throw new Error(
-        `${what} is ${stats.isDirectory() ? 'a folder' : 'not a regular file (a device, a pipe or a socket)'}; lme reads this from a regular file.`,
-      );
-    }
+    if (!stats.isFile()) throw notRegular(what, stats);
     if (stats.size > options.maxBytes) throw tooLarge();
     const chunks: Buffer[] = [];
     let length = 0;

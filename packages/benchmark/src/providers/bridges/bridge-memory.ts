@@ -43,10 +43,10 @@ export type BridgeMemoryOptions = {
 
 /**
  * An external memory system lme runs itself: on first use (normally the run's preflight) the
- * installed bridge starts as a child process on a free loopback port, with a store of its own in a
- * new folder under the provider's work folder (bridge-store.ts); calls then go to it over the provider protocol; `close` stops it and removes
- * its store. A bridge
- * that is not installed fails with one sentence naming `lme bridges install <name>`.
+ * installed bridge starts as a child process (bridge-process.ts: in a network namespace where the
+ * machine allows one), with a store of its own in a new folder under the provider's work folder
+ * (bridge-store.ts); calls then go to it over the provider protocol; `close` stops it and removes
+ * its store. A bridge that is not installed fails with one sentence naming `lme bridges install <name>`.
  */
 export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
   const { name, dependencies } = options;

@@ -37,13 +37,16 @@ export type StartBridgeOptions = {
 };
 
 /**
- * Starts a bridge as a child process on a free loopback port (it binds port 0 and prints the port
- * it got) and resolves once it listens. A bridge that exits or stays silent fails with one sentence
- * and the last lines it logged.
+ * Starts a bridge as a child process and resolves once it listens and has proved it is that child
+ * (bridge-proof.ts): in a network namespace of its own where the machine allows one
+ * (bridge-isolation.ts), listening on a unix socket that a loopback relay serves, else on a free
+ * loopback port (it binds port 0 and prints the port it got). A bridge that exits, stays silent or
+ * cannot prove itself fails with one sentence and the last lines it logged.
  */
 export function startBridge(options: StartBridgeOptions): Promise<BridgeProcess> {
   const isolation = bridgeIsolation(options.environment);
   const token = bridgeToken();
+  const socketPath = join(options.socketDir, 'bridge.sock');
   const python = [options.python, '-u', options.script, '--port', '0', ...options.args];
   const command = isolation.namespace ? ['unshare', '-rn', '--', ...python] : python;
   const child: ChildProcess = spawn(command[0]!, command.slice(1), {
@@ -54,7 +57,7 @@ export function startBridge(options: StartBridgeOptions): Promise<BridgeProcess>
       PYTHONUNBUFFERED: '1',
       PYTHONDONTWRITEBYTECODE: '1',
       LME_BRIDGE_TOKEN: token,
-      ...(isolation.namespace ? { LME_BRIDGE_SOCKET: join(options.socketDir, 'bridge.sock') } : {}),
+      ...(isolation.namespace ? { LME_BRIDGE_SOCKET: socketPath } : {}),
     },
   });
   let relay: BridgeRelay | undefined;
@@ -101,7 +104,8 @@ export function startBridge(options: StartBridgeOptions): Promise<BridgeProcess>
       if (!ready) return;
       clearTimeout(timer);
       void (async () => {
-        if (ready[1]!.startsWith('unix:')) relay = await startBridgeRelay(ready[1]!.slice('unix:'.length));
+        // Only the socket lme named is relayed, whatever path the line names.
+        if (ready[1]!.startsWith('unix:')) relay = await startBridgeRelay(socketPath);
         const url = relay?.url ?? ready[1]!;
         if (!(await provesBridge(url, token).catch(() => false))) {
           return fail(
