@@ -3,16 +3,22 @@ bridges that put an open-source memory system behind it (mem0_bridge.py, mempala
 
 A bridge installs the socket guard first (before importing its library), builds a backend with
 reset / ingest / search, and calls `serve`. The server listens on 127.0.0.1 only, on the port given
-(0: any free one), prints `lme-bridge listening on http://127.0.0.1:<port>` on stdout once it
-accepts requests, and logs one line per ingest and search on stderr. Requests are handled one at a
+(0: any free one), or on the unix socket LME_BRIDGE_SOCKET names (a bridge in a network namespace),
+prints `lme-bridge listening on http://127.0.0.1:<port>` (or `unix:<path>`) on stdout once it
+accepts requests, answers a health check's `x-lme-challenge` with an HMAC of it under
+LME_BRIDGE_TOKEN (so lme knows the listener is its own child), and logs one line per ingest and search on stderr. Requests are handled one at a
 time (the libraries' local stores are not safe to share between threads), except the health check.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import ipaddress
 import json
+import os
 import socket
+import socketserver
 import sys
 import threading
 import time
@@ -41,8 +47,23 @@ def _is_loopback(host: object) -> bool:
         return False
 
 
+# C functions a ctypes call could reach the network through (looked up by name on a loaded library).
+_NETWORK_SYMBOLS = frozenset(
+    {"connect", "sendto", "sendmsg", "sendmmsg", "getaddrinfo", "gethostbyname", "gethostbyname2",
+     "gethostbyname_r", "gethostbyaddr", "gethostbyaddr_r", "getnameinfo", "res_query", "res_search"}
+)
+# Audit events that start another program, which the guard could not see into.
+_PROCESS_EVENTS = frozenset({"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn"})
+
+
 def install_socket_guard() -> None:
-    """Refuses (and records) every connection and name lookup beyond loopback, in Python code."""
+    """Refuses (and records) every connection, datagram, name or address lookup beyond loopback, and
+    every program start, in Python code: `socket.socket`'s methods are wrapped (connection refused,
+    as a closed port answers), and an audit hook (sys.addaudithook, which cannot be removed and sees
+    the C socket module's own calls: `_socket.socket().connect`, sendto, sendmsg, TCP Fast Open,
+    gethostbyname(_ex), gethostbyaddr, getnameinfo) refuses the rest, with ctypes lookups of libc's
+    network functions and subprocess, os.system, os.exec*, os.spawn* and posix_spawn. It cannot see
+    a C extension that calls the C library itself: docs/bridges.md says what covers that."""
 
     def refuse(host: object, how: str) -> None:
         REFUSED.append(str(host))
@@ -77,9 +98,33 @@ def install_socket_guard() -> None:
             raise socket.gaierror(socket.EAI_NONAME, f"lme bridge: no network beyond loopback ({host!r})")
         return original_getaddrinfo(host, *args, **kwargs)
 
+    def audit(event: str, args: tuple) -> None:
+        if event in ("socket.connect", "socket.sendto", "socket.sendmsg"):
+            sock, address = args[0], args[1]
+            if address is None or allowed(sock, address):
+                return
+            raise ConnectionRefusedError(f"lme bridge: no network beyond loopback ({address!r})")
+        if event in ("socket.getaddrinfo", "socket.gethostbyname", "socket.gethostbyaddr"):
+            if _is_loopback(args[0]):
+                return
+            refuse(args[0], "a name lookup of")
+            raise socket.gaierror(socket.EAI_NONAME, f"lme bridge: no network beyond loopback ({args[0]!r})")
+        if event == "socket.getnameinfo":
+            host = args[0][0] if isinstance(args[0], tuple) and args[0] else args[0]
+            if not _is_loopback(host):
+                refuse(host, "an address lookup of")
+                raise socket.gaierror(socket.EAI_NONAME, "lme bridge: no network beyond loopback")
+        elif event == "ctypes.dlsym" and isinstance(args[1], str) and args[1] in _NETWORK_SYMBOLS:
+            refuse(args[1], "a C call (ctypes) to")
+            raise PermissionError(f"lme bridge: no network beyond loopback (ctypes {args[1]})")
+        elif event in _PROCESS_EVENTS:
+            refuse(args[0], "starting a program,")
+            raise PermissionError(f"lme bridge: starts no program ({args[0]!r})")
+
     socket.socket.connect = connect  # type: ignore[method-assign]
     socket.socket.connect_ex = connect_ex  # type: ignore[method-assign]
     socket.getaddrinfo = getaddrinfo  # type: ignore[assignment]
+    sys.addaudithook(audit)
 
 
 class BadRequest(Exception):
@@ -113,8 +158,10 @@ def parse_sessions(body: dict) -> list[dict]:
 
 
 def serve(backend, name: str, version: str, port: int) -> None:  # type: ignore[no-untyped-def]
-    """Serves the protocol over `backend` until the process is stopped."""
+    """Serves the protocol over `backend` until the process is stopped: on 127.0.0.1:`port`, or on
+    the unix socket LME_BRIDGE_SOCKET names."""
     lock = threading.Lock()
+    token = os.environ.pop("LME_BRIDGE_TOKEN", "").encode()
 
     def health(_body: dict) -> dict:
         return {"status": "ok", "name": name, "version": version, "refused_connections": list(REFUSED)}
@@ -183,6 +230,9 @@ def serve(backend, name: str, version: str, port: int) -> None:  # type: ignore[
                     raise BadRequest("the body must be a JSON object")
                 if route is health:  # answers while an ingest runs
                     reply = route(body)
+                    challenge = self.headers.get("x-lme-challenge")
+                    if token and challenge:  # proves this is the process lme started (LME_BRIDGE_TOKEN)
+                        reply["proof"] = hmac.new(token, challenge.encode(), hashlib.sha256).hexdigest()
                 else:
                     with lock:
                         reply = route(body)
@@ -202,9 +252,18 @@ def serve(backend, name: str, version: str, port: int) -> None:  # type: ignore[
         def log_message(self, format: str, *args: object) -> None:  # noqa: A002
             return  # one line per ingest and search is logged instead
 
-    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
-    server.daemon_threads = True
-    print(f"lme-bridge listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
+    socket_path = os.environ.get("LME_BRIDGE_SOCKET")
+    if socket_path:
+        # In its own network namespace the bridge has no loopback lme can reach: a unix socket.
+        class UnixServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+            daemon_threads = True
+
+        server = UnixServer(socket_path, Handler)
+        print(f"lme-bridge listening on unix:{socket_path}", flush=True)
+    else:
+        server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        server.daemon_threads = True
+        print(f"lme-bridge listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

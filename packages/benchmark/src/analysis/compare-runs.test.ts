@@ -121,9 +121,11 @@ describe('compareRuns', () => {
   it('warns about different conventions and refuses runs with no question in common', () => {
     const dir = join(root, 'other');
     mkdirSync(dir);
-    const manifest = { ...words.config, config: { ...words.config.config, convention: 'evidence' } };
-    writeFileSync(join(dir, 'config.json'), JSON.stringify(manifest));
     const renamed = words.samples.map((sample) => ({ ...sample, question_id: `x${sample.question_id}` }));
+    // Unfinished (no fingerprint), so its samples may be rewritten below.
+    const { fingerprint: _, ...unfinished } = words.config;
+    const manifest = { ...unfinished, config: { ...words.config.config, convention: 'evidence' } };
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(manifest));
     writeFileSync(
       join(dir, 'samples.jsonl'),
       renamed.map((sample) => `${JSON.stringify(sample)}\n`).join(''),

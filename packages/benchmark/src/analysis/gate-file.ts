@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { decodeUtf8 } from '../config/strict-utf8.js';
+import { READ_LIMITS, readGuardedJsonFile } from '../config/read-guarded-file.js';
 import { parseThreshold, type Threshold } from './gate-threshold.js';
 
 /**
@@ -60,21 +59,11 @@ const gateFileSchema = z
 
 /** Reads and validates a gate file; errors name the file and the key at fault. */
 export function readGateFile(path: string): GateSpec {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    throw new Error(
-      `Cannot read gate file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
-    );
-  }
-  const text = decodeUtf8(bytes, path);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`Gate file ${path} is not valid JSON (${(error as Error).message}).`);
-  }
+  const value = readGuardedJsonFile(path, {
+    what: `Gate file ${path}`,
+    maxBytes: READ_LIMITS.small,
+    links: 'follow',
+  });
   const parsed = gateFileSchema.safeParse(value);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../results/sample.js';
+import { rankingsSha256 } from '../run/outputs/run-fingerprint.js';
 import { makeSampleRun } from '../testing/make-sample-run.js';
 import { withoutLatency } from '../testing/without-latency.js';
 import { mergeRuns, writeMergedRun } from './merge-runs.js';
@@ -26,6 +27,9 @@ function shard(
     run_id: name,
     config: { ...whole.config.config, runId: name, ...config },
   };
+  // A shard records the rankings of its own questions, as a real --shard run does.
+  if (manifest.fingerprint)
+    manifest.fingerprint = { ...manifest.fingerprint, rankings: rankingsSha256(samples) };
   writeFileSync(join(dir, 'config.json'), JSON.stringify(manifest));
   writeFileSync(join(dir, 'samples.jsonl'), samples.map((sample) => `${JSON.stringify(sample)}\n`).join(''));
   return readRun(dir);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readUtf8FileSync } from '../config/strict-utf8.js';
+import { READ_LIMITS, readGuardedTextFile } from '../config/read-guarded-file.js';
 import { folderFileProblem } from '../run/files/folder-file-problem.js';
 import { type ExplainLine, explainLineSchema } from '../run/outputs/explain-line-schema.js';
 
@@ -13,7 +13,7 @@ import { type ExplainLine, explainLineSchema } from '../run/outputs/explain-line
 export function readExplainLines(dir: string): Map<string, ExplainLine> | undefined {
   const path = join(dir, 'explain.jsonl');
   if (!existsSync(path)) return undefined;
-  const lines = readUtf8FileSync(path).split('\n');
+  const lines = readGuardedTextFile(path, { maxBytes: READ_LIMITS.lines }).split('\n');
   const byId = new Map<string, ExplainLine>();
   lines.forEach((line, index) => {
     if (line.trim() === '') return;

@@ -84,6 +84,11 @@ describe('readRun', () => {
       join(torn, 'samples.jsonl'),
       `${lines.slice(0, 21).join('\n')}\n${lines[21]!.slice(0, 100)}`,
     );
+    // A run torn mid-write never finished, so its config.json records no fingerprint.
+    const manifest = JSON.parse(readFileSync(join(torn, 'config.json'), 'utf8'));
+    delete manifest.fingerprint;
+    delete manifest.finished_at;
+    writeFileSync(join(torn, 'config.json'), JSON.stringify(manifest));
     const run = readRun(torn);
     expect(run.samples).toHaveLength(21);
     expect(run.warnings).toEqual([expect.stringMatching(/samples\.jsonl ends in a torn line/)]);

@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { decodeUtf8 } from '../config/strict-utf8.js';
+import { READ_LIMITS, readGuardedJsonFile } from '../config/read-guarded-file.js';
 import type { Sample } from '../results/sample.js';
 import type { Exclusion, Summary } from '../results/summary.js';
 import { folderFileProblem } from '../run/files/folder-file-problem.js';
+import { checkRankings } from '../run/outputs/rankings-check.js';
 import { type RunManifest, readManifest } from '../run/outputs/run-manifest.js';
 import { readSamplesFile } from '../run/outputs/samples-file.js';
 import { summarySchema } from '../run/outputs/summary-schema.js';
@@ -23,23 +24,6 @@ export type Run = {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function readJsonFile(path: string, what: string): unknown {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    throw new Error(
-      `Cannot read ${what} ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
-    );
-  }
-  const text = decodeUtf8(bytes, path);
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${path} is not valid JSON (${(error as Error).message}).`);
-  }
 }
 
 /**
@@ -66,6 +50,14 @@ function parseSummary(value: unknown, path: string): Summary {
   return checked.data as Summary;
 }
 
+/**
+ * A summary.json read and checked: inside a results folder a link is refused; a file the user names
+ * on the command line (a committed baseline) may be one (`links: 'follow'`).
+ */
+export function readSummaryFile(path: string, links: 'refuse' | 'follow' = 'refuse'): Summary {
+  return parseSummary(readGuardedJsonFile(path, { maxBytes: READ_LIMITS.summary, links }), path);
+}
+
 function requireDirectory(dir: string): void {
   if (!existsSync(dir)) throw new Error(`Run folder ${dir} does not exist.`);
   if (!statSync(dir).isDirectory()) throw new Error(`${dir} is not a run folder (it is a file).`);
@@ -86,9 +78,10 @@ export function readRun(dir: string): Run {
     );
   }
   const { samples, warnings } = readSamples(samplesPath);
+  checkRankings(absolute, config, samples);
   const run: Run = { dir: absolute, config, samples, warnings };
   const summaryPath = join(absolute, 'summary.json');
-  if (existsSync(summaryPath)) run.summary = parseSummary(readJsonFile(summaryPath, 'summary'), summaryPath);
+  if (existsSync(summaryPath)) run.summary = readSummaryFile(summaryPath);
   return run;
 }
 
@@ -121,7 +114,7 @@ export function readSummaryOrRun(path: string): SummarySource {
   if (basename(absolute) === 'samples.jsonl' || basename(absolute) === 'config.json') {
     return readSummaryOrRun(join(absolute, '..'));
   }
-  return { path: absolute, summary: parseSummary(readJsonFile(absolute, 'summary'), absolute) };
+  return { path: absolute, summary: readSummaryFile(absolute, 'follow') };
 }
 
 /** The exclusion a run's means use: its configured one under the official convention, else A. */

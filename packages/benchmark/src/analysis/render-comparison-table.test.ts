@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeSampleRun } from '../testing/make-sample-run.js';
+import { recordRankings } from '../testing/record-rankings.js';
 import type { CategoryComparison, ComparisonResult, RunComparison } from './compare-runs.js';
 import { compareRuns } from './compare-runs.js';
 import { type Run, readRun } from './read-run.js';
@@ -33,6 +34,7 @@ function variant(source: Run, name: string, label: string, failures: number): Ru
       : sample,
   );
   writeFileSync(join(dir, 'samples.jsonl'), lines.map((sample) => `${JSON.stringify(sample)}\n`).join(''));
+  recordRankings(dir);
   return readRun(dir);
 }
 

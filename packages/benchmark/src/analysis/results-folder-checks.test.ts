@@ -1,7 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { prepareResume, readManifest } from '../run/outputs/run-manifest.js';
 import { makeSampleRun } from '../testing/make-sample-run.js';
 import { readExplainLines } from './read-explain-lines.js';
 import { readRun, readSummaryOrRun } from './read-run.js';
@@ -113,5 +115,79 @@ describe('every field of a results folder is checked on read (one sentence: file
   it('still reads the real folder it was copied from', () => {
     expect(readRun(run).samples).toHaveLength(22);
     expect(readExplainLines(run)?.size).toBe(22);
+  });
+});
+
+describe('every file of a results folder is read through the guarded reader', () => {
+  let run: string;
+  beforeAll(async () => {
+    run = await makeSampleRun(mkdtempSync(join(tmpdir(), 'lme-guarded-run-')), 'guarded');
+  }, 120_000);
+
+  /** A copy of the run with `name` replaced by what `make` puts at its path. */
+  function replaced(name: string, make: (path: string) => void): string {
+    const dir = join(mkdtempSync(join(tmpdir(), 'lme-guarded-folder-')), 'run');
+    cpSync(run, dir, { recursive: true });
+    rmSync(join(dir, name));
+    make(join(dir, name));
+    return dir;
+  }
+
+  it('refuses a FIFO as summary.json, config.json or samples.jsonl at once, naming it', () => {
+    for (const name of ['summary.json', 'config.json', 'samples.jsonl']) {
+      const dir = replaced(name, (path) => execFileSync('mkfifo', [path]));
+      expect(() => readRun(dir)).toThrow(
+        `${join(dir, name)} is not a regular file (a device, a pipe or a socket); lme reads this from a regular file.`,
+      );
+    }
+  });
+
+  it('does not follow a link in the folder, to /dev/zero or to a real file', () => {
+    for (const [name, target] of [
+      ['summary.json', '/dev/zero'],
+      ['config.json', '/dev/zero'],
+      ['samples.jsonl', join(run, 'samples.jsonl')],
+    ] as const) {
+      const dir = replaced(name, (path) => symlinkSync(target, path));
+      expect(() => readRun(dir)).toThrow(`${join(dir, name)} is a symbolic link; lme does not follow links`);
+    }
+    const explained = replaced('samples.csv', () => {});
+    symlinkSync('/dev/zero', join(explained, 'explain.jsonl'));
+    expect(() => readExplainLines(explained)).toThrow('explain.jsonl is a symbolic link');
+  });
+
+  it('refuses a summary.json larger than lme writes before reading it', () => {
+    const dir = replaced('summary.json', (path) => {
+      writeFileSync(path, '');
+      truncateSync(path, 700 * 1024 * 1024);
+    });
+    expect(() => readSummaryOrRun(dir)).toThrow(
+      `${join(dir, 'summary.json')} holds more than 64 MB, the most lme reads of such a file`,
+    );
+  });
+});
+
+describe("a run whose config.json records another run's rankings", () => {
+  let run: string;
+  let other: string;
+  beforeAll(async () => {
+    const out = mkdtempSync(join(tmpdir(), 'lme-rankings-'));
+    run = await makeSampleRun(out, 'bm25');
+    other = await makeSampleRun(out, 'bm25-k1', { bm25K1: 0.5, limit: 6 });
+  }, 120_000);
+
+  it('is refused by merge, compare and gate (readRun) and by resume, naming the folder', async () => {
+    const fingerprint = JSON.parse(readFileSync(join(other, 'config.json'), 'utf8')).fingerprint;
+    const dir = editJson(run, 'config.json', (config) => {
+      config.fingerprint = fingerprint;
+    });
+    const refusal = `${join(dir, 'config.json')} records rankings ${fingerprint.rankings.slice(0, 12)}…, but samples.jsonl beside it holds rankings`;
+    expect(() => readRun(dir)).toThrow(refusal);
+    expect(() => readSummaryOrRun(dir)).toThrow(refusal);
+    const stored = readManifest(dir);
+    await expect(
+      prepareResume({ dir, config: stored.config, datasetPath: stored.dataset.path, argv: [] }),
+    ).rejects.toThrow(refusal);
+    expect(readRun(run).samples.length).toBe(22);
   });
 });

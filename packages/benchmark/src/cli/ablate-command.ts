@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
+import { READ_LIMITS, readGuardedJsonFile } from '../config/read-guarded-file.js';
 import type { RunConfigInput } from '../config/run-config.js';
 import { renderVariantsTable, variantsCsv } from '../report/render-variants.js';
 import { type GridAxis, parseGridAxis } from '../run/ablation-grid.js';
@@ -17,11 +17,7 @@ import { addRunOptions, configFromEnvironment, configFromFlags, FLAG_KEYS } from
 type AblationFile = { description?: string; base?: RunConfigInput; grid?: Record<string, unknown[]> };
 
 function readAblationFile(path: string): AblationFile {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as AblationFile;
-  } catch (error) {
-    throw new Error(`${path}: ${(error as Error).message}`);
-  }
+  return readGuardedJsonFile(path, { maxBytes: READ_LIMITS.small, links: 'follow' }) as AblationFile;
 }
 
 export function ablateCommand(): Command {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeSampleRun } from '../testing/make-sample-run.js';
+import { recordRankings } from '../testing/record-rankings.js';
 import { runCli } from '../testing/run-cli.js';
 
 let official: string;
@@ -76,6 +77,7 @@ describe('lme merge', () => {
       writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...config, run_id: `shard-${index}` }));
       const half = lines.filter((_, line) => line % 2 === index);
       writeFileSync(join(dir, 'samples.jsonl'), `${half.join('\n')}\n`);
+      recordRankings(dir);
       return dir;
     });
     const out = join(root, 'merged');
@@ -103,6 +105,7 @@ describe('lme merge', () => {
             : line,
         );
       writeFileSync(join(dir, 'samples.jsonl'), `${half.join('\n')}\n`);
+      recordRankings(dir);
       return dir;
     });
     const result = runCli(['merge', ...shards, '--out', join(root, 'merged-failed')]);
@@ -130,6 +133,7 @@ describe('lme merge', () => {
     );
     const lines = read(official, 'samples.jsonl').trimEnd().split('\n');
     writeFileSync(join(dir, 'samples.jsonl'), `${lines.filter((_, line) => line % 2 === 0).join('\n')}\n`);
+    recordRankings(dir);
     const refused = runCli(['merge', dir, '--out', join(root, 'lone-merged')]);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toBe(

@@ -1,6 +1,7 @@
 import { access } from 'node:fs/promises';
 import { Command } from 'commander';
 import { BRIDGES, bridgePaths, bridgesDir, isBridgeName } from '../providers/bridges/bridge-catalog.js';
+import { bridgeIsolation } from '../providers/bridges/bridge-isolation.js';
 import { installBridge, readInstalledBridge } from '../providers/bridges/install-bridge.js';
 import { renderMarkdownTable } from '../results/markdown-table.js';
 import { log } from './logger.js';
@@ -69,7 +70,9 @@ export function bridgesCommand(): Command {
         }
         rows.push([name, BRIDGES[name].library, state]);
       }
-      process.stdout.write(`${renderMarkdownTable(['bridge', 'library', 'state'], rows)}\nfolder: ${root}\n`);
+      process.stdout.write(
+        `${renderMarkdownTable(['bridge', 'library', 'state'], rows)}\nfolder: ${root}\nnetwork: each bridge runs with ${bridgeIsolation().description}\n`,
+      );
     });
   return bridges;
 }

@@ -6,6 +6,7 @@ import { readRun } from '../analysis/read-run.js';
 import type { GateJson } from '../analysis/render-gate-result.js';
 import type { Sample } from '../results/sample.js';
 import { aggregateMetrics } from '../run/outputs/aggregate-metrics.js';
+import { rankingsSha256 } from '../run/outputs/run-fingerprint.js';
 import { makeSampleRun } from '../testing/make-sample-run.js';
 import { runCli } from '../testing/run-cli.js';
 
@@ -40,6 +41,10 @@ function withFailures(source: string, name: string, fails: (sample: Sample) => b
       : sample,
   );
   writeFileSync(join(dir, 'samples.jsonl'), samples.map((sample) => `${JSON.stringify(sample)}\n`).join(''));
+  // The rankings a run with these failures records (config.json and samples.jsonl must agree).
+  const manifest = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+  manifest.fingerprint.rankings = rankingsSha256(samples);
+  writeFileSync(join(dir, 'config.json'), JSON.stringify(manifest));
   const summary = aggregateMetrics({
     runId: name,
     dataset: 'sample',

@@ -111,6 +111,9 @@ export function keyValueFlag(
   previous: Record<string, string> | undefined,
 ): Record<string, string> {
   const match = /^\s*([A-Za-z][\w.-]*)\s*=(.*)$/s.exec(value);
-  if (!match) throw new InvalidArgumentError(`expected key=value, got "${value}".`);
+  if (!match)
+    throw new InvalidArgumentError(
+      `expected key=value, got "${value.length > 40 ? `${value.slice(0, 40)}… (${value.length} characters)` : value}".`,
+    );
   return { ...previous, [match[1]!]: match[2]! };
 }

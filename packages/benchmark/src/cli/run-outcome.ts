@@ -21,7 +21,7 @@ export function describeRunOutcome(result: BenchmarkResult): { lines: string[]; 
   }
   if (result.stopReason !== undefined) {
     lines.push(
-      `stopped: ${result.stopReason}; the table covers the finished questions. Continue with: lme run --resume ${dir} --max-cost <more>`,
+      `stopped: ${result.stopReason}; the table covers the finished questions. Continue with: lme run --resume ${dir}${result.stopReason.includes('--max-cost') ? ' --max-cost <more>' : ''}`,
     );
   }
   // A run that stopped early is not a success either: its means cover only what it finished.

@@ -24,13 +24,26 @@ describe('--shard-from-env reads the shard from a job engine variable', () => {
 
   it('refuses a value that is not a whole number, or out of range', () => {
     expect(() => shardFromEnvironment('JOB_COMPLETION_INDEX/4', { JOB_COMPLETION_INDEX: 'two' })).toThrow(
-      '--shard-from-env JOB_COMPLETION_INDEX/4: JOB_COMPLETION_INDEX is "two", not a whole number.',
+      '--shard-from-env JOB_COMPLETION_INDEX/4: JOB_COMPLETION_INDEX is "two", not a whole number from 0 to 9007199254740991.',
     );
     expect(() => shardFromEnvironment('JOB_COMPLETION_INDEX/4', { JOB_COMPLETION_INDEX: '4' })).toThrow(
       '--shard-from-env JOB_COMPLETION_INDEX/4: JOB_COMPLETION_INDEX is 4, outside 0..3 for 4 shards (JOB_COMPLETION_INDEX counts from 0).',
     );
     expect(() => shardFromEnvironment('CI_NODE_INDEX', { CI_NODE_INDEX: '0', CI_NODE_TOTAL: '2' })).toThrow(
       /outside 1\.\.2 for 2 shards/,
+    );
+  });
+
+  it('names --shard-from-env, never --shard, for a count or index too large to hold exactly', () => {
+    expect(() =>
+      shardFromEnvironment('JOB_COMPLETION_INDEX/99999999999999999999999', { JOB_COMPLETION_INDEX: '0' }),
+    ).toThrow(
+      '--shard-from-env JOB_COMPLETION_INDEX/99999999999999999999999: the shard count after the slash must be a whole number from 1 to 9007199254740991.',
+    );
+    expect(() =>
+      shardFromEnvironment('JOB_COMPLETION_INDEX/4', { JOB_COMPLETION_INDEX: '9'.repeat(100) }),
+    ).toThrow(
+      /^--shard-from-env JOB_COMPLETION_INDEX\/4: JOB_COMPLETION_INDEX is "9{40}…", not a whole number/,
     );
   });
 

@@ -24,8 +24,10 @@ function engineOf(name: string): EngineVariable {
   return (ENGINE_VARIABLES as Record<string, EngineVariable>)[name] ?? DEFAULT_ENGINE;
 }
 
+/** A whole number written in decimal digits that a number holds exactly, else undefined. */
 function wholeNumber(text: string): number | undefined {
-  return /^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined;
+  const value = Number(text.trim());
+  return /^\d+$/.test(text.trim()) && Number.isSafeInteger(value) ? value : undefined;
 }
 
 /**
@@ -47,7 +49,7 @@ export function shardFromEnvironment(spec: string, env: NodeJS.ProcessEnv): stri
     count = wholeNumber(match[2]);
     if (count === undefined || count < 1)
       throw new Error(
-        `--shard-from-env ${spec}: the shard count after the slash must be a whole number from 1.`,
+        `--shard-from-env ${spec}: the shard count after the slash must be a whole number from 1 to ${Number.MAX_SAFE_INTEGER}.`,
       );
   } else if (engine.countVariable !== undefined) {
     const total = env[engine.countVariable];
@@ -70,7 +72,9 @@ export function shardFromEnvironment(spec: string, env: NodeJS.ProcessEnv): stri
   }
   const value = wholeNumber(raw);
   if (value === undefined) {
-    throw new Error(`--shard-from-env ${spec}: ${name} is "${raw}", not a whole number.`);
+    throw new Error(
+      `--shard-from-env ${spec}: ${name} is "${raw.slice(0, 40)}${raw.length > 40 ? '…' : ''}", not a whole number from 0 to ${Number.MAX_SAFE_INTEGER}.`,
+    );
   }
   const first = engine.base;
   const last = count - 1 + engine.base;

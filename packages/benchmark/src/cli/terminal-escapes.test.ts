@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { escapeControlCharacters, terminalSafe } from '../config/terminal-text.js';
 import { makeSampleRun } from '../testing/make-sample-run.js';
+import { recordRankings } from '../testing/record-rankings.js';
 import { runCli } from '../testing/run-cli.js';
 
 // A window title, a screen clear, a bell and a carriage return that would overwrite the line.
@@ -21,6 +22,7 @@ describe('terminal control characters from data', () => {
     first.hits[0].session_id = `s${HOSTILE}`;
     lines[0] = JSON.stringify(first);
     writeFileSync(path, `${lines.join('\n')}\n`);
+    recordRankings(dir);
 
     const explained = runCli(['explain', dir, `q${HOSTILE}`]);
     expect(explained.status).toBe(0);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPreset } from './presets.js';
-import { SMALL_FILE_BYTES } from './read-capped-file.js';
+import { READ_LIMITS } from './read-guarded-file.js';
 import { CONFIG_MAX_DEPTH, readRunConfigFile } from './run-config-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lme-config-file-'));
@@ -86,7 +86,7 @@ describe('a run config file', () => {
 
   // Issue 36, item 1: a 50 MB label cost 1.8 GB and 100k keys 63 s before the file was refused.
   it('refuses a file over 1 MB before parsing it, naming the flag, the file and the cap', () => {
-    const big = file('big.yaml', `label: ${'x'.repeat(SMALL_FILE_BYTES)}\n`);
+    const big = file('big.yaml', `label: ${'x'.repeat(READ_LIMITS.small)}\n`);
     expect(() => readRunConfigFile(big)).toThrow(`--config ${big} holds more than 1 MB`);
     expect(() => loadPreset(big)).toThrow(`--preset ${big} holds more than 1 MB`);
   });

@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import { type Document, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import { suggestNames } from './close-names.js';
 import { ConfigError } from './config-error.js';
-import { readSmallTextFile } from './read-capped-file.js';
+import { READ_LIMITS, readGuardedTextFile } from './read-guarded-file.js';
 import { type RunConfigInput, runConfigSchema } from './run-config.js';
 
 /** The keys a run config file, a preset or a run's config.json may set: those of the run config. */
@@ -123,7 +123,11 @@ function parseConfigText(path: string, text: string): unknown {
 export function readRunConfigFile(path: string, flag: '--config' | '--preset' = '--config'): RunConfigInput {
   let text: string;
   try {
-    text = readSmallTextFile(path, { what: `${flag} ${path}` });
+    text = readGuardedTextFile(path, {
+      what: `${flag} ${path}`,
+      maxBytes: READ_LIMITS.small,
+      links: 'follow',
+    });
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }

@@ -1,5 +1,4 @@
 import { isUtf8 } from 'node:buffer';
-import { readFileSync } from 'node:fs';
 
 /**
  * Where the first byte that is not well-formed UTF-8 stands in `bytes` (the lead byte of a bad or
@@ -63,9 +62,4 @@ export function decodeUtf8(bytes: Uint8Array, path: string): string {
     );
   }
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-}
-
-/** A text file read whole, refused as `decodeUtf8` says when it is not UTF-8. */
-export function readUtf8FileSync(path: string): string {
-  return decodeUtf8(readFileSync(path), path);
 }

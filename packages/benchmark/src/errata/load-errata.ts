@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { readSmallTextFile } from '../config/read-capped-file.js';
+import { READ_LIMITS, readGuardedTextFile } from '../config/read-guarded-file.js';
 import { type ErrataFile, errataFileSchema } from './errata-schema.js';
 
 /** Errata live in configs/errata/<name>.json (errata-schema.ts). */
@@ -27,7 +27,11 @@ export function loadErrata(nameOrPath: string, dir = ERRATA_DIR): LoadedErrata {
     );
   }
   // At most 1 MB, a regular file, UTF-8 (the committed errata are under 20 kB).
-  const text = readSmallTextFile(path, { what: `--errata ${path}` });
+  const text = readGuardedTextFile(path, {
+    what: `--errata ${path}`,
+    maxBytes: READ_LIMITS.small,
+    links: 'follow',
+  });
   let value: unknown;
   try {
     value = JSON.parse(text);

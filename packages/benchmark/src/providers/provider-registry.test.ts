@@ -82,6 +82,32 @@ describe('the provider registry', () => {
     );
   });
 
+  it('refuses an empty value and a number not in decimal, and cuts a long value it echoes', () => {
+    const mem0 = providerNamed('mem0');
+    for (const [value, problem] of [
+      ['', 'is empty; give a value or leave the option out'],
+      ['  ', 'is empty; give a value or leave the option out'],
+      ['0x1', 'takes a decimal number (such as 0.5)'],
+      ['0b1', 'takes a decimal number (such as 0.5)'],
+    ]) {
+      expect(() => parseProviderOptions(mem0, { threshold: value! })).toThrow(
+        `--provider-option threshold=${value}: --provider mem0's option "threshold": ${problem}.`,
+      );
+    }
+    expect(parseProviderOptions(mem0, { threshold: '.25' })).toMatchObject({ threshold: 0.25 });
+    const long = '9'.repeat(100_000);
+    let message = '';
+    try {
+      parseProviderOptions(mem0, { threshold: long });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(
+      /^--provider-option threshold=9{40}… \(100000 characters\): --provider mem0's option/,
+    );
+    expect(message.length).toBeLessThan(200);
+  });
+
   it("lists every provider's options in lme run --help", () => {
     const help = providersHelp({ ...PROVIDERS, store: externalProviderDescriptor(storeDescriptor()) });
     expect(help).toContain('store: an in-memory store [external system; key from STORE_API_KEY]');

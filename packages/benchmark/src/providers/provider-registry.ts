@@ -65,6 +65,16 @@ export function providerOptionHelp(
   return Object.entries(shape).map(([key, schema]) => ({ key, help: schema.description ?? '' }));
 }
 
+const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+const ECHOED_CHARS = 40;
+
+/** A value as a message quotes it: at most ECHOED_CHARS characters, then how long it was. */
+function echoed(value: string): string {
+  return value.length <= ECHOED_CHARS
+    ? value
+    : `${value.slice(0, ECHOED_CHARS)}… (${value.length} characters)`;
+}
+
 /**
  * `--provider-option key=value` pairs parsed by the provider's schema. An unknown key (with the
  * close one) or a bad value fails in one sentence naming the flag, the key and the provider; a
@@ -82,17 +92,26 @@ export function parseProviderOptions(
     if (keys.includes(key)) continue;
     const close = closeNames(key, keys, 1);
     throw new Error(
-      `--provider-option ${key}=${value}: --provider ${descriptor.name} has no option "${key}"${close.length > 0 ? ` (did you mean "${close[0]}"?)` : ''}; ${keys.length > 0 ? `its options: ${keys.join(', ')}` : 'it takes no options'}.`,
+      `--provider-option ${key}=${echoed(value)}: --provider ${descriptor.name} has no option "${key}"${close.length > 0 ? ` (did you mean "${close[0]}"?)` : ''}; ${keys.length > 0 ? `its options: ${keys.join(', ')}` : 'it takes no options'}.`,
     );
   }
+  const refuse = (key: string, problem: string) =>
+    new Error(
+      `--provider-option ${key}=${echoed(given[key] ?? '')}: --provider ${descriptor.name}'s option "${key}": ${problem}.`,
+    );
+  for (const [key, value] of Object.entries(given))
+    if (value.trim() === '') throw refuse(key, 'is empty; give a value or leave the option out');
   const parsed = descriptor.options.safeParse({ ...given });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const key = String(issue.path[0] ?? '');
     const problem = issue.message.replace(/^Invalid input: /, '').replace(/\.$/, '');
-    throw new Error(
-      `--provider-option ${key}=${given[key] ?? ''}: --provider ${descriptor.name}'s option "${key}": ${problem.charAt(0).toLowerCase()}${problem.slice(1)}.`,
-    );
+    throw refuse(String(issue.path[0] ?? ''), `${problem.charAt(0).toLowerCase()}${problem.slice(1)}`);
+  }
+  // A number is written in decimal (0.5, 12, 1e-3): not 0x1, 0b1 or Infinity, which coercion accepts.
+  for (const [key, value] of Object.entries(parsed.data as Record<string, unknown>)) {
+    const text = given[key];
+    if (typeof value === 'number' && text !== undefined && !DECIMAL.test(text.trim()))
+      throw refuse(key, 'takes a decimal number (such as 0.5)');
   }
   return parsed.data as Record<string, unknown>;
 }

@@ -73,6 +73,8 @@ export type Provider = {
    * the last question that needs it.
    */
   plan?(options: { records: AsyncIterable<LongMemEvalRecord> | Iterable<LongMemEvalRecord> }): Promise<void>;
+  /** Why it can answer no more questions (the process behind it died), in one sentence; the run stops. */
+  unavailable?(): string | undefined;
   /** A short note on work in progress for the progress bar (embedding rate, cache hits). */
   progress?(): string | undefined;
   /** Run-level figures worth keeping (embedding and summary cost), written to summary.json. */

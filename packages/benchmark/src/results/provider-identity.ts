@@ -15,6 +15,8 @@ export type ProviderIdentity = {
   name?: string;
   /** The server's own version (health reply `version`), when it reports one. */
   version?: string;
+  /** A bridge lme runs: what holds it off the network (a network namespace, or the Python guard only). */
+  isolation?: string;
 };
 
 /** A `ProviderIdentity` as config.json and summary.json store it (read back from any folder). */
@@ -23,6 +25,7 @@ export const storedProviderIdentitySchema = z.looseObject({
   url: z.string(),
   name: z.string().optional(),
   version: z.string().optional(),
+  isolation: z.string().optional(),
 }) satisfies z.ZodType<ProviderIdentity>;
 
 /** Longest name or version kept from a health reply, in characters. */

@@ -21,6 +21,7 @@ import { buildHtmlReport } from '../report/html/build-html-report.js';
 import { findChromium, openReport } from '../report/html/report-browser.js';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
+import { recordRankings } from '../testing/record-rankings.js';
 import { RUBRIC_ITEM_MARKER, rubricItemVerdict, tinyRubricJudge } from '../testing/rubric-judge.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { sampleConfig, samplesOf } from '../testing/sample-run.js';
@@ -313,6 +314,7 @@ describe('a results folder written before judge scores (label only)', () => {
       return JSON.stringify(sample);
     });
     writeFileSync(join(old, 'samples.jsonl'), `${oldLines.slice(0, -2).join('\n')}\n`);
+    recordRankings(old);
     const wire = await startOpenAiWireServer({
       '/chat/completions': (request): WireReply => {
         const body = request.body as { max_tokens?: number };

@@ -65,6 +65,27 @@ describe('failed questions', () => {
   });
 });
 
+describe('a provider that can answer no more (its bridge process died)', () => {
+  it('stops the run, saying why once, with what finished saved', async () => {
+    const base = config({ runId: 'provider-died' });
+    let died = false;
+    const inner = failingProvider(base, (id) => {
+      died ||= id === '118b2229';
+      return died;
+    });
+    const { summary, stopReason, dir } = await runBenchmark(base, {
+      argv: [],
+      provider: {
+        ...inner,
+        unavailable: () => (died ? 'the mem0 bridge exited mid-run (exit code 3)' : undefined),
+      },
+    });
+    expect(stopReason).toBe('the mem0 bridge exited mid-run (exit code 3)');
+    expect(summary.errors).toBe(1);
+    expect(samplesOf(dir).length).toBeLessThan(22);
+  });
+});
+
 describe('preflight', () => {
   it('refuses unknown --question-types and --question-ids with close names, before any folder', async () => {
     const typo = config({ runId: 'typo', questionTypes: ['multi-sesion'] });

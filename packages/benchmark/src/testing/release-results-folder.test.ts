@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
+import { recordRankings } from './record-rankings.js';
 import { runCli } from './run-cli.js';
 import { withoutLatency } from './without-latency.js';
 
@@ -71,6 +72,7 @@ describe('results folders written by the release e020621 (before issue 47)', () 
       resumed = copyOf(SHARD_1, 'resumed');
       const lines = readFileSync(join(resumed, 'samples.jsonl'), 'utf8').split('\n');
       writeFileSync(join(resumed, 'samples.jsonl'), `${lines[0]}\n`);
+      recordRankings(resumed);
       const explain = readFileSync(join(resumed, 'explain.jsonl'), 'utf8').split('\n');
       writeFileSync(join(resumed, 'explain.jsonl'), `${explain[0]}\n`);
     });

@@ -196,6 +196,26 @@ describe('createJsonClient', () => {
     expect(hung.requests()).toBe(2);
   });
 
+  it('bounds the wait between bytes of a reply that has begun (idleTimeoutMs), not only the whole attempt', async () => {
+    let writes = 0;
+    server = createServer((incoming, outgoing) => {
+      incoming.resume();
+      incoming.on('end', () => {
+        // Headers and one byte, then nothing more: a server dripping its reply.
+        outgoing.writeHead(200, { 'content-type': 'application/json' });
+        outgoing.write('[');
+        writes++;
+      });
+    });
+    await new Promise<void>((ready) => server!.listen(0, '127.0.0.1', ready));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const failure = await client(url, { timeoutMs: 600_000, idleTimeoutMs: 50, maxRetries: 0 })
+      .json.request({ method: 'POST', path: '/v1/search', body: {} })
+      .catch((error: unknown) => error);
+    expect((failure as Error).message).toBe(`POST ${url}/v1/search sent no byte of its reply for 50 ms.`);
+    expect(writes).toBe(1);
+  });
+
   it('fails at once, unretried, on invalid JSON or a client error, carrying the status', async () => {
     const replies: Reply[] = [
       { text: '{"hits": [' },

@@ -14,6 +14,11 @@ export type JsonClientOptions = {
   headers?: Readonly<Record<string, string>>;
   /** Budget of one attempt (headers and body); an attempt over it is retried like a dropped connection. */
   timeoutMs: number;
+  /**
+   * Once a reply has begun (its headers are in), the longest wait for its next bytes: a server
+   * sending a byte a second fails after this, not after `timeoutMs`. Unset: `timeoutMs` alone.
+   */
+  idleTimeoutMs?: number;
   /** Extra attempts after a 408, 429, 5xx, a timeout or a dropped connection. */
   maxRetries: number;
   /** First backoff delay; doubled per attempt. Default 500 ms. */
@@ -96,7 +101,17 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (payload !== undefined) headers['content-type'] = 'application/json';
     const timeout = AbortSignal.timeout(options.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const idle = new AbortController();
+    let idleTimer: ReturnType<typeof setTimeout> | undefined;
+    const { idleTimeoutMs } = options;
+    const touch =
+      idleTimeoutMs === undefined
+        ? undefined
+        : () => {
+            clearTimeout(idleTimer);
+            idleTimer = setTimeout(() => idle.abort(), idleTimeoutMs);
+          };
+    const combined = AbortSignal.any([timeout, idle.signal, ...(signal ? [signal] : [])]);
     let status = 0;
     let retryAfter: string | null = null;
     let location: string | null = null;
@@ -119,10 +134,11 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
           signal: combined,
           redirect: 'manual',
         });
+        touch?.();
         status = response.status;
         retryAfter = response.headers.get('retry-after');
         location = response.headers.get('location');
-        text = await readCappedText(response, where);
+        text = await readCappedText(response, where, undefined, touch);
       }
     } catch (error) {
       if (error instanceof ReplyTooLargeError)
@@ -133,8 +149,12 @@ export function createJsonClient(options: JsonClientOptions): JsonClient {
       }
       const reason = timeout.aborted
         ? `timed out after ${options.timeoutMs} ms${number === 1 ? '' : ` (${number} attempts)`}`
-        : `failed: ${describeNetworkError(error)}${after}`;
+        : idle.signal.aborted
+          ? `sent no byte of its reply for ${idleTimeoutMs} ms${after}`
+          : `failed: ${describeNetworkError(error)}${after}`;
       throw new JsonRequestError(redact(`${where} ${reason}.`), true);
+    } finally {
+      clearTimeout(idleTimer);
     }
     if (status >= 300 && status < 400) {
       const message = `${where} answered HTTP ${status}, a redirect to ${redirectTarget(location, url)}; lme does not follow redirects (its requests carry the data and the key): set the address that answers.`;

@@ -15,6 +15,8 @@ export async function readCappedText(
   response: Response,
   where: string,
   maxBytes: number = MAX_REPLY_BYTES,
+  /** Called as each chunk arrives (an idle timer's reset). */
+  onChunk?: () => void,
 ): Promise<string> {
   const refuse = async (cancel: () => Promise<void>): Promise<never> => {
     await cancel().catch(() => undefined);
@@ -33,6 +35,7 @@ export async function readCappedText(
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    onChunk?.();
     size += value.length;
     if (size > maxBytes) await refuse(() => reader.cancel());
     chunks.push(value);

@@ -1,10 +1,12 @@
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExternalMemory } from '../external/external-memory.js';
 import type { ExternalMemoryDependencies } from '../external/external-memory-descriptor.js';
 import { createHttpMemory } from '../http/http-memory.js';
 import { BRIDGE_SOURCE_DIR, BRIDGES, type BridgeName, bridgePaths, bridgesDir } from './bridge-catalog.js';
 import { type BridgeProcess, startBridge } from './bridge-process.js';
+import { makeBridgeStore } from './bridge-store.js';
 import { type InstallManifest, readInstalledBridge } from './install-bridge.js';
 
 /**
@@ -41,10 +43,10 @@ export type BridgeMemoryOptions = {
 
 /**
  * An external memory system lme runs itself: on first use (normally the run's preflight) the
- * installed bridge starts as a child process on a free loopback port, with its store under the
- * run's work folder; calls then go to it over the provider protocol; `close` stops it and removes
- * its store. A bridge
- * that is not installed fails with one sentence naming `lme bridges install <name>`.
+ * installed bridge starts as a child process (bridge-process.ts: in a network namespace where the
+ * machine allows one), with a store of its own in a new folder under the provider's work folder
+ * (bridge-store.ts); calls then go to it over the provider protocol; `close` stops it and removes
+ * its store. A bridge that is not installed fails with one sentence naming `lme bridges install <name>`.
  */
 export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
   const { name, dependencies } = options;
@@ -52,6 +54,10 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
   let running: Promise<{ bridge: BridgeProcess; memory: ExternalMemory }> | undefined;
   let current: ExternalMemory | undefined;
   let closed = false;
+  let store: string | undefined;
+  let socketDir: string | undefined;
+  let isolation: string | undefined;
+  let child: BridgeProcess | undefined;
 
   const start = () => {
     running ??= (async () => {
@@ -61,11 +67,16 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
         const value = dependencies.environment[key];
         if (value !== undefined) environment[key] = value;
       }
+      // This bridge process's own store: never another run's, never what a crashed run left.
+      store = await makeBridgeStore(dependencies.workDir, name);
+      // A short path of its own for the unix socket (a path is limited to 107 bytes).
+      socketDir = await mkdtemp(join(tmpdir(), 'lme-bridge-'));
       const bridge = await startBridge({
         name,
         python: bridgePaths(root, name).python,
         script: join(BRIDGE_SOURCE_DIR, BRIDGES[name].script),
-        args: ['--work-dir', join(dependencies.workDir, name), ...options.args(manifest)],
+        args: ['--work-dir', store, ...options.args(manifest)],
+        socketDir,
         environment,
         ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
       });
@@ -79,9 +90,13 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
         // not a slow server: it gets at least BRIDGE_CALL_TIMEOUT_MS, and no retry, which would send
         // the same ingest again while the first still runs.
         timeoutMs: Math.max(dependencies.timeoutMs, BRIDGE_CALL_TIMEOUT_MS),
+        // ... but once it replies, `--provider-timeout` bounds each wait for its next bytes.
+        idleTimeoutMs: dependencies.timeoutMs,
         maxRetries: 0,
       });
       current = memory;
+      isolation = bridge.isolation;
+      child = bridge;
       return { bridge, memory };
     })();
     return running;
@@ -89,7 +104,16 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
 
   return {
     // The bridge's own name and version once its health reply is in (after preflight).
-    identity: () => current?.identity() ?? { kind: name, url: `${name} bridge (not started)` },
+    identity: () =>
+      current === undefined
+        ? { kind: name, url: `${name} bridge (not started)` }
+        : { ...current.identity(), ...(isolation === undefined ? {} : { isolation }) },
+    unavailable() {
+      const reason = child?.exitReason();
+      if (reason === undefined) return undefined;
+      const log = child!.recentLog().slice(-5).join(' | ');
+      return `the ${name} bridge exited mid-run (${reason}${log === '' ? '' : `; its last lines: ${log}`})`;
+    },
     async process() {
       return (await start()).bridge;
     },
@@ -110,8 +134,9 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
       if (!running) return;
       const started = await running.catch(() => undefined);
       await started?.bridge.stop();
-      // The store is the run's alone: nothing of it is kept once the bridge has stopped.
-      await rm(join(dependencies.workDir, name), { recursive: true, force: true });
+      // The store is this bridge's alone: nothing of it is kept once the bridge has stopped.
+      for (const folder of [store, socketDir])
+        if (folder !== undefined) await rm(folder, { recursive: true, force: true });
     },
   };
 }

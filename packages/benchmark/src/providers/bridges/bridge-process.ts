@@ -1,18 +1,26 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { bridgeIsolation } from './bridge-isolation.js';
+import { bridgeToken, provesBridge } from './bridge-proof.js';
+import { type BridgeRelay, startBridgeRelay } from './bridge-relay.js';
 
 /** How long a bridge may take to load its library and model before lme gives up on it. */
 export const BRIDGE_START_TIMEOUT_MS = 180_000;
-const READY = /^lme-bridge listening on (http:\/\/127\.0\.0\.1:\d+)\s*$/;
+const READY = /^lme-bridge listening on (http:\/\/127\.0\.0\.1:\d+|unix:.+?)\s*$/;
 const KEPT_LOG_LINES = 20;
 
 export type BridgeProcess = {
   /** `http://127.0.0.1:<port>`, the address the bridge printed once listening. */
   url: string;
+  /** What holds it off the network (config.json `provider.isolation`). */
+  isolation: string;
   /** The last lines the bridge logged (stderr), for error messages. */
   recentLog(): string[];
   /** Every line the bridge logged beginning with `lme-bridge:` (ingest and search timings, refusals). */
   bridgeLog(): string[];
+  /** How it ended when it exited without being stopped (`exit code 3`, `signal SIGKILL`). */
+  exitReason(): string | undefined;
   /** Stops the bridge (SIGTERM, then SIGKILL after 5 s). */
   stop(): Promise<void>;
 };
@@ -24,19 +32,35 @@ export type StartBridgeOptions = {
   args: readonly string[];
   startTimeoutMs?: number;
   environment?: NodeJS.ProcessEnv;
+  /** Where its unix socket goes when it runs in a network namespace (a folder of its own). */
+  socketDir: string;
 };
 
 /**
- * Starts a bridge as a child process on a free loopback port (it binds port 0 and prints the port
- * it got) and resolves once it listens. A bridge that exits or stays silent fails with one sentence
- * and the last lines it logged.
+ * Starts a bridge as a child process and resolves once it listens and has proved it is that child
+ * (bridge-proof.ts): in a network namespace of its own where the machine allows one
+ * (bridge-isolation.ts), listening on a unix socket that a loopback relay serves, else on a free
+ * loopback port (it binds port 0 and prints the port it got). A bridge that exits, stays silent or
+ * cannot prove itself fails with one sentence and the last lines it logged.
  */
 export function startBridge(options: StartBridgeOptions): Promise<BridgeProcess> {
-  const child: ChildProcess = spawn(options.python, ['-u', options.script, '--port', '0', ...options.args], {
+  const isolation = bridgeIsolation(options.environment);
+  const token = bridgeToken();
+  const socketPath = join(options.socketDir, 'bridge.sock');
+  const python = [options.python, '-u', options.script, '--port', '0', ...options.args];
+  const command = isolation.namespace ? ['unshare', '-rn', '--', ...python] : python;
+  const child: ChildProcess = spawn(command[0]!, command.slice(1), {
     stdio: ['ignore', 'pipe', 'pipe'],
     // No .pyc files written beside the bridge's sources (they ship with lme).
-    env: { ...(options.environment ?? process.env), PYTHONUNBUFFERED: '1', PYTHONDONTWRITEBYTECODE: '1' },
+    env: {
+      ...(options.environment ?? process.env),
+      PYTHONUNBUFFERED: '1',
+      PYTHONDONTWRITEBYTECODE: '1',
+      LME_BRIDGE_TOKEN: token,
+      ...(isolation.namespace ? { LME_BRIDGE_SOCKET: socketPath } : {}),
+    },
   });
+  let relay: BridgeRelay | undefined;
   const recent: string[] = [];
   const bridgeLines: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (line) => {
@@ -46,12 +70,17 @@ export function startBridge(options: StartBridgeOptions): Promise<BridgeProcess>
   });
   const lines = createInterface({ input: child.stdout! });
   let exited = false;
+  let stopping = false;
+  let exitReason: string | undefined;
   const exit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.once('exit', () => {
+  child.once('exit', (code, signal) => {
     exited = true;
+    if (!stopping) exitReason = signal ? `signal ${signal}` : `exit code ${code}`;
   });
 
   const stop = async () => {
+    stopping = true;
+    await relay?.close();
     if (exited || child.exitCode !== null) return;
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
@@ -74,13 +103,25 @@ export function startBridge(options: StartBridgeOptions): Promise<BridgeProcess>
       const ready = READY.exec(line);
       if (!ready) return;
       clearTimeout(timer);
-      child.removeAllListeners('error');
-      resolve({
-        url: ready[1]!,
-        recentLog: () => [...recent],
-        bridgeLog: () => [...bridgeLines],
-        stop,
-      });
+      void (async () => {
+        // Only the socket lme named is relayed, whatever path the line names.
+        if (ready[1]!.startsWith('unix:')) relay = await startBridgeRelay(socketPath);
+        const url = relay?.url ?? ready[1]!;
+        if (!(await provesBridge(url, token).catch(() => false))) {
+          return fail(
+            `printed ${url}, but the listener there is not the process lme started (no proof of its token)`,
+          );
+        }
+        child.removeAllListeners('error');
+        resolve({
+          url,
+          isolation: isolation.description,
+          exitReason: () => exitReason,
+          recentLog: () => [...recent],
+          bridgeLog: () => [...bridgeLines],
+          stop,
+        });
+      })().catch((error: Error) => fail(`could not be reached (${error.message})`));
     });
   });
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import type { ProtocolSession } from '../http/protocol.js';
 import { mem0Descriptor } from '../mem0/descriptor.js';
 import { mempalaceDescriptor } from '../mempalace/descriptor.js';
 import { type BridgeName, bridgesDir } from './bridge-catalog.js';
+import { bridgeIsolation } from './bridge-isolation.js';
 import type { BridgeMemory } from './bridge-memory.js';
 import { readInstalledBridge } from './install-bridge.js';
 
@@ -102,6 +103,7 @@ for (const [name, descriptor] of DESCRIPTORS) {
       it('reports its name and version, then ranks only the sessions of its own namespace', async () => {
         expect(memory.identity()).toMatchObject({ kind: name, name });
         expect(memory.identity().version).toMatch(/^\d+\.\d+\.\d+$/);
+        expect(memory.identity().isolation).toBe(bridgeIsolation().description);
         await memory.reset('run/a');
         await memory.reset('run/b');
         await memory.ingest('run/a', sessionsOf(first));
@@ -146,8 +148,7 @@ for (const [name, descriptor] of DESCRIPTORS) {
         expect((await health(memory)).refused_connections).toEqual([]);
       }, 600_000);
 
-      it('runs `lme run --provider <name>` end to end: lme starts the bridge, sends every role, stops it', async () => {
-        const out = join(workDir, 'runs');
+      it('runs two `lme run --provider <name>` at once on one cache, each with its own store, end to end', async () => {
         const dataset = join(workDir, 'sample-trimmed.json');
         await writeFile(
           dataset,
@@ -155,46 +156,58 @@ for (const [name, descriptor] of DESCRIPTORS) {
             sampleRecords()
               .slice(0, 3)
               // Evidence and one other session each: what this test checks (lme starts, feeds
-              // and stops the bridge; every role indexed) does not depend on the haystack's size.
+              // and stops the bridge; every role indexed; runs do not share a store) does not
+              // depend on the haystack's size.
               .map((record) => trimmed(record, 1)),
           ),
         );
-        const { done } = startCli(
-          [
-            'run',
-            '--dataset',
-            dataset,
-            '--provider',
-            name,
-            '--cache-dir',
-            join(workDir, 'cache'),
-            '--out',
-            out,
-            '--run-id',
-            `${name}-e2e`,
-          ],
-          BRIDGE_ENVIRONMENT,
+        const out = join(workDir, 'runs');
+        const cache = join(workDir, 'cache');
+        // Two runs at once (two shards on one machine): the first to finish used to delete the
+        // other's store, and a question of the other failed.
+        const runs = ['one', 'two'].map((id) =>
+          startCli(
+            [
+              'run',
+              '--dataset',
+              dataset,
+              '--provider',
+              name,
+              '--cache-dir',
+              cache,
+              '--out',
+              out,
+              '--run-id',
+              id,
+            ],
+            BRIDGE_ENVIRONMENT,
+          ),
         );
-        const result = await done;
-        expect(result.status, result.stderr).toBe(0);
-        const summary = JSON.parse(
-          await readFile(join(out, `${name}-e2e`, 'summary.json'), 'utf8'),
-        ) as Record<string, unknown>;
-        expect(summary).toMatchObject({ n: 3, errors: 0 });
-        expect(JSON.stringify(summary)).toContain(`"name":"${name}"`);
-        const config = JSON.parse(await readFile(join(out, `${name}-e2e`, 'config.json'), 'utf8')) as {
-          config: { indexRoles: string };
-        };
-        expect(config.config.indexRoles).toBe('all');
-        // The run's bridge and its store are gone once the run ends.
-        expect(existsSync(join(workDir, 'cache', 'providers', name, name))).toBe(false);
+        for (const [index, result] of (await Promise.all(runs.map((run) => run.done))).entries()) {
+          const id = index === 0 ? 'one' : 'two';
+          expect(result.status, result.stderr).toBe(0);
+          const summary = JSON.parse(await readFile(join(out, id, 'summary.json'), 'utf8')) as Record<
+            string,
+            unknown
+          >;
+          expect(summary).toMatchObject({ n: 3, errors: 0 });
+          expect(JSON.stringify(summary)).toContain(`"name":"${name}"`);
+          const config = JSON.parse(await readFile(join(out, id, 'config.json'), 'utf8')) as {
+            config: { indexRoles: string };
+            provider: { isolation?: string };
+          };
+          expect(config.config.indexRoles).toBe('all');
+          expect(config.provider.isolation).toBe(bridgeIsolation().description);
+        }
+        // Each run's bridge and its store are gone once the run ends.
+        expect(readdirSync(join(cache, 'providers', name))).toEqual([]);
       }, 900_000);
 
       it('stops the bridge and removes its store on close', async () => {
         const { url } = await memory.process();
         await memory.close?.();
         await expect(fetch(`${url}/v1/health`)).rejects.toThrow();
-        expect(existsSync(join(workDir, name))).toBe(false);
+        expect(readdirSync(workDir).filter((entry) => entry.startsWith(`${name}-`))).toEqual([]);
       });
     },
   );

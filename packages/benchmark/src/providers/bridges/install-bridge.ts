@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
+import { READ_LIMITS, readGuardedTextFile } from '../../config/read-guarded-file.js';
 import { chooseModel, loadModelCatalog } from '../../models/model-catalog.js';
 import { openModelStore } from '../../models/onnx-model-resolver.js';
 import { BRIDGE_SOURCE_DIR, BRIDGES, type BridgeName, bridgePaths } from './bridge-catalog.js';
@@ -132,14 +134,13 @@ export async function installBridge(options: InstallBridgeOptions): Promise<Inst
 export async function readInstalledBridge(root: string, name: BridgeName): Promise<InstallManifest> {
   const paths = bridgePaths(root, name);
   const install = `run \`lme bridges install ${name}\` first`;
-  let text: string;
-  try {
-    text = await readFile(paths.manifest, 'utf8');
-  } catch {
+  if (!existsSync(paths.manifest)) {
     throw new Error(
       `The ${name} bridge is not installed in ${paths.folder}: ${install} (LME_BRIDGES_DIR moves it).`,
     );
   }
+  // lme wrote it, but the folder is shared: no link, pipe or device, and no more than 1 MB.
+  const text = readGuardedTextFile(paths.manifest, { maxBytes: READ_LIMITS.small });
   let parsed: InstallManifest;
   try {
     parsed = installManifestSchema.parse(JSON.parse(text));

@@ -26,6 +26,8 @@ export type ExternalMemory = {
   ): Promise<ExternalIngestResult>;
   /** Ranked hits for the query, and the system's own answer when it gives one. */
   search(request: ExternalSearchRequest, options?: { signal?: AbortSignal }): Promise<SearchResponse>;
+  /** Why it can answer no more (a child process that died), in one sentence. */
+  unavailable?(): string | undefined;
   /** Releases clients and child processes. */
   close?(): Promise<void>;
 };

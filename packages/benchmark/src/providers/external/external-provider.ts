@@ -132,6 +132,7 @@ export function createExternalProvider(
         throw new Error(redact(message.startsWith(context) ? message : `${context}${message}`));
       }
     },
+    unavailable: () => memory.unavailable?.(),
     async close() {
       try {
         await namespaces.close();

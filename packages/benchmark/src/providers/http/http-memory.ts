@@ -30,6 +30,8 @@ export type HttpMemoryOptions = {
   environment?: Readonly<Record<string, string | undefined>>;
   /** Budget of one HTTP request attempt (headers and body). */
   timeoutMs: number;
+  /** Once a reply has begun, the longest wait for its next bytes (a bridge: `--provider-timeout`). */
+  idleTimeoutMs?: number;
   /** Extra attempts after a 408, 429, 5xx, a timeout or a dropped connection. */
   maxRetries: number;
   /** First backoff delay; doubled per attempt. Default 500 ms. */
@@ -79,6 +81,7 @@ export function createHttpMemory(options: HttpMemoryOptions): HttpMemory {
     baseUrl: base,
     headers: secret ? { [headerName]: secret } : {},
     timeoutMs: options.timeoutMs,
+    ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
     maxRetries: options.maxRetries,
     redact,
     authHint: options.authHeaderEnv

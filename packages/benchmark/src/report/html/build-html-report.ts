@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { compareRuns } from '../../analysis/compare-runs.js';
 import { readExplainLines } from '../../analysis/read-explain-lines.js';
 import { type Run, readRun } from '../../analysis/read-run.js';
 import { buildComparisonTable, type ComparisonTable } from '../../analysis/render-comparison-table.js';
+import { READ_LIMITS, readGuardedJsonFile } from '../../config/read-guarded-file.js';
 import { readQuestionDetails } from './question-details.js';
 import { renderHtmlReport } from './render-html-report.js';
 import { buildReportModel, type ReportModel } from './report-model.js';
@@ -43,7 +44,7 @@ export function resolveReportInputs(paths: readonly string[]): ReportInput[] {
 
 function ablationOrder(dir: string): string[] {
   try {
-    const ablation = JSON.parse(readFileSync(join(dir, 'ablation.json'), 'utf8')) as {
+    const ablation = readGuardedJsonFile(join(dir, 'ablation.json'), { maxBytes: READ_LIMITS.config }) as {
       variants?: { config?: { runId?: string } }[];
     };
     return (ablation.variants ?? []).map((variant) => variant.config?.runId ?? '');

@@ -1,12 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  inDatasetOrder,
-  type Run,
-  readRun,
-  readSummaryOrRun,
-  runExclusion,
-} from '../../analysis/read-run.js';
+import { inDatasetOrder, type Run, readRun, readSummaryFile, runExclusion } from '../../analysis/read-run.js';
 import { describeErrata, runLabel } from '../../analysis/run-label.js';
 import { BENCHMARKS, benchmarkOfRecord } from '../../benchmarks/benchmark-registry.js';
 import type { Summary } from '../../results/summary.js';
@@ -136,7 +130,7 @@ function stateOf(run: Run, summary: Summary, done: number, total: number | null)
  */
 export function readRunForIndex(dir: string): Run {
   if (existsSync(join(dir, 'samples.jsonl'))) return readRun(dir);
-  const { summary } = readSummaryOrRun(join(dir, 'summary.json'));
+  const summary = readSummaryFile(join(dir, 'summary.json'));
   return { dir, config: readManifest(dir), samples: [], summary, warnings: [] };
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { sourceHash } from '../../../bin/source-hash.js';
 import { resolveEmbedder } from '../../config/component-ids.js';
 import { embedderParts, NON_RESULT_KEYS } from '../../config/run-config.js';
 import type { EmbeddingSection } from '../../config/sections/embedding-section.js';
@@ -40,35 +40,12 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** The packages folder of this checkout (src/run or dist/run are two levels under a package). */
 const PACKAGES_DIR = resolve(import.meta.dirname, '../../../..');
 
-/** SHA-256 over the non-test TypeScript sources under `packagesDir/<package>/src` and the lockfile beside them. */
+/**
+ * SHA-256 over the non-test sources under `packagesDir/<package>/src` and the lockfile beside them:
+ * the hash the build is keyed by too (bin/ensure-built.js), so the code a run names is the code that ran.
+ */
 export function codeSha256(packagesDir: string = PACKAGES_DIR): string | null {
-  if (!existsSync(packagesDir)) return null;
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules' && entry.name !== 'fixtures') walk(path);
-      } else if (/\.(ts|mts|js|mjs|json)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name)) {
-        files.push(path);
-      }
-    }
-  };
-  for (const entry of readdirSync(packagesDir, { withFileTypes: true })) {
-    const src = join(packagesDir, entry.name, 'src');
-    // A hidden folder (a test's scratch copy of a package) is not lme's code.
-    if (entry.isDirectory() && !entry.name.startsWith('.') && existsSync(src)) walk(src);
-  }
-  if (files.length === 0) return null;
-  const lockfile = resolve(packagesDir, '../pnpm-lock.yaml');
-  if (existsSync(lockfile)) files.push(lockfile);
-  const hash = createHash('sha256');
-  for (const file of files.sort()) {
-    hash.update(`${relative(packagesDir, file)}\0`);
-    hash.update(readFileSync(file));
-    hash.update('\0');
-  }
-  return hash.digest('hex');
+  return sourceHash(packagesDir);
 }
 
 /** SHA-256 of the result-shaping part of a config (keys sorted, so their order never matters). */

@@ -1,14 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { READ_LIMITS, readGuardedJsonFile } from '../../config/read-guarded-file.js';
 import { fromLegacyRetrieverKeys } from '../../config/retriever-settle.js';
 import { type RunConfig, type RunConfigInput, resultKeyDifferences } from '../../config/run-config.js';
-import { readUtf8FileSync } from '../../config/strict-utf8.js';
 import type { ProviderIdentity } from '../../results/provider-identity.js';
 import type { Sample } from '../../results/sample.js';
 import { datasetFileSha256 } from '../checks/dataset-checksum.js';
 import { folderFileProblem } from '../files/folder-file-problem.js';
 import { manifestSchema } from './manifest-schema.js';
 import type { Provenance } from './provenance.js';
+import { checkRankings } from './rankings-check.js';
 import type { RunFingerprint } from './run-fingerprint.js';
 import { currentSetup, type RunSetup, setupChanges } from './run-setup.js';
 import { readSamplesFile } from './samples-file.js';
@@ -83,13 +84,7 @@ export function partialReason(manifest: RunManifest): string | undefined {
 export function readManifest(dir: string): RunManifest {
   const path = join(dir, 'config.json');
   if (!existsSync(path)) throw new Error(`${path} not found: is ${dir} a run folder?`);
-  const text = readUtf8FileSync(path);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${path} is not valid JSON (${(error as Error).message})`);
-  }
+  let value = readGuardedJsonFile(path, { maxBytes: READ_LIMITS.config });
   if (isObject(value) && isObject(value.config)) {
     value = { ...value, config: currentRetrieverForm(value.config as RunConfig) };
   }
@@ -158,6 +153,7 @@ export async function prepareResume(options: {
   }
   const mixed = checkSetup(dir, stored, config, options.mixed === true);
   const { samples, tornLastLine } = readSamplesFile(join(dir, 'samples.jsonl'));
+  checkRankings(dir, stored, samples);
   const retrying = options.retryErrors ? samples.filter((sample) => sample.error !== null) : [];
   const manifest: RunManifest = {
     ...stored,

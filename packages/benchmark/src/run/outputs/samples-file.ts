@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readUtf8FileSync } from '../../config/strict-utf8.js';
+import { READ_LIMITS, readGuardedTextFile } from '../../config/read-guarded-file.js';
 import type { Sample } from '../../results/sample.js';
 import { folderFileProblem } from '../files/folder-file-problem.js';
 import { sampleSchema } from './sample-schema.js';
@@ -18,7 +18,7 @@ export type SamplesFile = {
  */
 export function readSamplesFile(path: string): SamplesFile {
   if (!existsSync(path)) return { samples: [], tornLastLine: false };
-  const text = readUtf8FileSync(path);
+  const text = readGuardedTextFile(path, { maxBytes: READ_LIMITS.lines });
   const lines = text.split('\n');
   const last = lines.pop() ?? '';
   let tornLastLine = false;

@@ -120,7 +120,8 @@ export async function runQuestions(
         await Promise.race(inFlight);
       }
       if (signal?.aborted || outcome.interrupted || outcome.failure) break;
-      outcome.stopReason = budgetStop();
+      // A provider that can answer no more (its bridge process died): said once, the run stops.
+      outcome.stopReason = budgetStop() ?? provider.unavailable?.();
       if (outcome.stopReason) break;
       // Caught on its task, so a failure is never an unhandled rejection that kills the process.
       const task = limit(() => (outcome.failure ? undefined : runOne(item)))
