@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readSmallTextFile } from '../../config/read-capped-file.js';
+import { READ_LIMITS, readGuardedTextFile } from '../../config/read-guarded-file.js';
 import { writeFileNoFollow } from '../../run/files/no-follow-file.js';
 import type { ClaimMeasurement } from './measure-claim.js';
 
@@ -20,7 +20,9 @@ export function readClaimCheck(runDir: string): ClaimMeasurement | undefined {
   if (!existsSync(path)) return undefined;
   let value: Partial<ClaimMeasurement> | null;
   try {
-    value = JSON.parse(readSmallTextFile(path)) as Partial<ClaimMeasurement> | null;
+    value = JSON.parse(
+      readGuardedTextFile(path, { maxBytes: READ_LIMITS.small }),
+    ) as Partial<ClaimMeasurement> | null;
   } catch (error) {
     throw new Error(`${path} is not a readable claim check (${(error as Error).message}).`);
   }

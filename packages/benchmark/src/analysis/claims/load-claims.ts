@@ -4,7 +4,7 @@ import { BENCHMARKS } from '../../benchmarks/benchmark-registry.js';
 import { closeNames } from '../../config/close-names.js';
 import { parseRunConfig } from '../../config/parse-run-config.js';
 import { loadPreset } from '../../config/presets.js';
-import { readSmallTextFile } from '../../config/read-capped-file.js';
+import { READ_LIMITS, readGuardedTextFile } from '../../config/read-guarded-file.js';
 import type { RunConfigInput } from '../../config/run-config.js';
 import { checkRunConfigKeys, RUN_CONFIG_KEYS } from '../../config/run-config-file.js';
 import { CUTOFFS } from '../../metrics/retrieval-metrics.js';
@@ -46,7 +46,7 @@ export function readClaim(path: string): Claim {
   const id = path.replace(/^.*[\\/]/, '').replace(/\.json$/, '');
   let value: unknown;
   try {
-    value = JSON.parse(readSmallTextFile(path));
+    value = JSON.parse(readGuardedTextFile(path, { maxBytes: READ_LIMITS.small, links: 'follow' }));
   } catch (error) {
     throw new Error(`${path}: not a readable JSON claim (${(error as Error).message}).`);
   }

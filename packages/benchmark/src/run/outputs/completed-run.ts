@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readUtf8FileSync } from '../../config/strict-utf8.js';
+import { READ_LIMITS, readGuardedTextFile } from '../../config/read-guarded-file.js';
 import type { Summary } from '../../results/summary.js';
 import { spendOf } from '../checks/spend.js';
 import { folderFileProblem } from '../files/folder-file-problem.js';
@@ -40,7 +40,7 @@ export function completedRunResult(resume: ResumeState): BenchmarkResult {
   const path = join(resume.dir, 'summary.json');
   let value: unknown;
   try {
-    value = JSON.parse(readUtf8FileSync(path));
+    value = JSON.parse(readGuardedTextFile(path, { maxBytes: READ_LIMITS.summary }));
   } catch (error) {
     throw new Error(`${path} is not valid JSON (${(error as Error).message})`);
   }
@@ -49,7 +49,7 @@ export function completedRunResult(resume: ResumeState): BenchmarkResult {
   return {
     dir: resume.dir,
     summary: checked.data as Summary,
-    table: readUtf8FileSync(join(resume.dir, 'report.md')),
+    table: readGuardedTextFile(join(resume.dir, 'report.md'), { maxBytes: READ_LIMITS.summary }),
     spend: spendOf(resume.previous),
   };
 }
