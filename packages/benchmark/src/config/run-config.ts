@@ -3,6 +3,7 @@ import { nonMeasuringKeys, optionShape } from '../components/component.js';
 import { EMBEDDERS } from '../components/embedders/embedder-registry.js';
 import { RERANKERS } from '../components/rerankers/reranker-registry.js';
 import { RETRIEVERS } from '../components/retrievers/retriever-registry.js';
+import { STAGES } from '../components/stages/stage-registry.js';
 import { DATA_SHAPE } from './sections/data-section.js';
 import { EMBEDDING_SHAPE } from './sections/embedding-section.js';
 import { PROVIDER_SHAPE } from './sections/provider-section.js';
@@ -19,7 +20,7 @@ export { DEFAULT_EMBEDDER } from '../components/embedders/embedder-registry.js';
  * Every setting of a run. The CLI maps each flag to one key; presets, environment and flags are
  * merged (defaults < preset < env < flags) and validated here, once. The keys are grouped by owner:
  * a section of config/sections/ each (data, provider, retrieval, routes, embedding, summaries,
- * stages, QA, run), plus the options each retriever, embedder and reranker declares in its own
+ * stages, QA, run), plus the options each retriever, embedder, reranker and stage declares in its own
  * folder (components/). `config/run-sections.ts` groups a resolved config the same way.
  */
 
@@ -34,6 +35,7 @@ const COMPONENT_SHAPE = {
   ...optionShape(RETRIEVERS),
   ...optionShape(EMBEDDERS),
   ...optionShape(RERANKERS),
+  ...optionShape(STAGES),
 };
 
 export const runConfigSchema = z
@@ -89,6 +91,7 @@ export const NON_RESULT_KEYS: readonly string[] = [
   ...nonMeasuringKeys(RETRIEVERS),
   ...nonMeasuringKeys(EMBEDDERS),
   ...nonMeasuringKeys(RERANKERS),
+  ...nonMeasuringKeys(STAGES),
 ];
 
 /** Keys whose values differ (compared as JSON) among the configs, in first-seen order, except `ignored`. */

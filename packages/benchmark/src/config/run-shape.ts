@@ -1,3 +1,4 @@
+import { selectedStages } from '../components/stages/stage-registry.js';
 import type { ProviderCapabilities } from './provider-capabilities.js';
 import { type RetrieverChoice, retrieverSummarizes, searchesDense } from './retriever-rules.js';
 import type { QaSection } from './sections/qa-section.js';
@@ -13,7 +14,8 @@ import type { SummariesSection } from './sections/summaries-section.js';
 
 /** What these ask of the selected provider: its descriptor's capabilities (providers/provider-registry.ts). */
 type Provider = Pick<ProviderCapabilities, 'pipeline'>;
-type PipelineShape = RetrieverChoice & Pick<StagesSection, 'dedup' | 'mmr'>;
+/** The stages' switches travel with the retriever's choice (components/stages/). */
+type PipelineShape = RetrieverChoice & Readonly<Record<string, unknown>>;
 /** The retriever's own options travel with its choice (a summary index, say). */
 type RetrieverShape = RetrieverChoice & Readonly<Record<string, unknown>>;
 
@@ -21,11 +23,12 @@ type RetrieverShape = RetrieverChoice & Readonly<Record<string, unknown>>;
 export const usesPipeline = (provider: Provider): boolean => provider.pipeline === true;
 
 /**
- * The pipeline's settings embed text: a dense route, or a stage comparing vectors (dedup, MMR).
- * Says nothing of the provider; `embeds` does.
+ * The pipeline's settings embed text: a dense route, or a selected stage comparing vectors (its
+ * `needsVectors`: dedup, MMR). Says nothing of the provider; `embeds` does.
  */
-export const pipelineEmbeds = (config: RetrieverChoice & Pick<StagesSection, 'dedup' | 'mmr'>): boolean =>
-  searchesDense(config) || config.dedup || config.mmr;
+export const pipelineEmbeds = (config: PipelineShape): boolean =>
+  searchesDense(config) ||
+  selectedStages(config).some(({ descriptor }) => descriptor.capabilities.needsVectors);
 
 /** The run embeds text (the pipeline with `pipelineEmbeds` settings). */
 export const embeds = (config: PipelineShape, provider: Provider): boolean =>
