@@ -14,10 +14,11 @@ import type { SummariesSection } from './sections/summaries-section.js';
 
 /** What these ask of the selected provider: its descriptor's capabilities (providers/provider-registry.ts). */
 type Provider = Pick<ProviderCapabilities, 'pipeline'>;
-/** The stages' switches travel with the retriever's choice (components/stages/). */
+/**
+ * The retriever's choice, with the components' own options beside it: the retriever's (a summary
+ * index, say) and the stages' (their switches, components/stages/).
+ */
 type PipelineShape = RetrieverChoice & Readonly<Record<string, unknown>>;
-/** The retriever's own options travel with its choice (a summary index, say). */
-type RetrieverShape = RetrieverChoice & Readonly<Record<string, unknown>>;
 
 /** The run measures lme's own search-core pipeline (the provider's `pipeline` capability). */
 export const usesPipeline = (provider: Provider): boolean => provider.pipeline === true;
@@ -40,13 +41,13 @@ export const embeds = (config: PipelineShape, provider: Provider): boolean =>
  * read them.
  */
 export const summarizes = (
-  config: RetrieverShape & Pick<SummariesSection, 'contextual'>,
+  config: PipelineShape & Pick<SummariesSection, 'contextual'>,
   provider: Provider,
 ): boolean => usesPipeline(provider) && (retrieverSummarizes(config) || config.contextual !== 'none');
 
 /** The summaries come from an LLM (`--summarizer llm`): calls the dry run counts. */
 export const summarizesWithLlm = (
-  config: RetrieverShape & Pick<SummariesSection, 'contextual' | 'summarizer'>,
+  config: PipelineShape & Pick<SummariesSection, 'contextual' | 'summarizer'>,
   provider: Provider,
 ): boolean => summarizes(config, provider) && config.summarizer === 'llm';
 
