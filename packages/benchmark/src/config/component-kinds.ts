@@ -2,8 +2,7 @@ import { type ComponentRegistry, componentsOwning } from '../components/componen
 import { EMBEDDERS } from '../components/embedders/embedder-registry.js';
 import { RERANKERS } from '../components/rerankers/reranker-registry.js';
 import { RETRIEVERS } from '../components/retrievers/retriever-registry.js';
-import type { StageDescriptor } from '../components/stages/stage-descriptor.js';
-import { STAGES, selectedStages } from '../components/stages/stage-registry.js';
+import { STAGES, selectedStages, stageDescriptors } from '../components/stages/stage-registry.js';
 import { familyOf } from './component-ids.js';
 import type { ProviderCapabilities } from './provider-capabilities.js';
 import { embedderParts, type RunConfig } from './run-config.js';
@@ -32,7 +31,7 @@ export type ComponentKind = {
 
 /** A stage's own flag (its switch option's): `--dedup`. */
 const switchFlag = (name: string) =>
-  flagOfKey((STAGES[name as keyof typeof STAGES] as StageDescriptor).switch);
+  flagOfKey(stageDescriptors().find((stage) => stage.name === name)!.switch);
 
 export const COMPONENT_KINDS = {
   retriever: {

@@ -1,5 +1,4 @@
-import type { StageDescriptor } from '../components/stages/stage-descriptor.js';
-import { STAGES } from '../components/stages/stage-registry.js';
+import { stageDescriptors } from '../components/stages/stage-registry.js';
 import { componentKeyUsed } from './component-kinds.js';
 import { IN_PROCESS_CAPABILITIES, type ProviderCapabilities } from './provider-capabilities.js';
 import { RETRIEVER_NEEDS } from './retriever-needs.js';
@@ -29,7 +28,7 @@ const { FUSES, DENSE_ROUTE } = RETRIEVER_NEEDS;
 /** What makes the pipeline embed: a dense route, or a stage that compares vectors (`--dedup or --mmr`). */
 const EMBEDS = [
   DENSE_ROUTE,
-  (Object.values(STAGES) as StageDescriptor[])
+  stageDescriptors()
     .filter((stage) => stage.capabilities.needsVectors)
     .map((stage) => flagOfKey(stage.switch))
     .join(' or '),

@@ -21,10 +21,17 @@ export type SelectedStage = {
   readonly options: Readonly<Record<string, unknown>>;
 };
 
+/** Every stage's descriptor, in registry order. */
+export const stageDescriptors = (): StageDescriptor[] => Object.values(STAGES);
+
 /** The stages a resolved config turns on (their switch option true), in their declared order. */
 export function selectedStages(config: Readonly<Record<string, unknown>>): SelectedStage[] {
-  return (Object.values(STAGES) as StageDescriptor[])
+  return stageDescriptors()
     .filter((descriptor) => config[descriptor.switch] === true)
     .sort((a, b) => a.capabilities.order - b.capabilities.order)
     .map((descriptor) => ({ descriptor, options: ownOptions(descriptor, config) }));
 }
+
+/** The selected stages as the report's provenance and the dry run list them, in the order they run. */
+export const stagesProvenance = (config: Readonly<Record<string, unknown>>): string[] =>
+  selectedStages(config).map(({ descriptor, options }) => descriptor.provenance(options));

@@ -1,6 +1,6 @@
 import type { Run } from '../../analysis/read-run.js';
 import { describeErrata, runLabel } from '../../analysis/run-label.js';
-import { selectedStages } from '../../components/stages/stage-registry.js';
+import { stagesProvenance } from '../../components/stages/stage-registry.js';
 import { fusesRoutes, retrieverStages, takesRoutes } from '../../config/retriever-rules.js';
 import { BM25_FEEDBACK_WEIGHT } from '../../config/run-config.js';
 import { pipelineEmbeds } from '../../config/run-shape.js';
@@ -52,7 +52,7 @@ export function runStages(config: Run['config']['config']): string[] {
   // The base retriever's own stages (its descriptor's `stages`).
   stages.push(...retrieverStages(config));
   // Then the stages after retrieval, in the order they ran (components/stages/: their `provenance`).
-  for (const { descriptor, options } of selectedStages(config)) stages.push(descriptor.provenance(options));
+  stages.push(...stagesProvenance(config));
   return stages;
 }
 

@@ -1,7 +1,7 @@
 import { type CachedEmbedder, estimateCost, loadPriceTable } from '@lme/search-core';
 import { buildCorpus } from '../../benchmarks/build-corpus.js';
 import { isAbstention, type LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import { selectedStages } from '../../components/stages/stage-registry.js';
+import { stagesProvenance } from '../../components/stages/stage-registry.js';
 import {
   contextualizesWithLlm,
   embeds,
@@ -85,9 +85,7 @@ export async function planRun(
   const contextualizes = contextualizesWithLlm(config, provider);
   const corpus = countCorpus(config, records, contextualizes);
   const ingest = planIngest(config, records);
-  const stages = usesPipeline(provider)
-    ? selectedStages(config).map(({ descriptor, options }) => descriptor.provenance(options))
-    : [];
+  const stages = usesPipeline(provider) ? stagesProvenance(config) : [];
   const embedding = embeds(config, provider)
     ? await planEmbedding(config, records, corpus.texts, notes)
     : undefined;
