@@ -2,10 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { BENCHMARKS } from '../benchmarks/benchmark-registry.js';
+import { loadPlugins } from '../components/plugins/load-plugins.js';
 import { collectSecrets, redactProcessOutput } from '../config/secrets.js';
 import { EXIT } from './exit-codes.js';
 import { exitOnBrokenPipe } from './exit-on-broken-pipe.js';
 import { addLoggingOptions, createLogger, log, logLevelOf, setLogger } from './logger.js';
+import { pluginArguments } from './plugin-arguments.js';
 import { warnIfStaleBuild } from './stale-build-warning.js';
 
 /** Exit codes: see exit-codes.ts (0 ok, 1 error, 2 failed questions, 3 gate failed, 130 interrupted). */
@@ -66,8 +68,25 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   'judge-probe': async () => (await import('./judge-probe-command.js')).judgeProbeCommand(),
 };
 const asked = process.argv[2];
+// `lme run --plugin <file>`: components from outside the tree join the registries before the run
+// config and its flags are built from them (components/plugins/load-plugins.ts).
+if (asked === 'run') {
+  try {
+    await loadPlugins(pluginArguments(process.argv.slice(3)));
+  } catch (error) {
+    log.error((error as Error).message);
+    process.exit(EXIT.error);
+  }
+}
 const loaded = asked !== undefined && Object.hasOwn(COMMANDS, asked) ? [asked] : Object.keys(COMMANDS);
-for (const command of await Promise.all(loaded.map((name) => COMMANDS[name]!()))) program.addCommand(command);
+try {
+  for (const command of await Promise.all(loaded.map((name) => COMMANDS[name]!())))
+    program.addCommand(command);
+} catch (error) {
+  // A plugin's component the run config refuses (an option that is lme's): one sentence.
+  log.error((error as Error).message);
+  process.exit(EXIT.error);
+}
 
 // `lme --help` lists the commands by what they are for.
 const COMMAND_GROUPS: Readonly<Record<string, readonly string[]>> = {

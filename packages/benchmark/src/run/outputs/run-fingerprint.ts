@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { loadedPlugins } from '../../components/plugins/load-plugins.js';
 import { resolveEmbedder } from '../../config/component-ids.js';
 import { embedderParts, NON_RESULT_KEYS } from '../../config/run-config.js';
 import type { EmbeddingSection } from '../../config/sections/embedding-section.js';
@@ -68,6 +69,8 @@ export function codeSha256(packagesDir: string = PACKAGES_DIR): string | null {
     hash.update(readFileSync(file));
     hash.update('\0');
   }
+  // A plugin's components are code the run ran: a changed plugin is changed code.
+  for (const plugin of loadedPlugins()) hash.update(`plugin\0${plugin.sha256}\0`);
   return hash.digest('hex');
 }
 
