@@ -1,6 +1,8 @@
-// An lme plugin (docs/plugins.md): a retriever and a stage from outside lme's source tree.
+// An lme plugin (docs/plugins.md): a retriever, a stage and an external memory system from outside
+// lme's source tree.
 //
 //   lme run --plugin examples/word-overlap-plugin.mjs --retriever word-overlap --drop-first -d sample
+//   lme run --plugin examples/word-overlap-plugin.mjs --provider overlap-memory -d sample
 //
 // The default export is a function of lme's plugin API (its own zod and definers), so the file
 // needs no package of its own; it returns the components by kind.
@@ -87,5 +89,54 @@ export default ({ z, defineRetriever, defineStage }) => ({
       provenance: (options) => `drop-first (${options.dropCount})`,
       explain: (options) => ({ drop_first: { count: options.dropCount } }),
     }),
+  ],
+  memories: [
+    {
+      name: 'overlap-memory',
+      description: 'an in-process memory ranking sessions or turns by the query words they share',
+      options: z.object({
+        'min-shared': z.coerce.number().int().min(0).default(1).describe('fewest shared words a hit needs'),
+      }),
+      capabilities: { external: true, answersItself: false, ranks: true },
+      createMemory: (options) => {
+        const words = (text) => new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+        const stores = new Map();
+        return {
+          identity: () => ({ kind: 'overlap-memory', url: 'in-process' }),
+          async preflight() {},
+          async reset(namespace) {
+            stores.delete(namespace);
+          },
+          async ingest(namespace, sessions) {
+            const store = stores.get(namespace) ?? [];
+            for (const session of sessions)
+              for (const turn of session.turns)
+                store.push({
+                  session_id: session.session_id,
+                  turn_index: turn.turn_index,
+                  words: words(turn.content),
+                });
+            stores.set(namespace, store);
+            return {};
+          },
+          async search({ namespace, query, topK, granularity }) {
+            const asked = words(query);
+            const best = new Map();
+            for (const turn of stores.get(namespace) ?? []) {
+              const shared = [...asked].filter((word) => turn.words.has(word)).length;
+              if (shared < options['min-shared']) continue;
+              const key = granularity === 'turn' ? `${turn.session_id}\0${turn.turn_index}` : turn.session_id;
+              if ((best.get(key)?.score ?? -1) < shared)
+                best.set(key, {
+                  session_id: turn.session_id,
+                  ...(granularity === 'turn' ? { turn_index: turn.turn_index } : {}),
+                  score: shared,
+                });
+            }
+            return { hits: [...best.values()].sort((a, b) => b.score - a.score).slice(0, topK) };
+          },
+        };
+      },
+    },
   ],
 });

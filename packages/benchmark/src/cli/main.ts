@@ -72,7 +72,10 @@ const asked = process.argv[2];
 // config and its flags are built from them (components/plugins/load-plugins.ts).
 if (asked === 'run') {
   try {
-    await loadPlugins(pluginArguments(process.argv.slice(3)));
+    const plugins = await loadPlugins(pluginArguments(process.argv.slice(3)));
+    // Their memory systems join --provider's registry once their retrievers and stages are in.
+    if (plugins.some((plugin) => plugin.memories.length > 0))
+      (await import('../providers/plugin-memories.js')).registerPluginMemories(plugins);
   } catch (error) {
     log.error((error as Error).message);
     process.exit(EXIT.error);

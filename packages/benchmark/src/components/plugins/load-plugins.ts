@@ -14,14 +14,25 @@ import { STAGES } from '../stages/stage-registry.js';
 /** What a plugin's default export receives when it is a function: lme's own zod and definers. */
 export const PLUGIN_API = { z, defineRetriever, defineStage, searchCore } as const;
 
-/** What a plugin gives lme: components by kind (a default export, or what its function returns). */
+/**
+ * What a plugin gives lme: components by kind (a default export, or what its function returns).
+ * `memories` (external memory systems) are registered by the providers layer
+ * (providers/plugin-memories.ts), which this layer cannot reach.
+ */
 export type PluginContents = {
   retrievers?: readonly RetrieverDescriptor[];
   stages?: readonly StageDescriptor[];
+  memories?: readonly unknown[];
 };
 
 /** A plugin lme loaded: its file, the SHA-256 of its content (the run's fingerprint) and what it added. */
-export type LoadedPlugin = { readonly file: string; readonly sha256: string; readonly components: string[] };
+export type LoadedPlugin = {
+  readonly file: string;
+  readonly sha256: string;
+  readonly components: string[];
+  /** Its external memory systems, for the providers layer to register. */
+  readonly memories: readonly unknown[];
+};
 
 /** The registries a plugin may add to, by the key of `PluginContents`, with the word its messages use. */
 const KINDS = {
@@ -105,9 +116,10 @@ export async function loadPlugins(
     const kinds = Object.keys(KINDS).filter((kind) =>
       Array.isArray(contents?.[kind as keyof PluginContents]),
     );
-    if (kinds.length === 0)
+    const memories = Array.isArray(contents?.memories) ? contents.memories : [];
+    if (kinds.length === 0 && memories.length === 0)
       throw new Error(
-        `Plugin ${file} exports nothing lme can use: its default export (or what its function returns) needs ${Object.keys(KINDS).join(' or ')}.`,
+        `Plugin ${file} exports nothing lme can use: its default export (or what its function returns) needs ${[...Object.keys(KINDS), 'memories'].join(', ')}.`,
       );
     const components: string[] = [];
     for (const kind of kinds as (keyof typeof KINDS)[]) {
@@ -125,6 +137,7 @@ export async function loadPlugins(
       file,
       sha256: createHash('sha256').update(readFileSync(file)).digest('hex'),
       components,
+      memories,
     };
     loaded.push(plugin);
     added.push(plugin);

@@ -6,7 +6,7 @@ import { REPO_ROOT, runCli } from '../../testing/run-cli.js';
 
 /**
  * `lme run --plugin <file>` from a folder outside the repository: examples/word-overlap-plugin.mjs
- * (a retriever and a stage) copied to a temp dir, run on the sample, its flags warned about and its
+ * (a retriever, a stage and an external memory system) copied to a temp dir, run on the sample, its flags warned about and its
  * names offered as "did you mean", a changed plugin refused by --resume; broken plugins are refused
  * in one sentence naming the file.
  */
@@ -64,6 +64,21 @@ describe('lme run --plugin', () => {
     );
   }, 480_000);
 
+  it("runs the plugin's external memory system on the sample, where lme's stage flags do nothing", () => {
+    const memory = run(
+      ...['--provider', 'overlap-memory', '--dedup', '--drop-first', '--limit', '6'],
+      ...['--out', out(), '--run-id', 'memory'],
+    );
+    expect(memory.status).toBe(0);
+    expect(memory.stderr).toContain('--dedup has no effect without --provider pipeline.');
+    expect(memory.stderr).toContain('--drop-first has no effect without --provider pipeline.');
+    expect(recallOf('memory')).toBeGreaterThan(0.5);
+    expect(configOf('memory').config).toMatchObject({ provider: 'overlap-memory', plugins: [plugin] });
+    const typo = run('--provider', 'overlap-memroy', '--dry-run');
+    expect(typo.status).toBe(1);
+    expect(typo.stderr).toContain('did you mean "overlap-memory"?');
+  }, 480_000);
+
   it('offers plugin names in "did you mean" and warns about plugin options like any other', () => {
     const typo = run('--retriever', 'word-overlp', '--dry-run');
     expect(typo.status).toBe(1);
@@ -86,6 +101,11 @@ describe('lme run --plugin', () => {
         'clash.mjs',
         "export default { retrievers: [{ name: 'bm25', description: '', options: {}, capabilities: {}, create() {} }] };\n",
         /^lme: Plugin .*clash\.mjs: retriever "bm25" is already registered; give it another name\.\n$/,
+      ],
+      [
+        'memory-clash.mjs',
+        "export default ({ z }) => ({ memories: [{ name: 'http', description: '', options: z.object({}), capabilities: {}, createMemory() {} }] });\n",
+        /^lme: Plugin .*memory-clash\.mjs: provider "http" is already registered; give it another name\.\n$/,
       ],
       [
         'core.mjs',
