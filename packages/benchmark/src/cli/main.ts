@@ -2,7 +2,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { BENCHMARKS } from '../benchmarks/benchmark-registry.js';
-import { loadPlugins } from '../components/plugins/load-plugins.js';
 import { collectSecrets, redactProcessOutput } from '../config/secrets.js';
 import { EXIT } from './exit-codes.js';
 import { exitOnBrokenPipe } from './exit-on-broken-pipe.js';
@@ -70,9 +69,11 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
 const asked = process.argv[2];
 // `lme run --plugin <file>`: components from outside the tree join the registries before the run
 // config and its flags are built from them (components/plugins/load-plugins.ts).
-if (asked === 'run') {
+const pluginSpecifiers = asked === 'run' ? pluginArguments(process.argv.slice(3)) : [];
+if (pluginSpecifiers.length > 0) {
   try {
-    const plugins = await loadPlugins(pluginArguments(process.argv.slice(3)));
+    const { loadPlugins } = await import('../components/plugins/load-plugins.js');
+    const plugins = await loadPlugins(pluginSpecifiers);
     // Their memory systems join --provider's registry once their retrievers and stages are in.
     if (plugins.some((plugin) => plugin.memories.length > 0))
       (await import('../providers/plugin-memories.js')).registerPluginMemories(plugins);
