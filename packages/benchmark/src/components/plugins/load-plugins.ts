@@ -6,6 +6,8 @@ import { pathToFileURL } from 'node:url';
 import * as searchCore from '@lme/search-core';
 import { z } from 'zod';
 import type { ComponentOptions } from '../component.js';
+import { EMBEDDERS } from '../embedders/embedder-registry.js';
+import { RERANKERS } from '../rerankers/reranker-registry.js';
 import { defineRetriever, type RetrieverDescriptor } from '../retrievers/retriever-descriptor.js';
 import { RETRIEVERS } from '../retrievers/retriever-registry.js';
 import { defineStage, type StageDescriptor } from '../stages/stage-descriptor.js';
@@ -60,10 +62,13 @@ function resolvePlugin(specifier: string, cwd: string): string {
   }
 }
 
-/** Every option key lme's components own now (a plugin may not take one). */
+/** Every option key lme's components own now, of every kind (a plugin may not take one). */
 function ownedKeys(): Set<string> {
   const keys = new Set<string>();
-  for (const { registry } of Object.values(KINDS))
+  for (const registry of [RETRIEVERS, STAGES, EMBEDDERS, RERANKERS] as Record<
+    string,
+    { options: ComponentOptions }
+  >[])
     for (const descriptor of Object.values(registry))
       for (const key of Object.keys(descriptor.options)) keys.add(key);
   return keys;

@@ -112,6 +112,11 @@ describe('lme run --plugin', () => {
         "export default ({ z }) => ({ retrievers: [{ name: 'mine', description: '', options: { finalTopK: { schema: z.number(), flags: '--x <n>', group: 'retrieval', help: 'x' } }, capabilities: {}, create() {} }] });\n",
         /^lme: Plugin .*core\.mjs: option "finalTopK" of "mine" is already an option of lme; rename it\.\n$/,
       ],
+      [
+        'owned.mjs',
+        "export default ({ z }) => ({ stages: [{ name: 'mine', description: '', options: { on: { schema: z.boolean(), flags: '--on', group: 'stages', help: 'x' }, rerankDepth: { schema: z.number(), flags: '--y <n>', group: 'stages', help: 'y' } }, capabilities: {}, switch: 'on', create() {} }] });\n",
+        /^lme: Plugin .*owned\.mjs: option "rerankDepth" of stage "mine" is already an option of lme; rename it\.\n$/,
+      ],
     ];
     for (const [name, text, message] of cases) {
       writeFileSync(join(dir, name), text);
