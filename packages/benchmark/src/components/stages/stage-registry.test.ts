@@ -13,7 +13,8 @@ const allOn = Object.fromEntries(stages.map((stage) => [stage.switch, true])) as
 const externals = Object.entries(PROVIDERS).filter(([, provider]) => provider.capabilities.external);
 
 describe('the stage registry (components/stages/)', () => {
-  it('holds stages in distinct declared orders, each owning its switch', () => {
+  it('holds stages under their own names, in distinct declared orders, each owning its switch', () => {
+    for (const [key, stage] of Object.entries(STAGES)) expect(stage.name).toBe(key);
     const orders = stages.map((stage) => stage.capabilities.order);
     expect(new Set(orders).size).toBe(stages.length);
     for (const stage of stages) expect(Object.keys(stage.options)).toContain(stage.switch);
