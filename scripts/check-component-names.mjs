@@ -8,7 +8,7 @@
  * moved registry would otherwise leave its names unchecked).
  *
  * Names come from the tree, so a new component is covered with no edit here:
- * - retrievers, embedders, rerankers: each folder of `components/<kind>/` and each key of the
+ * - retrievers, embedders, rerankers, stages: each folder of `components/<kind>/` and each key of the
  *   object literals of `components/<kind>/<kind-singular>-registry.ts`;
  * - providers: each key of the object literals of `providers/provider-registry.ts` and
  *   `providers/external-memory-registry.ts`. (providers/ also holds shared folders, `bridges/`,
@@ -27,7 +27,7 @@
  *
  * Some words are also another vocabulary. For these alone a literal counts only where it selects
  * a component: compared (`===`, `!==`, `==`, `!=`) with, or a `case` of a switch on, an
- * expression whose text names a kind (retriever, embedder, reranker, provider: `config.retriever`,
+ * expression whose text names a kind (retriever, embedder, reranker, stage, provider: `config.retriever`,
  * `providerName`) or that is a `kind` or `family` (`kind === 'http'`), the argument of
  * `startsWith`/`endsWith`/`includes`/`has`/`indexOf` on such an expression, an element of an array whose variable or property names a kind
  * (`ANSWERING_PROVIDERS = ['http']`), or the value of a property named after a kind
@@ -63,13 +63,19 @@ const KINDS = [
     family: true,
   },
   {
+    kind: 'stage',
+    folder: 'components/stages',
+    registries: ['components/stages/stage-registry.ts'],
+    family: false,
+  },
+  {
     kind: 'provider',
     folder: undefined,
     registries: ['providers/provider-registry.ts', 'providers/external-memory-registry.ts'],
     family: false,
   },
 ];
-const KIND_WORDS = /retriever|embedder|reranker|provider/i;
+const KIND_WORDS = /retriever|embedder|reranker|provider|stage/i;
 
 /**
  * Words that are component names and also another vocabulary of the program: a literal of one
@@ -82,6 +88,10 @@ const OTHER_VOCABULARY = new Map([
   ['http', "a URL scheme and a ProviderIdentity's kind as well as a provider and a reranker family"],
   ['http:', "what URL's `protocol` holds for an http URL, as well as the reranker family's prefix"],
   ['llm', 'a `--summarizer` and `--contextual` value as well as a reranker family'],
+  [
+    'mmr',
+    "a hit's route (search-core's MMR stage traces `routes.mmr`) and a Zep reranker as well as a stage",
+  ],
   ['local', 'an ordinary word (local files, local time) as well as an embedder family'],
   [
     'oracle',

@@ -6,6 +6,7 @@ import { collectSecrets, redactProcessOutput } from '../config/secrets.js';
 import { EXIT } from './exit-codes.js';
 import { exitOnBrokenPipe } from './exit-on-broken-pipe.js';
 import { addLoggingOptions, createLogger, log, logLevelOf, setLogger } from './logger.js';
+import { pluginArguments } from './plugin-arguments.js';
 import { warnIfStaleBuild } from './stale-build-warning.js';
 
 /** Exit codes: see exit-codes.ts (0 ok, 1 error, 2 failed questions, 3 gate failed, 130 interrupted). */
@@ -67,8 +68,30 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   'judge-probe': async () => (await import('./judge-probe-command.js')).judgeProbeCommand(),
 };
 const asked = process.argv[2];
+// `lme run --plugin <file>`: components from outside the tree join the registries before the run
+// config and its flags are built from them (components/plugins/load-plugins.ts).
+const pluginSpecifiers = asked === 'run' ? pluginArguments(process.argv.slice(3)) : [];
+if (pluginSpecifiers.length > 0) {
+  try {
+    const { loadPlugins } = await import('../components/plugins/load-plugins.js');
+    const plugins = await loadPlugins(pluginSpecifiers);
+    // Their memory systems join --provider's registry once their retrievers and stages are in.
+    if (plugins.some((plugin) => plugin.memories.length > 0))
+      (await import('../providers/plugin-memories.js')).registerPluginMemories(plugins);
+  } catch (error) {
+    log.error((error as Error).message);
+    process.exit(EXIT.error);
+  }
+}
 const loaded = asked !== undefined && Object.hasOwn(COMMANDS, asked) ? [asked] : Object.keys(COMMANDS);
-for (const command of await Promise.all(loaded.map((name) => COMMANDS[name]!()))) program.addCommand(command);
+try {
+  for (const command of await Promise.all(loaded.map((name) => COMMANDS[name]!())))
+    program.addCommand(command);
+} catch (error) {
+  // A plugin's component the run config refuses (an option that is lme's): one sentence.
+  log.error((error as Error).message);
+  process.exit(EXIT.error);
+}
 
 // `lme --help` lists the commands by what they are for.
 const COMMAND_GROUPS: Readonly<Record<string, readonly string[]>> = {

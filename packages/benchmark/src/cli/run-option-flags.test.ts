@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RETRIEVERS } from '../components/retrievers/retriever-registry.js';
 import { ConfigError, fromRegistry } from '../config/config-error.js';
 import { ineffectiveKeyWarnings } from '../config/ineffective-keys.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
@@ -181,14 +182,7 @@ describe('lme serve', () => {
   it('reuses the run declarations and defaults', () => {
     const serve = serveCommand();
     const retriever = serve.options.find((option) => option.long === '--retriever');
-    expect(retriever?.argChoices).toEqual([
-      'bm25',
-      'dense',
-      'hybrid',
-      'session-aware',
-      'multi-route',
-      'multi-source',
-    ]);
+    expect(retriever?.argChoices).toEqual(Object.keys(RETRIEVERS));
     const roles = serve.options.find((option) => option.long === '--index-roles');
     expect(roles?.argChoices).toEqual(['user', 'all']);
     expect(roles?.description).toMatch(/default: user/);

@@ -79,7 +79,11 @@ export function optionsOf(option: RunOptionDeclaration): Option[] {
       created.argParser(schemaNumberFlag(schema as unknown as z.ZodNumber));
       break;
     case 'array':
-      created.argParser(listFlag);
+      created.argParser(
+        option.repeatable
+          ? (value: string, previous: string[] | undefined) => [...(previous ?? []), ...listFlag(value)]
+          : listFlag,
+      );
       break;
     case 'tuple':
       created.argParser(weightsFlag);

@@ -20,7 +20,7 @@ afterEach(() => {
 
 /**
  * A tree with a retriever `scratch-rank` and a retriever `bm25` (folders), an embedder family
- * `vec` and a reranker family `judge` (registry keys), providers `pipeline` (folder) and
+ * `vec` and a reranker family `judge` (registry keys), a stage `trim` (folder), providers `pipeline` (folder) and
  * `scratch-memory` (an external one, folder), plus the given files under packages/benchmark/src.
  */
 function tree(files: Record<string, string> = {}): string {
@@ -37,6 +37,9 @@ function tree(files: Record<string, string> = {}): string {
     'components/rerankers/reranker-registry.ts':
       "import { judge } from './judge/judge-descriptor.js';\nexport const RERANKERS = { judge } as const;\n",
     'components/rerankers/judge/judge-descriptor.ts': 'export const judge = {};\n',
+    'components/stages/trim/descriptor.ts': 'export const trim = {};\n',
+    'components/stages/stage-registry.ts':
+      "import { trim } from './trim/descriptor.js';\nexport const STAGES = { trim } as const;\n",
     'providers/pipeline/pipeline-descriptor.ts': 'export const pipelineDescriptor = {};\n',
     'providers/context-providers.ts': 'export const oracleDescriptor = {};\n',
     'providers/provider-registry.ts':
@@ -60,7 +63,7 @@ describe('the component-names check (pnpm lint)', () => {
   it('passes on a tree whose components name themselves only in their folders and registries', () => {
     const result = check(tree());
     expect(result).toMatchObject({ status: 0, stderr: '' });
-    expect(result.stdout).toContain('2 retrievers, 1 embedders, 1 rerankers, 3 providers');
+    expect(result.stdout).toContain('2 retrievers, 1 embedders, 1 rerankers, 1 stages, 3 providers');
   });
 
   it('fails on a planted name outside the folder, naming file:line, the kind and the name', () => {
@@ -88,6 +91,7 @@ describe('the component-names check (pnpm lint)', () => {
         'the provider "oracle"',
       ],
       ["export const x = 1;\nexport const base = { retriever: 'bm25' };\n", 'the retriever "bm25"'],
+      ["export const x = 1;\nexport const on = (stage: string) => stage === 'trim';\n", 'the stage "trim"'],
     ];
     const files = Object.fromEntries(cases.map(([text], index) => [`run/case-${index}.ts`, text]));
     const result = check(tree(files));
@@ -96,8 +100,9 @@ describe('the component-names check (pnpm lint)', () => {
       const line =
         text
           .split('\n')
-          .findIndex((row) => /'(scratch-rank|vec:|scratch-memory|pipeline|oracle|bm25)'|`judge:/.test(row)) +
-        1;
+          .findIndex((row) =>
+            /'(scratch-rank|vec:|scratch-memory|pipeline|oracle|bm25|trim)'|`judge:/.test(row),
+          ) + 1;
       expect(result.stderr).toContain(`packages/benchmark/src/run/case-${index}.ts:${line} names ${named}`);
     });
     expect(result.stderr.trim().split('\n')).toHaveLength(cases.length);

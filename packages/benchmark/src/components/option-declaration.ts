@@ -18,6 +18,8 @@ export type RunOptionDeclaration = {
   readonly env?: string;
   /** A boolean whose default is true also gets `--no-<name>` with this help. */
   readonly negatedHelp?: string;
+  /** A list flag that may be given more than once (`--plugin a --plugin b`): the values add up. */
+  readonly repeatable?: true;
 };
 
 /**

@@ -2,9 +2,11 @@ import { type ComponentRegistry, componentsOwning } from '../components/componen
 import { EMBEDDERS } from '../components/embedders/embedder-registry.js';
 import { RERANKERS } from '../components/rerankers/reranker-registry.js';
 import { RETRIEVERS } from '../components/retrievers/retriever-registry.js';
+import { STAGES, selectedStages, stageDescriptors } from '../components/stages/stage-registry.js';
 import { familyOf } from './component-ids.js';
 import type { ProviderCapabilities } from './provider-capabilities.js';
 import { embedderParts, type RunConfig } from './run-config.js';
+import { flagOfKey } from './run-options.js';
 import { embeds, reranks, usesPipeline } from './run-shape.js';
 
 /**
@@ -13,13 +15,23 @@ import { embeds, reranks, usesPipeline } from './run-shape.js';
  * never a component's name.
  */
 export type ComponentKind = {
-  readonly flag: string;
+  /** The flag that names the kind's component (unset: each has a flag of its own, `needs` says it). */
+  readonly flag?: string;
   readonly registry: ComponentRegistry;
   /** Where the kind is used, for the has-no-effect warning (` in a pipeline that embeds`). */
   readonly where?: string;
   selected(config: RunConfig): string[];
   inUse(config: RunConfig, provider: ProviderCapabilities): boolean;
+  /**
+   * What the warning says a key of `owners` needs, when not `<flag> <owners>`: the kind selects
+   * each component by a flag of its own (`--dedup`), or is not in use (`--provider pipeline`).
+   */
+  needs?(owners: readonly string[], inUse: boolean): string;
 };
+
+/** A stage's own flag (its switch option's): `--dedup`. */
+const switchFlag = (name: string) =>
+  flagOfKey(stageDescriptors().find((stage) => stage.name === name)!.switch);
 
 export const COMPONENT_KINDS = {
   retriever: {
@@ -40,6 +52,13 @@ export const COMPONENT_KINDS = {
     registry: RERANKERS,
     selected: (config) => (config.reranker ? [familyOf(config.reranker)] : []),
     inUse: (config, provider) => reranks(config, provider),
+  },
+  stage: {
+    registry: STAGES,
+    selected: (config) => selectedStages(config).map(({ descriptor }) => descriptor.name),
+    // Every stage runs on lme's own candidate pool (`runsOn: 'pipeline'`).
+    inUse: (_config, provider) => usesPipeline(provider),
+    needs: (owners, inUse) => (inUse ? owners.map(switchFlag).join(' or ') : '--provider pipeline'),
   },
 } as const satisfies Record<string, ComponentKind>;
 
@@ -64,11 +83,13 @@ export function componentKeyUsed(
   const owned = ownersOf(key);
   if (!owned) return undefined;
   const { kind, owners } = owned;
-  const used = kind.inUse(config, provider) && kind.selected(config).some((name) => owners.includes(name));
+  const inUse = kind.inUse(config, provider);
+  const used = inUse && kind.selected(config).some((name) => owners.includes(name));
+  if (kind.needs) return { used, needs: kind.needs(owners, inUse) };
   // Owned by every component of the kind: naming the flag is enough (`--reranker`).
   const all = owners.length === Object.keys(kind.registry).length;
   const named = all ? '' : ` ${owners.map((name) => formOf(kind.registry, name)).join('|')}`;
-  return { used, needs: `${kind.flag}${named}${kind.where ?? ''}` };
+  return { used, needs: `${kind.flag ?? ''}${named}${kind.where ?? ''}` };
 }
 
 /** How a component's names look (`hf:<owner>/<model>[@<dtype>]`, `http:<url>`), else its name. */

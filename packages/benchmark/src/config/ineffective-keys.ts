@@ -1,3 +1,4 @@
+import { stageDescriptors } from '../components/stages/stage-registry.js';
 import { componentKeyUsed } from './component-kinds.js';
 import { IN_PROCESS_CAPABILITIES, type ProviderCapabilities } from './provider-capabilities.js';
 import { RETRIEVER_NEEDS } from './retriever-needs.js';
@@ -24,6 +25,14 @@ const pipeline = (_: RunConfig, provider: ProviderCapabilities) => usesPipeline(
 const fuses = (config: RunConfig, provider: ProviderCapabilities) =>
   usesPipeline(provider) && fusesRoutes(config);
 const { FUSES, DENSE_ROUTE } = RETRIEVER_NEEDS;
+/** What makes the pipeline embed: a dense route, or a stage that compares vectors (`--dedup or --mmr`). */
+const EMBEDS = [
+  DENSE_ROUTE,
+  stageDescriptors()
+    .filter((stage) => stage.capabilities.needsVectors)
+    .map((stage) => flagOfKey(stage.switch))
+    .join(' or '),
+].join(', ');
 const reads = readsAndJudges;
 /** The retrievers that take BM25's k1, b and feedback (their descriptors' `bm25Settings`). */
 const BM25_ROUTE: Rule = {
@@ -102,14 +111,8 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
       (pipeline(config, provider) && fusesByRrfAlone(config)),
     needs: RETRIEVER_NEEDS.rrfK,
   },
-  embedder: {
-    used: (config, provider) => embeds(config, provider),
-    needs: `${DENSE_ROUTE}, --dedup or --mmr`,
-  },
-  vectorStore: {
-    used: (config, provider) => embeds(config, provider),
-    needs: `${DENSE_ROUTE}, --dedup or --mmr`,
-  },
+  embedder: { used: (config, provider) => embeds(config, provider), needs: EMBEDS },
+  vectorStore: { used: (config, provider) => embeds(config, provider), needs: EMBEDS },
   feedbackDocs: {
     used: (config, provider) => embeds(config, provider) && searchesDense(config),
     needs: DENSE_ROUTE,
@@ -118,9 +121,6 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
     used: (config, provider) => embeds(config, provider) && searchesDense(config) && config.feedbackDocs > 0,
     needs: '--feedback-docs above 0',
   },
-  dedupThreshold: { used: (config) => config.dedup, needs: '--dedup' },
-  mmrLambda: { used: (config) => config.mmr, needs: '--mmr' },
-  mmrDuplicate: { used: (config) => config.mmr, needs: '--mmr' },
   contextualModel: { used: (config) => config.contextual === 'llm', needs: '--contextual llm' },
   contextualDense: {
     used: (config, provider) => config.contextual !== 'none' && embeds(config, provider),
@@ -160,7 +160,7 @@ export function ineffectiveKeyWarnings(
 ): string[] {
   const warnings: string[] = [];
   for (const key of explicitKeys) {
-    // A key a retriever, embedder or reranker owns (components/) matters when a selected one owns it.
+    // A key a retriever, embedder, reranker or stage owns (components/) matters when a selected one owns it.
     const rule =
       componentKeyUsed(key, config, provider) ?? ruleResult(RULES[key as keyof RunConfig], config, provider);
     if (rule && !rule.used) warnings.push(`${flagOfKey(key)} has no effect without ${rule.needs}.`);

@@ -1,8 +1,10 @@
 import { z } from 'zod';
-import { nonMeasuringKeys, optionShape } from '../components/component.js';
+import { type ComponentRegistry, nonMeasuringKeys, optionShape } from '../components/component.js';
 import { EMBEDDERS } from '../components/embedders/embedder-registry.js';
+import { pluginFileOf } from '../components/plugins/load-plugins.js';
 import { RERANKERS } from '../components/rerankers/reranker-registry.js';
 import { RETRIEVERS } from '../components/retrievers/retriever-registry.js';
+import { STAGES } from '../components/stages/stage-registry.js';
 import { DATA_SHAPE } from './sections/data-section.js';
 import { EMBEDDING_SHAPE } from './sections/embedding-section.js';
 import { PROVIDER_SHAPE } from './sections/provider-section.js';
@@ -19,7 +21,7 @@ export { DEFAULT_EMBEDDER } from '../components/embedders/embedder-registry.js';
  * Every setting of a run. The CLI maps each flag to one key; presets, environment and flags are
  * merged (defaults < preset < env < flags) and validated here, once. The keys are grouped by owner:
  * a section of config/sections/ each (data, provider, retrieval, routes, embedding, summaries,
- * stages, QA, run), plus the options each retriever, embedder and reranker declares in its own
+ * stages, QA, run), plus the options each retriever, embedder, reranker and stage declares in its own
  * folder (components/). `config/run-sections.ts` groups a resolved config the same way.
  */
 
@@ -34,22 +36,31 @@ const COMPONENT_SHAPE = {
   ...optionShape(RETRIEVERS),
   ...optionShape(EMBEDDERS),
   ...optionShape(RERANKERS),
+  ...optionShape(STAGES),
 };
 
-export const runConfigSchema = z
-  .object({
-    ...RUN_SHAPE,
-    ...DATA_SHAPE,
-    ...PROVIDER_SHAPE,
-    ...RETRIEVAL_SHAPE,
-    ...ROUTES_SHAPE,
-    ...EMBEDDING_SHAPE,
-    ...SUMMARIES_SHAPE,
-    ...STAGES_SHAPE,
-    ...QA_SHAPE,
-    ...COMPONENT_SHAPE,
-  })
-  .strict();
+const SECTIONS_SHAPE = {
+  ...RUN_SHAPE,
+  ...DATA_SHAPE,
+  ...PROVIDER_SHAPE,
+  ...RETRIEVAL_SHAPE,
+  ...ROUTES_SHAPE,
+  ...EMBEDDING_SHAPE,
+  ...SUMMARIES_SHAPE,
+  ...STAGES_SHAPE,
+  ...QA_SHAPE,
+};
+
+// A component (a plugin's, components/plugins/) may not take a key of the config's sections.
+for (const registry of [RETRIEVERS, STAGES] as Readonly<Record<string, ComponentRegistry[string]>>[])
+  for (const descriptor of Object.values(registry))
+    for (const key of Object.keys(descriptor.options))
+      if (Object.hasOwn(SECTIONS_SHAPE, key))
+        throw new Error(
+          `${pluginFileOf(descriptor) ? `Plugin ${pluginFileOf(descriptor)}` : descriptor.name}: option "${key}" of "${descriptor.name}" is already an option of lme; rename it.`,
+        );
+
+export const runConfigSchema = z.object({ ...SECTIONS_SHAPE, ...COMPONENT_SHAPE }).strict();
 
 /**
  * A resolved run config. The old base-retriever booleans (`sessionAware`, `multiRoute`,
@@ -65,6 +76,8 @@ export type RunConfig = Omit<z.infer<typeof runConfigSchema>, LegacyRetrieverKey
  */
 export const NON_RESULT_KEYS: readonly string[] = [
   'benchmarkDefaults',
+  // Where the plugins are; what they are is in the code hash (run-fingerprint.ts).
+  'plugins',
   'dataDir',
   'cache',
   'cacheDir',
@@ -89,6 +102,7 @@ export const NON_RESULT_KEYS: readonly string[] = [
   ...nonMeasuringKeys(RETRIEVERS),
   ...nonMeasuringKeys(EMBEDDERS),
   ...nonMeasuringKeys(RERANKERS),
+  ...nonMeasuringKeys(STAGES),
 ];
 
 /** Keys whose values differ (compared as JSON) among the configs, in first-seen order, except `ignored`. */

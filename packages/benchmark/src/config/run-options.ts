@@ -3,6 +3,7 @@ import { EMBEDDERS } from '../components/embedders/embedder-registry.js';
 import type { RunOptionDeclaration } from '../components/option-declaration.js';
 import { RERANKERS } from '../components/rerankers/reranker-registry.js';
 import { RETRIEVERS } from '../components/retrievers/retriever-registry.js';
+import { STAGES } from '../components/stages/stage-registry.js';
 import type { RunConfigInput } from './run-config.js';
 import { DATA_OPTIONS } from './sections/data-section.js';
 import { EMBEDDING_OPTIONS } from './sections/embedding-section.js';
@@ -35,6 +36,7 @@ export const RUN_OPTIONS: readonly RunOptionDeclaration[] = [
   ...optionDeclarations(EMBEDDERS),
   ...ROUTES_OPTIONS,
   ...SUMMARIES_OPTIONS,
+  ...optionDeclarations(STAGES),
   ...STAGES_OPTIONS,
   ...optionDeclarations(RERANKERS),
   ...QA_OPTIONS,

@@ -1,3 +1,4 @@
+import { selectedStages } from '../components/stages/stage-registry.js';
 import type { ProviderCapabilities } from './provider-capabilities.js';
 import { type RetrieverChoice, retrieverSummarizes, searchesDense } from './retriever-rules.js';
 import type { QaSection } from './sections/qa-section.js';
@@ -13,19 +14,22 @@ import type { SummariesSection } from './sections/summaries-section.js';
 
 /** What these ask of the selected provider: its descriptor's capabilities (providers/provider-registry.ts). */
 type Provider = Pick<ProviderCapabilities, 'pipeline'>;
-type PipelineShape = RetrieverChoice & Pick<StagesSection, 'dedup' | 'mmr'>;
-/** The retriever's own options travel with its choice (a summary index, say). */
-type RetrieverShape = RetrieverChoice & Readonly<Record<string, unknown>>;
+/**
+ * The retriever's choice, with the components' own options beside it: the retriever's (a summary
+ * index, say) and the stages' (their switches, components/stages/).
+ */
+type PipelineShape = RetrieverChoice & Readonly<Record<string, unknown>>;
 
 /** The run measures lme's own search-core pipeline (the provider's `pipeline` capability). */
 export const usesPipeline = (provider: Provider): boolean => provider.pipeline === true;
 
 /**
- * The pipeline's settings embed text: a dense route, or a stage comparing vectors (dedup, MMR).
- * Says nothing of the provider; `embeds` does.
+ * The pipeline's settings embed text: a dense route, or a selected stage comparing vectors (its
+ * `needsVectors`: dedup, MMR). Says nothing of the provider; `embeds` does.
  */
-export const pipelineEmbeds = (config: RetrieverChoice & Pick<StagesSection, 'dedup' | 'mmr'>): boolean =>
-  searchesDense(config) || config.dedup || config.mmr;
+export const pipelineEmbeds = (config: PipelineShape): boolean =>
+  searchesDense(config) ||
+  selectedStages(config).some(({ descriptor }) => descriptor.capabilities.needsVectors);
 
 /** The run embeds text (the pipeline with `pipelineEmbeds` settings). */
 export const embeds = (config: PipelineShape, provider: Provider): boolean =>
@@ -37,13 +41,13 @@ export const embeds = (config: PipelineShape, provider: Provider): boolean =>
  * read them.
  */
 export const summarizes = (
-  config: RetrieverShape & Pick<SummariesSection, 'contextual'>,
+  config: PipelineShape & Pick<SummariesSection, 'contextual'>,
   provider: Provider,
 ): boolean => usesPipeline(provider) && (retrieverSummarizes(config) || config.contextual !== 'none');
 
 /** The summaries come from an LLM (`--summarizer llm`): calls the dry run counts. */
 export const summarizesWithLlm = (
-  config: RetrieverShape & Pick<SummariesSection, 'contextual' | 'summarizer'>,
+  config: PipelineShape & Pick<SummariesSection, 'contextual' | 'summarizer'>,
   provider: Provider,
 ): boolean => summarizes(config, provider) && config.summarizer === 'llm';
 

@@ -39,6 +39,7 @@ const LINKED = [
   'packages',
   'node_modules',
   'configs',
+  'examples',
   'scripts',
   'docs',
   'package.json',

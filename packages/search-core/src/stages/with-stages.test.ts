@@ -5,6 +5,9 @@ import { wordsTokenizer } from '../lexical/tokenizer.js';
 import { createDenseScorer } from '../retrievers/dense-scorer.js';
 import { createHashingEmbedder } from '../testing/hashing-embedder.js';
 import { createMemoryVectorIndex } from '../vector-index/memory-vector-index.js';
+import { dedupStage } from './dedup-stage.js';
+import { mmrStage } from './mmr-stage.js';
+import { multiSignalStage } from './multi-signal-stage.js';
 import { withStages } from './with-stages.js';
 
 const hashingEmbedder = createHashingEmbedder();
@@ -83,7 +86,7 @@ describe('withStages', () => {
   });
 
   it('merges near-duplicates into the better hit and records the merge', async () => {
-    const { hits, trace } = await ranked({ dedup: {} });
+    const { hits, trace } = await ranked({ stages: [dedupStage()] });
     expect(hits.map((hit) => hit.id)).toEqual(['a1', 'b1', 'c1', 'd1']);
     expect((hits[0] as RetrievalHit & { mergedIds?: string[] }).mergedIds).toEqual(['a2']);
     expect(trace.merges).toEqual([{ kept: 'a1', removed: ['a2'], similarity: expect.closeTo(1, 6) }]);
@@ -93,7 +96,7 @@ describe('withStages', () => {
   it('lets MMR skip the duplicate of a selected hit and record its decisions', async () => {
     const without = await ranked();
     expect(without.hits.slice(0, 2).map((hit) => hit.id)).toEqual(['a1', 'a2']);
-    const { hits, trace } = await ranked({ mmr: {} });
+    const { hits, trace } = await ranked({ stages: [mmrStage()] });
     expect(hits.map((hit) => hit.id).slice(0, 3)).toEqual(['a1', 'b1', 'c1']);
     expect(hits.findIndex((hit) => hit.id === 'a2')).toBeGreaterThanOrEqual(3);
     const a2 = trace.mmr!.find((decision) => decision.id === 'a2')!;
@@ -103,7 +106,7 @@ describe('withStages', () => {
   });
 
   it('adds the signals of the multi-signal re-rank and the weights of the query class', async () => {
-    const { hits, trace } = await ranked({ multiSignal: {} });
+    const { hits, trace } = await ranked({ stages: [multiSignalStage()] });
     for (const hit of hits.slice(0, 5))
       for (const name of [
         'signal_semantic',
@@ -119,10 +122,13 @@ describe('withStages', () => {
     expect(hits.findIndex((hit) => hit.id === 'b1')).toBeLessThan(hits.findIndex((hit) => hit.id === 'c1'));
   });
 
-  it('applies the stages in the order dedup, multi-signal, MMR', async () => {
-    const { trace, hits } = await ranked({ mmr: {}, dedup: {}, multiSignal: {} });
+  it('applies the stages in the order given, each on the pool the one before returned', async () => {
+    const { trace, hits } = await ranked({ stages: [dedupStage(), multiSignalStage(), mmrStage()] });
     expect(trace.stages).toEqual(['dedup', 'multi_signal', 'mmr']);
     expect(hits.map((hit) => hit.id)).not.toContain('a2');
+    const reversed = await ranked({ stages: [mmrStage(), dedupStage()] });
+    expect(reversed.trace.stages).toEqual(['mmr', 'dedup']);
+    expect(Object.keys(reversed.trace.timings)).toEqual(['retrieve', 'mmr', 'dedup']);
   });
 
   it('acts on the top max(K × 4, 32) hits only and keeps the rest in base order', async () => {
@@ -152,7 +158,7 @@ describe('withStages', () => {
       dense: dense(),
       indexDense: true,
       namespace: 'q',
-      mmr: {},
+      stages: [mmrStage()],
     });
     await retriever.index({ documents: many });
     const { hits, trace } = await retriever.searchStaged({ ...search, query: 'note' });
@@ -163,6 +169,8 @@ describe('withStages', () => {
 
   it('refuses dedup or MMR without document vectors', () => {
     const base = createBm25Retriever({ tokenizer: wordsTokenizer });
-    expect(() => withStages(base, { finalK: 3, namespace: 'q', mmr: {} })).toThrow(/need document vectors/);
+    expect(() => withStages(base, { finalK: 3, namespace: 'q', stages: [mmrStage()] })).toThrow(
+      /need document vectors/,
+    );
   });
 });

@@ -6,6 +6,11 @@ export const RUN_SHAPE = {
   /** The preset the config started from (recorded for provenance). */
   preset: z.string().min(1).optional(),
   /**
+   * Plugin files or packages whose components joined the registries (`--plugin`, loaded by
+   * cli/main.ts before the config is built); their content hashes are in the code hash.
+   */
+  plugins: z.array(z.string().min(1)).optional(),
+  /**
    * Provenance (never set by hand): the keys the dataset's benchmark decided as the config layer
    * below presets, environment and flags (`Benchmark.defaults`), and which benchmark.
    */
@@ -39,6 +44,13 @@ export const RUN_SHAPE = {
 
 /** The flags of the run section (config/run-options.ts lists every section's). */
 export const RUN_SECTION_OPTIONS = [
+  {
+    flags: '--plugin <file|package>',
+    key: 'plugins',
+    group: 'run',
+    help: 'load retrievers, stages or memory systems from a plugin outside lme (repeatable; docs/plugins.md)',
+    repeatable: true,
+  },
   {
     flags: '--preset <name|path>',
     key: 'preset',

@@ -3,24 +3,19 @@ import type { OptionShapeOf } from '../../components/component.js';
 import type { RunOptionDeclaration } from '../../components/option-declaration.js';
 import type { RerankerDescriptor } from '../../components/rerankers/reranker-descriptor.js';
 import { RERANKERS } from '../../components/rerankers/reranker-registry.js';
+import type { STAGES } from '../../components/stages/stage-registry.js';
 
-/** The stages after retrieval: multi-signal, near-duplicate merging, MMR, the packed context and the reranker. */
 /**
  * The o200k_base tokens every preset packs its context into (configs/presets/*.json
  * `contextBudget`); an external system's new run is measured at the same budget.
  */
 export const PRESET_CONTEXT_BUDGET = 2000;
 
+/**
+ * What follows retrieval besides the stages of components/stages/ (each its own options there):
+ * the packed context and the reranker.
+ */
 export const STAGES_SHAPE = {
-  /** Query understanding and the multi-signal re-rank of the candidate pool. */
-  multiSignal: z.boolean().default(false),
-  /** Near-duplicate merging of the candidate pool. */
-  dedup: z.boolean().default(false),
-  dedupThreshold: z.number().min(0).max(1).default(0.95),
-  /** Maximal marginal relevance over the candidate pool. */
-  mmr: z.boolean().default(false),
-  mmrLambda: z.number().min(0).max(1).default(0.78),
-  mmrDuplicate: z.number().min(0).max(1).default(0.94),
   /**
    * Tokens (o200k_base) of the packed context `context.evidence_recall` is measured on; unset:
    * not measured (packing tokenizes the top documents, which the plain BM25 run should not pay).
@@ -52,42 +47,6 @@ export const STAGES_SHAPE = {
 /** The flags of the stages section (config/run-options.ts lists every section's). */
 export const STAGES_OPTIONS = [
   {
-    flags: '--multi-signal',
-    key: 'multiSignal',
-    group: 'stages',
-    help: 'query understanding and a multi-signal re-rank (entities, time, recency)',
-  },
-  {
-    flags: '--dedup',
-    key: 'dedup',
-    group: 'stages',
-    help: 'merge near-duplicate hits (cosine >= --dedup-threshold)',
-  },
-  {
-    flags: '--dedup-threshold <cosine>',
-    key: 'dedupThreshold',
-    group: 'stages',
-    help: 'cosine at which --dedup merges two hits',
-  },
-  {
-    flags: '--mmr',
-    key: 'mmr',
-    group: 'stages',
-    help: 'maximal marginal relevance over the candidate pool (needs document vectors)',
-  },
-  {
-    flags: '--mmr-lambda <x>',
-    key: 'mmrLambda',
-    group: 'stages',
-    help: 'MMR relevance weight against redundancy',
-  },
-  {
-    flags: '--mmr-duplicate <cosine>',
-    key: 'mmrDuplicate',
-    group: 'stages',
-    help: 'MMR skips a candidate this similar to a selected hit',
-  },
-  {
     flags: '--context-budget <tokens>',
     key: 'contextBudget',
     group: 'stages',
@@ -109,3 +68,6 @@ export type StagesSection = z.output<z.ZodObject<typeof STAGES_SHAPE>>;
 
 /** The reranker families' own options (components/rerankers/: `--rerank-depth`, `--rerank-model`, `--rerank-key-env`), as a resolved config holds them. */
 export type RerankerOptionValues = z.output<z.ZodObject<OptionShapeOf<typeof RERANKERS>>>;
+
+/** The stages' own options (components/stages/: `--dedup`, `--dedup-threshold`, `--mmr`, ...), as a resolved config holds them. */
+export type StageOptionValues = z.output<z.ZodObject<OptionShapeOf<typeof STAGES>>>;

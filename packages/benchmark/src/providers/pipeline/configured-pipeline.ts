@@ -16,6 +16,7 @@ import {
 import type { RetrieverDependencies } from '../../components/retrievers/retriever-descriptor.js';
 import type { AnyRetriever } from '../../components/retrievers/retriever-queries.js';
 import { RETRIEVERS } from '../../components/retrievers/retriever-registry.js';
+import { selectedStages } from '../../components/stages/stage-registry.js';
 import { fromRegistry } from '../../config/config-error.js';
 import { retrieverOptions, searchedRoutes, searchesDense } from '../../config/retriever-rules.js';
 import { pipelineEmbeds } from '../../config/run-shape.js';
@@ -123,6 +124,8 @@ export function createPipeline(
   // The retriever's own options (its descriptor's keys of the resolved config) and shared settings.
   const ownOptions = retrieverOptions(config);
   const routeSettings = routeSettingsOf(config);
+  // The stages the config turns on (components/stages/), in their declared order.
+  const stages = selectedStages(config);
   // --reranker: one reranker for the run (its client, cache and retries shared by every question).
   const reranker = createConfiguredReranker(config, environment);
 
@@ -157,9 +160,7 @@ export function createPipeline(
     };
     const base = descriptor.create(ownOptions, dependencies);
     const stagedBase = withStages(base.retriever, {
-      ...(config.dedup ? { dedup: { threshold: config.dedupThreshold } } : {}),
-      ...(config.multiSignal ? { multiSignal: {} } : {}),
-      ...(config.mmr ? { mmr: { lambda: config.mmrLambda, duplicateThreshold: config.mmrDuplicate } } : {}),
+      stages: stages.map(({ descriptor, options }) => descriptor.create(options)),
       finalK: config.finalTopK,
       dense,
       indexDense: !usesDense,

@@ -9,11 +9,11 @@ import {
 } from '@lme/search-core';
 import type { Corpus } from '../../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
+import { selectedStages } from '../../components/stages/stage-registry.js';
 import { type RetrieverChoice, retrieverExplain, searchedRoutes } from '../../config/retriever-rules.js';
 import type { DataSection } from '../../config/sections/data-section.js';
 import type { RetrievalSection } from '../../config/sections/retrieval-section.js';
 import type { RoutesSection } from '../../config/sections/routes-section.js';
-import type { StagesSection } from '../../config/sections/stages-section.js';
 import { goldTrace } from './gold-trace.js';
 
 /** Traces that are a fused score or a stage's output, not a retrieval source of their own. */
@@ -51,7 +51,6 @@ export type ExplainSettings = RetrieverChoice &
     | 'denseGap'
     | 'timeBoost'
   > &
-  Pick<StagesSection, 'mmr' | 'mmrLambda' | 'mmrDuplicate' | 'dedup' | 'dedupThreshold'> &
   Pick<DataSection, 'convention'>;
 
 export type ExplainTraceOptions = {
@@ -97,7 +96,6 @@ export function explainTrace(options: ExplainTraceOptions): Record<string, unkno
     }
   }
 
-  const understanding = trace.understanding;
   // A retriever that fuses its own way says so (its descriptor's `explain`), with its own weights.
   const own = retrieverExplain(config);
   const weights: Record<string, unknown> = {
@@ -120,30 +118,9 @@ export function explainTrace(options: ExplainTraceOptions): Record<string, unkno
   };
   if (config.timeBoost) weights.time_boost = { weight: config.timeBoost, span: timeSpan(options.record) };
   Object.assign(weights, own.weights);
-  if (trace.signalWeights && understanding) {
-    weights.signals = {
-      query_class: understanding.queryClass,
-      class_cue: understanding.explain.classCue ?? null,
-      weights: trace.signalWeights,
-      entities: understanding.explain.entitySources,
-      temporal_scope: understanding.temporalScope
-        ? {
-            start: understanding.temporalScope.start.toISOString(),
-            end: understanding.temporalScope.end.toISOString(),
-            expression: understanding.temporalScope.expression,
-            rule: understanding.temporalScope.rule,
-          }
-        : null,
-    };
-  }
-  if (config.mmr)
-    weights.mmr = {
-      lambda: config.mmrLambda,
-      duplicate_threshold: config.mmrDuplicate,
-      k: finalK,
-      tags: 'session id',
-    };
-  if (config.dedup) weights.dedup = { threshold: config.dedupThreshold };
+  // What each selected stage adds (its descriptor's `explain`), in the order they ran.
+  for (const { descriptor, options: stageOptions } of selectedStages(config))
+    Object.assign(weights, descriptor.explain?.(stageOptions, { trace, finalK }));
 
   const gold =
     options.record && options.corpus

@@ -4,7 +4,7 @@ import type { ProviderSection } from '../../config/sections/provider-section.js'
 import type { RetrievalSection } from '../../config/sections/retrieval-section.js';
 import type { RoutesSection } from '../../config/sections/routes-section.js';
 import type { RunSection } from '../../config/sections/run-section.js';
-import type { StagesSection } from '../../config/sections/stages-section.js';
+import type { StageOptionValues } from '../../config/sections/stages-section.js';
 import type { SummariesSection } from '../../config/sections/summaries-section.js';
 import type { createConfiguredReranker, rerankModelOf } from './configured-reranker.js';
 import type { ExplainSettings } from './explain-trace.js';
@@ -33,7 +33,8 @@ export type PipelineSettings = RetrieverChoice &
   FusionSettings &
   Parameters<typeof routeSettingsOf>[0] &
   Pick<RoutesSection, 'feedbackDocs' | 'feedbackWeight'> &
-  Pick<StagesSection, 'dedup' | 'dedupThreshold' | 'mmr' | 'mmrLambda' | 'mmrDuplicate' | 'multiSignal'> & {
+  // The stages read their own options (components/stages/); multi-source merges at --dedup-threshold.
+  Pick<StageOptionValues, 'dedupThreshold'> & {
     readonly rerankDepth: number;
   } & Parameters<typeof createVectorStore>[0] &
   SummarizerSettings &

@@ -1,7 +1,9 @@
 import type { Run } from '../../analysis/read-run.js';
 import { describeErrata, runLabel } from '../../analysis/run-label.js';
-import { fusesRoutes, retrieverStages, searchesDense, takesRoutes } from '../../config/retriever-rules.js';
+import { stagesProvenance } from '../../components/stages/stage-registry.js';
+import { fusesRoutes, retrieverStages, takesRoutes } from '../../config/retriever-rules.js';
 import { BM25_FEEDBACK_WEIGHT } from '../../config/run-config.js';
+import { pipelineEmbeds } from '../../config/run-shape.js';
 import { knownProviderCapabilities } from '../../providers/provider-registry.js';
 import { describeProvider } from '../../results/provider-identity.js';
 import type { Summary } from '../../results/summary.js';
@@ -49,14 +51,13 @@ export function runStages(config: Run['config']['config']): string[] {
     );
   // The base retriever's own stages (its descriptor's `stages`).
   stages.push(...retrieverStages(config));
-  if (config.multiSignal) stages.push('multi-signal re-rank');
-  if (config.dedup) stages.push(`dedup (${config.dedupThreshold})`);
-  if (config.mmr) stages.push(`mmr (lambda ${config.mmrLambda})`);
+  // Then the stages after retrieval, in the order they ran (components/stages/: their `provenance`).
+  stages.push(...stagesProvenance(config));
   return stages;
 }
 
 function usesEmbeddings(config: Run['config']['config']): boolean {
-  return searchesDense(config) || config.feedbackDocs > 0 || config.mmr || config.dedup;
+  return pipelineEmbeds(config) || config.feedbackDocs > 0;
 }
 
 export function describeRun(run: Run, summary: Summary): RunProvenance {

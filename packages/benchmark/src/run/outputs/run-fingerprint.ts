@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { sourceHash } from '../../../bin/source-hash.js';
+import { loadedPlugins } from '../../components/plugins/load-plugins.js';
 import { resolveEmbedder } from '../../config/component-ids.js';
 import { embedderParts, NON_RESULT_KEYS } from '../../config/run-config.js';
 import type { EmbeddingSection } from '../../config/sections/embedding-section.js';
@@ -45,7 +46,13 @@ const PACKAGES_DIR = resolve(import.meta.dirname, '../../../..');
  * the hash the build is keyed by too (bin/ensure-built.js), so the code a run names is the code that ran.
  */
 export function codeSha256(packagesDir: string = PACKAGES_DIR): string | null {
-  return sourceHash(packagesDir);
+  const sources = sourceHash(packagesDir);
+  const plugins = loadedPlugins();
+  if (sources === null || plugins.length === 0) return sources;
+  // A plugin's components are code the run ran: a changed plugin is changed code.
+  const hash = createHash('sha256').update(sources);
+  for (const plugin of plugins) hash.update(`\0plugin\0${plugin.sha256}`);
+  return hash.digest('hex');
 }
 
 /** SHA-256 of the result-shaping part of a config (keys sorted, so their order never matters). */

@@ -1,7 +1,10 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadLocomo } from '../../benchmarks/locomo/load-locomo.js';
+import type { StageDescriptor } from '../../components/stages/stage-descriptor.js';
+import { STAGES, selectedStages } from '../../components/stages/stage-registry.js';
 import { parseRunConfig } from '../../config/parse-run-config.js';
+import { PROVIDERS } from '../../providers/provider-registry.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { planRun } from './plan-run.js';
 import { renderPlan } from './render-plan.js';
@@ -9,6 +12,20 @@ import { renderPlan } from './render-plan.js';
 const fixture = resolve(REPO_ROOT, 'datasets/fixtures/locomo-mini.json');
 
 describe('planRun', () => {
+  it('lists the stages the pipeline will run, in their declared order, and none under an external system', async () => {
+    const { records } = await loadLocomo(fixture);
+    const stages = Object.values(STAGES) as StageDescriptor[];
+    const allOn = Object.fromEntries(stages.map((stage) => [stage.switch, true]));
+    const config = parseRunConfig({ dataset: fixture, convention: 'evidence', cache: false, ...allOn });
+    const plan = await planRun(config, records);
+    const expected = selectedStages(config).map(({ descriptor, options }) => descriptor.provenance(options));
+    expect(plan.stages).toEqual(expected);
+    expect(renderPlan(plan)).toContain(`stages after retrieval: ${expected.join(', ')}\n`);
+    const [external] = Object.entries(PROVIDERS).find(([, provider]) => provider.capabilities.external)!;
+    const elsewhere = await planRun({ ...config, provider: external as never }, records);
+    expect(elsewhere.stages).toBeUndefined();
+  });
+
   it('counts the Chain-of-Note calls of --reader-notes: one per history session, max_tokens 500', async () => {
     const { records } = await loadLocomo(fixture);
     const config = (readerNotes: boolean) =>

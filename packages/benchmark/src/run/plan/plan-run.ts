@@ -1,12 +1,14 @@
 import { type CachedEmbedder, estimateCost, loadPriceTable } from '@lme/search-core';
 import { buildCorpus } from '../../benchmarks/build-corpus.js';
 import { isAbstention, type LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
+import { stagesProvenance } from '../../components/stages/stage-registry.js';
 import {
   contextualizesWithLlm,
   embeds,
   judges,
   readsAndJudges,
   summarizesWithLlm,
+  usesPipeline,
 } from '../../config/run-shape.js';
 import { countTokens } from '../../metrics/truncate-tokens.js';
 import { createConfiguredEmbedder } from '../../providers/pipeline/configured-embedder.js';
@@ -40,6 +42,8 @@ export type RunPlan = {
   documents: number;
   /** An external system's ingests (one per distinct haystack). */
   ingest?: IngestPlan;
+  /** The stages after retrieval lme's pipeline will run, in their order (their descriptors' provenance). */
+  stages?: string[];
   embedding?: {
     embedder: string;
     distinctTexts: number;
@@ -81,6 +85,7 @@ export async function planRun(
   const contextualizes = contextualizesWithLlm(config, provider);
   const corpus = countCorpus(config, records, contextualizes);
   const ingest = planIngest(config, records);
+  const stages = usesPipeline(provider) ? stagesProvenance(config) : [];
   const embedding = embeds(config, provider)
     ? await planEmbedding(config, records, corpus.texts, notes)
     : undefined;
@@ -119,6 +124,7 @@ export async function planRun(
     abstention: records.filter((record) => isAbstention(record.question_id)).length,
     documents: corpus.documents,
     ...(ingest ? { ingest } : {}),
+    ...(stages.length > 0 ? { stages } : {}),
     embedding,
     llm,
     costUsd: costs.some((cost) => cost === null)

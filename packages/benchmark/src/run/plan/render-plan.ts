@@ -10,6 +10,7 @@ export function renderPlan(plan: RunPlan): string {
     `documents to index: ${plan.documents}`,
   ];
   if (plan.ingest) lines.push(renderIngestPlan(plan.ingest, plan.questions));
+  if (plan.stages) lines.push(`stages after retrieval: ${plan.stages.join(', ')}`);
   if (plan.embedding) {
     const { embedder, distinctTexts, cached, queries, queriesCached } = plan.embedding;
     lines.push(

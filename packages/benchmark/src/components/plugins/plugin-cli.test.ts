@@ -1,0 +1,128 @@
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, runCli } from '../../testing/run-cli.js';
+
+/**
+ * `lme run --plugin <file>` from a folder outside the repository: examples/word-overlap-plugin.mjs
+ * (a retriever, a stage and an external memory system) copied to a temp dir, run on the sample, its flags warned about and its
+ * names offered as "did you mean", a changed plugin refused by --resume; broken plugins are refused
+ * in one sentence naming the file.
+ */
+
+let dir: string;
+let plugin: string;
+const out = () => join(dir, 'out');
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'lme-plugin-'));
+  plugin = join(dir, 'word-overlap-plugin.mjs');
+  copyFileSync(join(REPO_ROOT, 'examples/word-overlap-plugin.mjs'), plugin);
+});
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const run = (...args: string[]) => runCli(['run', '--plugin', plugin, '-d', 'sample', ...args]);
+const configOf = (runId: string) => JSON.parse(readFileSync(join(out(), runId, 'config.json'), 'utf8'));
+const recallOf = (runId: string): number =>
+  JSON.parse(readFileSync(join(out(), runId, 'summary.json'), 'utf8')).metrics.overall.metrics[
+    'session.recall_any@5'
+  ];
+
+describe('lme run --plugin', () => {
+  it("runs the plugin's retriever and stage on the sample and records the plugin", () => {
+    const plain = run('--retriever', 'word-overlap', '--limit', '6', '--out', out(), '--run-id', 'plain');
+    expect(plain.stderr).not.toMatch(/error|no effect/i);
+    expect(plain.status).toBe(0);
+    expect(recallOf('plain')).toBeGreaterThan(0.5);
+    const stored = configOf('plain');
+    expect(stored.config).toMatchObject({ retriever: 'word-overlap', overlapMin: 1, plugins: [plugin] });
+
+    const dropped = run(
+      ...['--retriever', 'word-overlap', '--drop-first', '--drop-count', '5', '--explain', '--limit', '6'],
+      ...['--out', out(), '--run-id', 'dropped'],
+    );
+    expect(dropped.status).toBe(0);
+    const explained = JSON.parse(
+      readFileSync(join(out(), 'dropped', 'explain.jsonl'), 'utf8').split('\n')[0]!,
+    );
+    expect(explained.stages).toEqual(['drop_first']);
+    expect(explained.weights.drop_first).toEqual({ count: 5 });
+    expect(recallOf('dropped')).toBeLessThan(recallOf('plain'));
+    // The plugin's content is in the code hash: a changed plugin is changed code, which --resume refuses.
+    expect(configOf('dropped').setup.code).toBe(stored.setup.code);
+    const original = readFileSync(plugin, 'utf8');
+    writeFileSync(plugin, `${original}// changed\n`);
+    const resumed = run('--retriever', 'word-overlap', '--limit', '6', '--resume', join(out(), 'plain'));
+    writeFileSync(plugin, original);
+    expect(resumed.status).toBe(1);
+    expect(resumed.stderr).toMatch(
+      /Cannot resume .*plain: its questions were made under another setup \(code /,
+    );
+  }, 480_000);
+
+  it("runs the plugin's external memory system on the sample, where lme's stage flags do nothing", () => {
+    const memory = run(
+      ...['--provider', 'overlap-memory', '--dedup', '--drop-first', '--limit', '6'],
+      ...['--out', out(), '--run-id', 'memory'],
+    );
+    expect(memory.status).toBe(0);
+    expect(memory.stderr).toContain('--dedup has no effect without --provider pipeline.');
+    expect(memory.stderr).toContain('--drop-first has no effect without --provider pipeline.');
+    expect(recallOf('memory')).toBeGreaterThan(0.5);
+    expect(configOf('memory').config).toMatchObject({ provider: 'overlap-memory', plugins: [plugin] });
+    const typo = run('--provider', 'overlap-memroy', '--dry-run');
+    expect(typo.status).toBe(1);
+    expect(typo.stderr).toContain('did you mean "overlap-memory"?');
+  }, 480_000);
+
+  it('offers plugin names in "did you mean" and warns about plugin options like any other', () => {
+    const typo = run('--retriever', 'word-overlp', '--dry-run');
+    expect(typo.status).toBe(1);
+    expect(typo.stderr).toContain('Did you mean "word-overlap"?');
+    const elsewhere = run('--retriever', 'bm25', '--overlap-min', '2', '--drop-count', '2', '--dry-run');
+    expect(elsewhere.stderr).toContain('--overlap-min has no effect without --retriever word-overlap.');
+    expect(elsewhere.stderr).toContain('--drop-count has no effect without --drop-first.');
+    // A run config file's `plugins`, relative to the file.
+    writeFileSync(join(dir, 'run.yaml'), 'plugins: [./word-overlap-plugin.mjs]\nretriever: word-overlap\n');
+    const configured = runCli(['run', '--config', join(dir, 'run.yaml'), '-d', 'sample', '--dry-run']);
+    expect(configured.stderr).not.toMatch(/error/i);
+    expect(configured.status).toBe(0);
+  }, 240_000);
+
+  it('refuses a plugin that throws, gives nothing, reuses a name or takes an option of lme, naming the file', () => {
+    const cases: [string, string, RegExp][] = [
+      ['throws.mjs', "throw new Error('boom');\n", /^lme: Plugin .*throws\.mjs failed to load: boom\n$/],
+      ['empty.mjs', 'export default {};\n', /^lme: Plugin .*empty\.mjs exports nothing lme can use/],
+      [
+        'clash.mjs',
+        "export default { retrievers: [{ name: 'bm25', description: '', options: {}, capabilities: {}, create() {} }] };\n",
+        /^lme: Plugin .*clash\.mjs: retriever "bm25" is already registered; give it another name\.\n$/,
+      ],
+      [
+        'memory-clash.mjs',
+        "export default ({ z }) => ({ memories: [{ name: 'http', description: '', options: z.object({}), capabilities: {}, createMemory() {} }] });\n",
+        /^lme: Plugin .*memory-clash\.mjs: provider "http" is already registered; give it another name\.\n$/,
+      ],
+      [
+        'core.mjs',
+        "export default ({ z }) => ({ retrievers: [{ name: 'mine', description: '', options: { finalTopK: { schema: z.number(), flags: '--x <n>', group: 'retrieval', help: 'x' } }, capabilities: {}, create() {} }] });\n",
+        /^lme: Plugin .*core\.mjs: option "finalTopK" of "mine" is already an option of lme; rename it\.\n$/,
+      ],
+      [
+        'owned.mjs',
+        "export default ({ z }) => ({ stages: [{ name: 'mine', description: '', options: { on: { schema: z.boolean(), flags: '--on', group: 'stages', help: 'x' }, rerankDepth: { schema: z.number(), flags: '--y <n>', group: 'stages', help: 'y' } }, capabilities: {}, switch: 'on', create() {} }] });\n",
+        /^lme: Plugin .*owned\.mjs: option "rerankDepth" of stage "mine" is already an option of lme; rename it\.\n$/,
+      ],
+    ];
+    for (const [name, text, message] of cases) {
+      writeFileSync(join(dir, name), text);
+      const result = runCli(['run', '--plugin', join(dir, name), '-d', 'sample', '--dry-run']);
+      expect(result.status, name).toBe(1);
+      expect(result.stderr, name).toMatch(message);
+    }
+  }, 480_000);
+});
