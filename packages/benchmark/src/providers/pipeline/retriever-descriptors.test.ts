@@ -42,6 +42,7 @@ describe('the retriever descriptors built by the pipeline', () => {
       'session-aware': ['turn', 'turn'],
       'multi-route': ['turn', 'turn'],
       'multi-source': ['session', 'session'],
+      'session-document': ['session', 'session'],
     });
   });
 
