@@ -90,10 +90,12 @@ describe('createSessionDocumentRetriever (MemPalace raw mode)', () => {
     const boosted = await rank(documents, 'What stand mixer did I buy?', {
       boost: { kind: 'keyword-overlap', weight: 0.3 },
     });
-    const distance = (hits: typeof plain.hits, id: string) => -hits.find((hit) => hit.id === id)!.score;
+    const hit = (hits: typeof plain.hits, id: string) => hits.find((each) => each.id === id)!;
     // "stand" and "mixer" both in `named`: its distance times 1 - 0.3 × 2/2; one of two in `near`.
-    expect(distance(boosted.hits, 'named')).toBeCloseTo(distance(plain.hits, 'named') * 0.7, 12);
-    expect(distance(boosted.hits, 'near')).toBeCloseTo(distance(plain.hits, 'near') * 0.85, 12);
+    expect(hit(boosted.hits, 'named').score).toBeCloseTo(hit(plain.hits, 'named').score * 0.7, 12);
+    expect(hit(boosted.hits, 'near').score).toBeCloseTo(hit(plain.hits, 'near').score * 0.85, 12);
+    // The dense route keeps the distance and rank the vector search gave.
+    expect(hit(boosted.hits, 'near').routes).toEqual(hit(plain.hits, 'near').routes);
   });
 });
 

@@ -19,7 +19,8 @@ export type SessionDocumentRetrieverOptions = {
  * at 9b7cfc99): one vector per document, a session's being its indexed turns joined by "\n" (a
  * session without any is left out, as they leave it out), the question embedded as it is, and the
  * documents ranked by squared L2 distance between the vectors (Chroma's default space), nearest
- * first, ties in corpus order. A hit's score is minus its distance.
+ * first, ties in corpus order. A hit's score is minus its distance (after the boost, if any); its
+ * dense route's, minus the distance the vector search saw.
  */
 export function createSessionDocumentRetriever(options: SessionDocumentRetrieverOptions): Retriever {
   const { dense, namespace, results, boost } = options;
@@ -44,28 +45,28 @@ export function createSessionDocumentRetriever(options: SessionDocumentRetriever
       const queryVector = await dense.queryVector(query, signal);
       const distances = dense.vectors().map((vector) => squaredDistance(queryVector, vector));
       let ranked = distances
-        .map((distance, index) => ({ index, distance }))
+        .map((distance, index) => ({ index, distance, fused: distance }))
         .sort((a, b) => a.distance - b.distance || a.index - b.index)
         .slice(0, results);
+      const vectorRank = new Map(ranked.map(({ index }, rank) => [index, rank + 1]));
       if (boost) {
         const keywords = extractKeywords(query);
         // Their stable sort keeps the vector search's order between equal fused distances.
         ranked = ranked
-          .map(({ index, distance }) => ({
-            index,
-            distance: distance * (1 - boost.weight * keywordOverlap(keywords, kept[index]!.text)),
+          .map((entry) => ({
+            ...entry,
+            fused: entry.distance * (1 - boost.weight * keywordOverlap(keywords, kept[entry.index]!.text)),
           }))
-          .sort((a, b) => a.distance - b.distance);
+          .sort((a, b) => a.fused - b.fused);
       }
-      return ranked.slice(0, limit).map(({ index, distance }, rank): RetrievalHit => {
+      return ranked.slice(0, limit).map(({ index, distance, fused }): RetrievalHit => {
         const document = kept[index]!;
-        const score = -distance;
         return {
           document: positions[index]!,
           id: document.id,
           sessionId: document.sessionId,
-          score,
-          routes: { dense: { score, rank: rank + 1 } },
+          score: -fused,
+          routes: { dense: { score: -distance, rank: vectorRank.get(index)! } },
         };
       });
     },
