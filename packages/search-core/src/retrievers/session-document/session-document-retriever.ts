@@ -45,10 +45,10 @@ export function createSessionDocumentRetriever(options: SessionDocumentRetriever
       const queryVector = await dense.queryVector(query, signal);
       const distances = dense.vectors().map((vector) => squaredDistance(queryVector, vector));
       let ranked = distances
-        .map((distance, index) => ({ index, distance, fused: distance }))
+        .map((distance, index) => ({ index, distance }))
         .sort((a, b) => a.distance - b.distance || a.index - b.index)
-        .slice(0, results);
-      const vectorRank = new Map(ranked.map(({ index }, rank) => [index, rank + 1]));
+        .slice(0, results)
+        .map((entry, rank) => ({ ...entry, rank: rank + 1, fused: entry.distance }));
       if (boost) {
         const keywords = extractKeywords(query);
         // Their stable sort keeps the vector search's order between equal fused distances.
@@ -59,14 +59,14 @@ export function createSessionDocumentRetriever(options: SessionDocumentRetriever
           }))
           .sort((a, b) => a.fused - b.fused);
       }
-      return ranked.slice(0, limit).map(({ index, distance, fused }): RetrievalHit => {
+      return ranked.slice(0, limit).map(({ index, distance, rank, fused }): RetrievalHit => {
         const document = kept[index]!;
         return {
           document: positions[index]!,
           id: document.id,
           sessionId: document.sessionId,
           score: -fused,
-          routes: { dense: { score: -distance, rank: vectorRank.get(index)! } },
+          routes: { dense: { score: -distance, rank } },
         };
       });
     },
