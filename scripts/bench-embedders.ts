@@ -14,6 +14,11 @@
  *   pnpm tsx --conditions=source scripts/bench-embedders.ts [--texts 3000] [--repeats 2]
  *       [--embedders local:use-lite,hf:Xenova/all-MiniLM-L6-v2,hf:Xenova/bge-small-en-v1.5,hf:Xenova/e5-small-v2]
  *       [--paths lme,ort,transformers.js] [--threads N] [--batch-size 32] [--batch-tokens 512] [--cache-dir .lme-cache]
+ *       [--documents turns|sessions]
+ *
+ * `--documents sessions` embeds distinct S session documents instead (a session's user turns joined
+ * by "\n", MemPalace's raw mode): with `--embedders hf:Xenova/all-MiniLM-L6-v2@fp32 --paths lme,ort
+ * --batch-tokens 8192` it prints lme's cold time over raw onnxruntime's (issue 57's 1.3x target).
  *
  * Runs alternate (every embedder and path once, then again), and the table shows the median texts/s
  * (and texts per CPU second, user + system time of every thread, which a busy machine disturbs less)

@@ -4,7 +4,14 @@ import type { ExternalMemoryDescriptor } from '../external/external-memory-descr
 
 const MINILM = 'Xenova/all-MiniLM-L6-v2@fp32';
 
-export const mempalaceOptions = z.object({});
+export const mempalaceOptions = z.object({
+  mode: z
+    .enum(['mine', 'raw', 'hybrid'])
+    .default('mine')
+    .describe(
+      "mine: the product's mine_convos and search_memories; raw, hybrid: the modes of MemPalace's benchmarks/longmemeval_bench.py (9b7cfc99), one Chroma document per session of its user turns",
+    ),
+});
 export type MempalaceOptions = z.infer<typeof mempalaceOptions>;
 
 /**
@@ -19,7 +26,7 @@ export const mempalaceDescriptor: ExternalMemoryDescriptor<MempalaceOptions> = {
     'MemPalace (mempalace 3.11.0) run locally by lme: sessions mined into question-answer drawers, chromadb with all-MiniLM-L6-v2; session granularity only; install with `lme bridges install mempalace`',
   options: mempalaceOptions,
   capabilities: { external: true, answersItself: false, ranks: true },
-  createMemory(_options, dependencies) {
+  createMemory(options, dependencies) {
     return createBridgeMemory({
       name: 'mempalace',
       dependencies,
@@ -29,7 +36,7 @@ export const mempalaceDescriptor: ExternalMemoryDescriptor<MempalaceOptions> = {
           throw new Error(
             'The MemPalace bridge was installed without its model: run `lme bridges install mempalace` again.',
           );
-        return ['--model', files.model, '--tokenizer', files.tokenizer];
+        return ['--model', files.model, '--tokenizer', files.tokenizer, '--mode', options.mode];
       },
     });
   },
