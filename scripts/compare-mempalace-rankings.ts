@@ -14,7 +14,7 @@
  * the largest difference of the vector distances (before any boost); exits 1 when a ranking differs.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -164,4 +164,5 @@ else {
       `| ${row.question_id} | ${row.documents} | ${row.firstDifference ?? 'none'} | ${row.distanceGap.toExponential(1)} |`,
     );
 }
+rmSync(work, { recursive: true, force: true });
 process.exit(rows.every((row) => row.firstDifference === null) ? 0 : 1);

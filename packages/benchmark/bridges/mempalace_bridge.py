@@ -86,8 +86,9 @@ class BenchBackend:
             return None
 
     def reset(self, namespace: str) -> None:
-        if self.collection(namespace) is not None:
-            self.client.delete_collection(self.collection(namespace).name)
+        collection = self.collection(namespace)
+        if collection is not None:
+            self.client.delete_collection(collection.name)
 
     def ingest(self, namespace: str, sessions: list[dict]) -> None:
         collection = self.collection(namespace, create=True)

@@ -41,13 +41,13 @@ async function bridgeRanking(mode: 'raw' | 'hybrid'): Promise<string[]> {
         })),
       })),
     );
-    const reply = await memory.search({
-      namespace: 'q',
-      query: record.question,
-      topK: 50,
-      granularity: 'session',
-    });
-    return reply.hits.map((hit) => hit.session_id);
+    const search = () =>
+      memory.search({ namespace: 'q', query: record.question, topK: 50, granularity: 'session' });
+    const ranking = (await search()).hits.map((hit) => hit.session_id);
+    // A reset drops the namespace's collection: nothing is left to rank.
+    await memory.reset('q');
+    expect((await search()).hits).toEqual([]);
+    return ranking;
   } finally {
     await memory.close?.();
     await rm(workDir, { recursive: true, force: true });
