@@ -188,6 +188,7 @@ describe('lme serve', () => {
       'session-aware',
       'multi-route',
       'multi-source',
+      'session-document',
     ]);
     const roles = serve.options.find((option) => option.long === '--index-roles');
     expect(roles?.argChoices).toEqual(['user', 'all']);

@@ -28,7 +28,15 @@ function oldConfigJson(config: RunConfig): RunConfigInput {
 
 describe('RETRIEVERS and the rules over their capabilities', () => {
   it('resolves every key: routes for those that read them, turn granularity for those that rank turns', () => {
-    expect(NAMES).toEqual(['bm25', 'dense', 'hybrid', 'session-aware', 'multi-route', 'multi-source']);
+    expect(NAMES).toEqual([
+      'bm25',
+      'dense',
+      'hybrid',
+      'session-aware',
+      'multi-route',
+      'multi-source',
+      'session-document',
+    ]);
     const resolved = Object.fromEntries(
       NAMES.map((name) => {
         const config = parseRunConfig({ retriever: name, granularity: 'session' });
@@ -45,6 +53,7 @@ describe('RETRIEVERS and the rules over their capabilities', () => {
       'session-aware': ['session-aware', 'hybrid', 'turn', 'bm25+dense'],
       'multi-route': ['multi-route', 'hybrid', 'turn', 'bm25+dense'],
       'multi-source': ['multi-source', 'hybrid', 'session', 'bm25+dense'],
+      'session-document': ['session-document', '-', 'session', 'dense'],
     });
     expect(searchedRoutes(parseRunConfig({ retriever: 'session-aware', routes: 'bm25' }))).toEqual(['bm25']);
   });
@@ -53,7 +62,7 @@ describe('RETRIEVERS and the rules over their capabilities', () => {
     const warnings = (input: RunConfigInput, flags: string[]) =>
       ineffectiveKeyWarnings(parseRunConfig(input), flags);
     expect(warnings({ retriever: 'session-aware', granularity: 'session' }, ['granularity'])).toEqual([
-      '--granularity has no effect without --retriever bm25, dense, hybrid or multi-source (session-aware and multi-route rank turns).',
+      '--granularity has no effect without --retriever bm25, dense, hybrid, multi-source or session-document (session-aware and multi-route rank turns).',
     ]);
     expect(warnings({ retriever: 'multi-source', granularity: 'turn' }, ['granularity'])).toEqual([]);
     expect(
@@ -66,7 +75,7 @@ describe('RETRIEVERS and the rules over their capabilities', () => {
 
   it('a name the registry does not hold is refused with the close one, then the known ones', () => {
     expect(() => parseRunConfig({ retriever: 'sesion-aware' as never })).toThrow(
-      'Invalid configuration: retriever: Invalid option "sesion-aware" (did you mean "session-aware"?): expected one of "bm25"|"dense"|"hybrid"|"session-aware"|"multi-route"|"multi-source" (--retriever).',
+      'Invalid configuration: retriever: Invalid option "sesion-aware" (did you mean "session-aware"?): expected one of "bm25"|"dense"|"hybrid"|"session-aware"|"multi-route"|"multi-source"|"session-document" (--retriever).',
     );
     expect(() => parseRunConfig({ retriever: 'hybird' as never })).toThrow(/did you mean "hybrid"\?/);
   });
@@ -82,6 +91,9 @@ describe('RETRIEVERS and the rules over their capabilities', () => {
       'sessionWeights',
       'sessionFirst',
       'sourceWeights',
+      'sessionDocumentResults',
+      'sessionDocumentBoost',
+      'sessionDocumentBoostWeight',
     ]);
     for (const { key, name } of owned) {
       const other = NAMES.find((candidate) => candidate !== name)!;
@@ -95,7 +107,7 @@ describe('RETRIEVERS and the rules over their capabilities', () => {
 
   it('an unknown retriever is refused, listing the known ones', () => {
     expect(() => parseRunConfig({ retriever: 'graph' as never })).toThrow(
-      /retriever: .*"bm25"\|"dense"\|"hybrid"\|"session-aware"\|"multi-route"\|"multi-source" \(--retriever\)/,
+      /retriever: .*"bm25"\|"dense"\|"hybrid"\|"session-aware"\|"multi-route"\|"multi-source"\|"session-document" \(--retriever\)/,
     );
   });
 });
