@@ -290,7 +290,8 @@ if (values.child) {
 }
 
 const textsFile = join(mkdtempSync(join(tmpdir(), 'lme-bench-texts-')), 'texts.json');
-writeFileSync(textsFile, JSON.stringify(readTexts(Number(values.texts))));
+const benchTexts = readTexts(Number(values.texts));
+writeFileSync(textsFile, JSON.stringify(benchTexts));
 const embedders = values.embedders.split(',');
 const paths = values.paths.split(',');
 const results: Measurement[] = [];
@@ -330,7 +331,7 @@ const median = (numbers: number[]) => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 console.log(
-  `\n${values.texts} distinct S ${values.documents === 'sessions' ? 'session documents' : 'user turns'}, ${threads} threads, calls of ${CALL_SIZE}; median of ${values.repeats} runs\n`,
+  `\n${benchTexts.length} distinct S ${values.documents === 'sessions' ? 'session documents' : 'user turns'}, ${threads} threads, calls of ${CALL_SIZE}; median of ${values.repeats} runs\n`,
 );
 console.log(
   '| embedder | path | texts/s | all runs | texts per CPU s | peak RSS MiB | cut at the token limit |',
