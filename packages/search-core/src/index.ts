@@ -36,6 +36,8 @@ export * from './retrievers/multi-source/index.js';
 export * from './retrievers/neighbour-turns.js';
 export * from './retrievers/score-normalization.js';
 export * from './retrievers/session-aware-retriever.js';
+export * from './retrievers/session-document/keyword-overlap.js';
+export * from './retrievers/session-document/session-document-retriever.js';
 export * from './retrievers/time-boost.js';
 export * from './stages/index.js';
 export * from './summarize/contextual-chunks.js';

@@ -3,6 +3,7 @@ import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { countTokens, truncateToTokens } from '../metrics/truncate-tokens.js';
 import { createScriptedChatClient } from '../testing/scripted-chat-client.js';
 import { buildReaderPrompt, createReader } from './reader.js';
+import { readerPrompts } from './reader-prompts.js';
 import { fullContextSessions } from './reader-sessions.js';
 
 /** A client that records requests and answers with a fixed reply. */
@@ -353,6 +354,7 @@ describe('Chain-of-Note (--reader-notes)', () => {
   it('names the known prompt styles for an unknown one', () => {
     expect(() =>
       createReader({ client: fakeClient('x'), model: 'gpt-4o', prompt: 'terse', historyFormat: 'json' }),
-    ).toThrow('Unknown reader prompt "terse"; known: direct, cot, locomo, locomo-plus, beam.');
+    ).toThrow(`Unknown reader prompt "terse"; known: ${Object.keys(readerPrompts()).join(', ')}.`);
+    expect(Object.keys(readerPrompts())).toEqual(expect.arrayContaining(['direct', 'cot']));
   });
 });

@@ -4,6 +4,7 @@ import { hybridRetriever } from './hybrid/hybrid-retriever.js';
 import { multiRouteRetriever } from './multi-route/multi-route-retriever.js';
 import { multiSourceRetriever } from './multi-source/multi-source-retriever.js';
 import { sessionAwareRetriever } from './session-aware/session-aware-retriever.js';
+import { sessionDocumentRetriever } from './session-document/session-document-retriever.js';
 
 /**
  * Every base retriever `--retriever` names: one line each, its descriptor in its own folder
@@ -17,6 +18,7 @@ export const RETRIEVERS = {
   'session-aware': sessionAwareRetriever,
   'multi-route': multiRouteRetriever,
   'multi-source': multiSourceRetriever,
+  'session-document': sessionDocumentRetriever,
 } as const;
 
 export type RetrieverName = keyof typeof RETRIEVERS;

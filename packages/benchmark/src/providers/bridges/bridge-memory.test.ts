@@ -37,7 +37,7 @@ describe('a bridge that is not installed', () => {
       models: {},
     };
     await writeFile(join(root, 'mempalace', 'installed.json'), JSON.stringify(manifest));
-    const memory = mempalaceDescriptor.createMemory({}, dependencies());
+    const memory = mempalaceDescriptor.createMemory(mempalaceDescriptor.options.parse({}), dependencies());
     await expect(
       memory.search({ namespace: 'n', query: 'q', topK: 1, granularity: 'session' }),
     ).rejects.toThrow(

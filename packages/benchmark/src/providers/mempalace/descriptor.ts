@@ -4,7 +4,14 @@ import type { ExternalMemoryDescriptor } from '../external/external-memory-descr
 
 const MINILM = 'Xenova/all-MiniLM-L6-v2@fp32';
 
-export const mempalaceOptions = z.object({});
+export const mempalaceOptions = z.object({
+  mode: z
+    .enum(['mine', 'raw', 'hybrid'])
+    .default('mine')
+    .describe(
+      "mine: the product's mine_convos and search_memories; raw, hybrid: the retrieval modes of MemPalace's own benchmark script (its benchmarks/ folder at 9b7cfc99), one Chroma document per session of its user turns",
+    ),
+});
 export type MempalaceOptions = z.infer<typeof mempalaceOptions>;
 
 /**
@@ -22,9 +29,10 @@ export const mempalaceDescriptor: ExternalMemoryDescriptor<MempalaceOptions> = {
     external: true,
     answersItself: false,
     ranks: true,
-    sessionsOnly: 'it mines each session into question-answer drawers and keeps no turns',
+    sessionsOnly:
+      'it ranks whole sessions (mined drawers, or one document per session in its benchmark modes) and keeps no turns',
   },
-  createMemory(_options, dependencies) {
+  createMemory(options, dependencies) {
     return createBridgeMemory({
       name: 'mempalace',
       dependencies,
@@ -34,7 +42,7 @@ export const mempalaceDescriptor: ExternalMemoryDescriptor<MempalaceOptions> = {
           throw new Error(
             'The MemPalace bridge was installed without its model: run `lme bridges install mempalace` again.',
           );
-        return ['--model', files.model, '--tokenizer', files.tokenizer];
+        return ['--model', files.model, '--tokenizer', files.tokenizer, '--mode', options.mode];
       },
     });
   },

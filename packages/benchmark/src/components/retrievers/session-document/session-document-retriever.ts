@@ -1,0 +1,55 @@
+import { createSessionDocumentRetriever } from '@lme/search-core';
+import { z } from 'zod';
+import { defineRetriever } from '../retriever-descriptor.js';
+
+/**
+ * `--retriever session-document`: MemPalace's raw benchmark mode, one vector per session of its
+ * user turns joined by "\n", ranked by squared L2 distance (Chroma's default), the top
+ * `--session-document-results`; `--session-document-boost keyword-overlap` is their hybrid v1.
+ * With `--granularity turn` a document is one turn (their `--granularity turn`).
+ */
+export const sessionDocumentRetriever = defineRetriever({
+  name: 'session-document',
+  description: 'one vector per session of its joined user turns, by L2 distance (MemPalace raw mode)',
+  options: {
+    sessionDocumentResults: {
+      schema: z.number().int().min(1).default(50),
+      flags: '--session-document-results <n>',
+      group: 'retrieval',
+      help: 'documents the vector search returns (MemPalace n_results); none ranked beyond',
+    },
+    sessionDocumentBoost: {
+      schema: z.enum(['none', 'keyword-overlap']).default('none'),
+      flags: '--session-document-boost <kind>',
+      group: 'retrieval',
+      help: "rerank of the results: keyword-overlap is MemPalace's hybrid v1 (distance × (1 - weight × overlap))",
+    },
+    sessionDocumentBoostWeight: {
+      schema: z.number().min(0).max(1).default(0.3),
+      flags: '--session-document-boost-weight <w>',
+      group: 'retrieval',
+      help: "the boost's weight (MemPalace hybrid_weight)",
+    },
+  },
+  capabilities: {
+    routes: ['dense'],
+    fusion: 'routes',
+    bm25Settings: false,
+    timeBoost: false,
+    denseNeighbours: false,
+    refuses: [],
+  },
+  create: (options, { dense, namespace }) => {
+    if (!dense) throw new Error('--retriever session-document needs the dense route.');
+    return {
+      retriever: createSessionDocumentRetriever({
+        dense,
+        namespace,
+        results: options.sessionDocumentResults,
+        ...(options.sessionDocumentBoost === 'keyword-overlap'
+          ? { boost: { kind: 'keyword-overlap', weight: options.sessionDocumentBoostWeight } }
+          : {}),
+      }),
+    };
+  },
+});
