@@ -65,6 +65,7 @@ describe('lme datasets list', () => {
       'oracle',
       's',
       'm',
+      'realtalk',
       'locomo',
       'locomo-plus',
       'beam-100k',

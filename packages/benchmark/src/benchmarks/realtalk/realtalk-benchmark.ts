@@ -3,7 +3,7 @@ import { isRealtalkFolder, loadRealtalk, realtalkChatFiles } from './load-realta
 import { REALTALK_CATALOG } from './realtalk-catalog.js';
 import { REALTALK_CATEGORY_ORDER, realtalkCategoryOf, realtalkQuestionType } from './realtalk-categories.js';
 import { isRealtalkShaped } from './realtalk-chat.js';
-import { downloadRealtalk, realtalkFolder } from './realtalk-download.js';
+import { downloadRealtalk, resolveRealtalkFolder } from './realtalk-download.js';
 import { realtalkJudgeRubric } from './realtalk-judge.js';
 import { realtalkReaderPromptDefinition } from './realtalk-prompts.js';
 import {
@@ -36,7 +36,7 @@ export const realtalkBenchmark: Benchmark = {
     for (const [position, record] of loaded.records.entries()) options.onRecord?.(record, position);
     return loaded;
   },
-  datasets: { names: ['realtalk'], resolve: (_name, dataDir) => realtalkFolder(dataDir) },
+  datasets: { names: ['realtalk'], resolve: (_name, dataDir) => resolveRealtalkFolder(dataDir) },
   downloads: {
     names: ['realtalk'],
     download: async (name, { dataDir, baseUrl }) => {

@@ -12,6 +12,20 @@ export function realtalkFolder(dataDir: string): string {
   return join(dataDir, 'realtalk');
 }
 
+/** The `--dataset realtalk` folder, or one sentence saying what is missing and what to do. */
+export function resolveRealtalkFolder(dataDir: string): string {
+  const folder = realtalkFolder(dataDir);
+  const missing = missingRealtalkFiles(folder);
+  if (missing.length === 0) return folder;
+  const what =
+    missing.length === REALTALK_FILES.length
+      ? `is not in ${folder} (none of its ${REALTALK_FILES.length} chats)`
+      : `is incomplete in ${folder}: ${missing.length} of its ${REALTALK_FILES.length} chats are missing (first: ${basename(missing[0]!.path)})`;
+  throw new Error(
+    `Dataset realtalk ${what}; run \`lme datasets download realtalk\`, or set --data-dir or LME_DATA_DIR to the folder that holds realtalk/.`,
+  );
+}
+
 /** The pinned files not in the folder yet. */
 export function missingRealtalkFiles(folder: string, files = REALTALK_FILES): RealtalkFile[] {
   return files.filter((file) => !existsSync(join(folder, basename(file.path))));
