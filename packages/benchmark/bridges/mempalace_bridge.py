@@ -66,7 +66,8 @@ def cache_embeddings(function_class, args: argparse.Namespace):  # type: ignore[
     cache = EmbeddingCache(args.embedding_cache, {
         "embedder": "chromadb ONNXMiniLM_L6_V2, padded to 256", "model": file_sha256(args.model),
         "tokenizer": file_sha256(args.tokenizer), "max_tokens": 256, "pooling": "mean",
-        "chromadb": chromadb.__version__, "onnxruntime": onnxruntime.__version__}, 384)
+        "chromadb": chromadb.__version__, "onnxruntime": onnxruntime.__version__,
+        "threads": os.environ.get("MEMPALACE_EMBEDDING_THREADS", "")}, 384)
     original = function_class._forward
 
     def cached_forward(self, documents, batch_size=32):  # type: ignore[no-untyped-def]
