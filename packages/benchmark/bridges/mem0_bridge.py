@@ -33,6 +33,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--max-tokens", type=int, default=256)
     parser.add_argument("--query-prefix", default="")
     parser.add_argument("--threshold", type=float, default=0.1)
+    parser.add_argument("--embedding-cache", help="a folder of vectors shared with other bridge processes (embedding_cache.py)")
     return parser.parse_args()
 
 
@@ -54,22 +55,35 @@ def main() -> None:
     from onnx_embedder import OnnxEmbedder  # noqa: PLC0415
 
     embedder = OnnxEmbedder(args.model, args.tokenizer, args.pooling, args.max_tokens, args.query_prefix)
+    cache = None
+    if args.embedding_cache:
+        import onnxruntime  # noqa: PLC0415
+
+        from embedding_cache import EmbeddingCache, file_sha256  # noqa: PLC0415
+
+        cache = EmbeddingCache(args.embedding_cache, {
+            "embedder": "onnx_embedder, one text per call", "model": file_sha256(args.model),
+            "tokenizer": file_sha256(args.tokenizer), "max_tokens": args.max_tokens, "pooling": args.pooling,
+            "onnxruntime": onnxruntime.__version__}, embedder.dimensions)
+
+    def vectors(texts: list[str]):  # type: ignore[no-untyped-def]
+        return embedder.embed_batch(texts) if cache is None else cache.embed(texts, embedder.embed_batch)
 
     class PrimedEmbedder:
-        """mem0's embedder: a session's turns are embedded in one batch before `add` asks for them."""
+        """mem0's embedder: a session's turns are embedded (or read from the cache) before `add` asks."""
 
         def __init__(self) -> None:
             self.primed: dict[str, list[float]] = {}
 
         def prime(self, texts: list[str]) -> None:
-            for text, vector in zip(texts, embedder.embed_batch(texts)):
+            for text, vector in zip(texts, vectors(texts)):
                 self.primed[text] = vector.tolist()
 
         def embed(self, text: str, memory_action: str | None = None) -> list[float]:
             if memory_action == "search":
-                return embedder.embed_query(text).tolist()
+                return vectors([embedder.query_prefix + text])[0].tolist()
             vector = self.primed.pop(text, None)
-            return vector if vector is not None else embedder.embed_batch([text])[0].tolist()
+            return vector if vector is not None else vectors([text])[0].tolist()
 
         def embed_batch(self, texts: list[str], memory_action: str | None = None) -> list[list[float]]:
             return [self.embed(text, memory_action) for text in texts]
@@ -126,6 +140,8 @@ def main() -> None:
                     )
                 counts[namespace] = counts.get(namespace, 0) + len(turns)
                 primed.primed.clear()
+            if cache is not None:
+                cache.report()
 
         def search(self, namespace: str, query: str, top_k: int, granularity: str, _date: object) -> list[dict]:
             stored = counts.get(namespace, 0)

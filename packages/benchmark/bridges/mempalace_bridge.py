@@ -38,6 +38,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--mode", choices=["mine", "raw", "hybrid"], default="mine",
                         help="mine: the product's mine_convos and search_memories; raw, hybrid: the modes of "
                              "MemPalace's benchmarks/longmemeval_bench.py (9b7cfc99)")
+    parser.add_argument("--embedding-cache", help="a folder of vectors shared with other bridge processes (embedding_cache.py)")
     return parser.parse_args()
 
 
@@ -136,6 +137,31 @@ def place_model(work_dir: str, model: str, tokenizer: str) -> str:
     return folder
 
 
+def cache_embeddings(function_class, args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """Puts embedding_cache.py in front of chromadb's all-MiniLM-L6-v2, which MemPalace embeds with
+    (its subclass runs the session through this `_forward`, for drawers and queries alike). chromadb
+    pads every text to 256 tokens, so a text's vector does not depend on its batch-mates (checked:
+    a sample session's 22 turns batched and one by one gave the same bytes), and the texts not
+    cached go to chromadb's own `_forward` together, in its batches of 32."""
+    import chromadb  # noqa: PLC0415
+    import onnxruntime  # noqa: PLC0415
+
+    from embedding_cache import EmbeddingCache, file_sha256  # noqa: PLC0415
+
+    cache = EmbeddingCache(args.embedding_cache, {
+        "embedder": "chromadb ONNXMiniLM_L6_V2, padded to 256", "model": file_sha256(args.model),
+        "tokenizer": file_sha256(args.tokenizer), "max_tokens": 256, "pooling": "mean",
+        "chromadb": chromadb.__version__, "onnxruntime": onnxruntime.__version__,
+        "threads": os.environ.get("MEMPALACE_EMBEDDING_THREADS", "")}, 384)
+    original = function_class._forward
+
+    def cached_forward(self, documents, batch_size=32):  # type: ignore[no-untyped-def]
+        return cache.embed(list(documents), lambda missing: original(self, missing, batch_size))
+
+    function_class._forward = cached_forward
+    return cache
+
+
 def main() -> None:
     args = parse_args()
     work_dir = os.path.abspath(args.work_dir)
@@ -163,6 +189,9 @@ def main() -> None:
 
     ONNXMiniLM_L6_V2.DOWNLOAD_PATH = model_folder
     ONNXMiniLM_L6_V2._download_model_if_not_exists = model_present  # type: ignore[method-assign]
+    cache = None
+    if args.embedding_cache:
+        cache = cache_embeddings(ONNXMiniLM_L6_V2, args)
 
     import mempalace  # noqa: PLC0415
     from mempalace.backends.chroma import ChromaBackend  # noqa: PLC0415
@@ -223,6 +252,8 @@ def main() -> None:
                 known[name] = session["session_id"]
             quietly(mine_convos, convos, palace, wing="lme")
             drawers_of[namespace] = count_drawers(palace)
+            if cache is not None:
+                cache.report()
 
         def search(self, namespace: str, query: str, top_k: int, granularity: str, _date: object) -> list[dict]:
             if granularity != "session":

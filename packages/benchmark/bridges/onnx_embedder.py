@@ -26,34 +26,18 @@ class OnnxEmbedder:
         self.query_prefix = query_prefix
         self.dimensions = int(self.session.get_outputs()[0].shape[-1])
 
-    def embed_batch(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
-        vectors = []
-        # Similar lengths together: less padding per batch.
-        order = sorted(range(len(texts)), key=lambda index: len(texts[index]))
-        for start in range(0, len(order), batch_size):
-            chunk = [texts[index] for index in order[start:start + batch_size]]
-            encodings = self.tokenizer.encode_batch(chunk)
-            width = max(len(encoding.ids) for encoding in encodings)
-            ids = np.zeros((len(chunk), width), dtype=np.int64)
-            mask = np.zeros((len(chunk), width), dtype=np.int64)
-            for row, encoding in enumerate(encodings):
-                ids[row, : len(encoding.ids)] = encoding.ids
-                mask[row, : len(encoding.ids)] = 1
+    def embed_batch(self, texts: list[str]) -> np.ndarray:
+        """Each text in a model call of its own, unpadded: an int8 model quantizes its activations over
+        the whole call (DynamicQuantizeLinear), so a text batched with others got another vector (up
+        to 0.03 apart on a sample session), and a cached vector must not depend on its batch-mates."""
+        vectors = np.zeros((len(texts), self.dimensions), dtype=np.float32)
+        for row, text in enumerate(texts):
+            ids = np.array([self.tokenizer.encode(text).ids], dtype=np.int64)
+            mask = np.ones_like(ids)
             feed = {"input_ids": ids, "attention_mask": mask}
             if "token_type_ids" in self.inputs:
                 feed["token_type_ids"] = np.zeros_like(ids)
-            hidden = self.session.run(None, feed)[0]
-            if self.pooling == "cls":
-                pooled = hidden[:, 0, :]
-            else:
-                weights = mask[:, :, None].astype(np.float32)
-                pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-            vectors.append(pooled / np.maximum(norms, 1e-12))
-        stacked = np.concatenate(vectors, axis=0) if vectors else np.zeros((0, self.dimensions), np.float32)
-        result = np.empty_like(stacked)
-        result[order] = stacked
-        return result
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self.embed_batch([self.query_prefix + text])[0]
+            hidden = self.session.run(None, feed)[0][0]
+            pooled = hidden[0] if self.pooling == "cls" else hidden.mean(axis=0)
+            vectors[row] = pooled / max(float(np.linalg.norm(pooled)), 1e-12)
+        return vectors

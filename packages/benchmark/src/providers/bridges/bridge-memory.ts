@@ -27,6 +27,19 @@ const PASSED_VARIABLES = [
 /** The least time one call to a bridge is given (`--provider-timeout` may raise it). */
 export const BRIDGE_CALL_TIMEOUT_MS = 30 * 60_000;
 
+/**
+ * The bridge's embedding cache (bridges/embedding_cache.py): one folder beside the stores, shared by
+ * every run and shard on this cache dir (never a store: makeBridgeStore leaves it alone), unless
+ * `LME_BRIDGE_EMBEDDING_CACHE=0` turns it off. The rankings are the same either way.
+ */
+function embeddingCacheArgs(dependencies: ExternalMemoryDependencies): string[] {
+  if (dependencies.environment.LME_BRIDGE_EMBEDDING_CACHE === '0') return [];
+  return ['--embedding-cache', join(dependencies.workDir, BRIDGE_EMBEDDINGS_FOLDER)];
+}
+
+/** The embedding cache's folder under a bridge's work folder. */
+export const BRIDGE_EMBEDDINGS_FOLDER = 'embeddings';
+
 export type BridgeMemory = ExternalMemory & {
   /** The running bridge (started on first use). */
   process(): Promise<BridgeProcess>;
@@ -75,7 +88,7 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
         name,
         python: bridgePaths(root, name).python,
         script: join(BRIDGE_SOURCE_DIR, BRIDGES[name].script),
-        args: ['--work-dir', store, ...options.args(manifest)],
+        args: ['--work-dir', store, ...embeddingCacheArgs(dependencies), ...options.args(manifest)],
         socketDir,
         environment,
         ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { mem0Descriptor } from '../mem0/descriptor.js';
 import { mempalaceDescriptor } from '../mempalace/descriptor.js';
 import { type BridgeName, bridgesDir } from './bridge-catalog.js';
 import { bridgeIsolation } from './bridge-isolation.js';
-import type { BridgeMemory } from './bridge-memory.js';
+import { BRIDGE_EMBEDDINGS_FOLDER, type BridgeMemory } from './bridge-memory.js';
 import { readInstalledBridge } from './install-bridge.js';
 
 // The real bridges (mem0 and MemPalace in their virtual environments, `lme bridges install`),
@@ -49,6 +49,33 @@ function sessionsOf(record: SampleRecord): ProtocolSession[] {
       turn_index: turnIndex,
     })),
   }));
+}
+
+/** Each cached vector file under `folder` with its inode. */
+function vectorFiles(folder: string): Map<string, number> {
+  const files = new Map<string, number>();
+  for (const entry of readdirSync(folder, { recursive: true, encoding: 'utf8' }))
+    if (entry.endsWith('.f32')) files.set(entry, statSync(join(folder, entry)).ino);
+  return files;
+}
+
+/**
+ * `record` with one more session: the turns of its first evidence session that hold the answer,
+ * alone. Their texts are cached (embedded with the whole session) before the copy asks for them
+ * without their batch-mates, and they rank high: an embedder whose vectors depended on their
+ * batch-mates scored them differently with the cache than without.
+ */
+function withEvidenceAlone(record: SampleRecord): SampleRecord {
+  const index = record.haystack_session_ids.indexOf(record.answer_session_ids[0]!);
+  const session = record.haystack_sessions[index]!;
+  const evidence = session.filter((turn) => turn.has_answer);
+  return {
+    ...record,
+    question_id: `${record.question_id}-evidence-alone`,
+    haystack_session_ids: [...record.haystack_session_ids, `alone-${record.answer_session_ids[0]}`],
+    haystack_dates: [...record.haystack_dates, record.haystack_dates[index]!],
+    haystack_sessions: [...record.haystack_sessions, evidence.length > 0 ? evidence : session.slice(0, 1)],
+  };
 }
 
 async function health(memory: BridgeMemory): Promise<{ name: string; refused_connections: string[] }> {
@@ -199,8 +226,49 @@ for (const [name, descriptor] of DESCRIPTORS) {
           expect(config.config.indexRoles).toBe('all');
           expect(config.provider.isolation).toBe(bridgeIsolation().description);
         }
-        // Each run's bridge and its store are gone once the run ends.
-        expect(readdirSync(join(cache, 'providers', name))).toEqual([]);
+        // Each run's bridge and its store are gone once the run ends; the shared vectors stay.
+        expect(readdirSync(join(cache, 'providers', name))).toEqual([BRIDGE_EMBEDDINGS_FOLDER]);
+      }, 900_000);
+
+      it('ranks the same with its embedding cache off, cold and warm, and a warm run embeds nothing again', async () => {
+        const dataset = join(workDir, 'sample-cache.json');
+        const records = sampleRecords()
+          .slice(0, 3)
+          .map((record) => trimmed(record, 2));
+        await writeFile(dataset, JSON.stringify([...records, withEvidenceAlone(records[0]!)]));
+        const out = join(workDir, 'cache-runs');
+        const run = async (id: string, cache: string, environment: NodeJS.ProcessEnv = {}) => {
+          const args = ['run', '--dataset', dataset, '--provider', name, '--cache-dir', cache];
+          const result = await startCli([...args, '--out', out, '--run-id', id], {
+            ...BRIDGE_ENVIRONMENT,
+            ...environment,
+          }).done;
+          expect(result.status, result.stderr).toBe(0);
+          const config = JSON.parse(await readFile(join(out, id, 'config.json'), 'utf8')) as {
+            fingerprint: { rankings: string };
+          };
+          // The scores too: a vector that moved a little need not move a rank.
+          const samples = (await readFile(join(out, id, 'samples.jsonl'), 'utf8'))
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line) as { question_id: string; hits: { id: string; score: number }[] })
+            .map((sample) => [sample.question_id, sample.hits.map((hit) => [hit.id, hit.score])])
+            .sort();
+          return { rankings: config.fingerprint.rankings, samples };
+        };
+        const shared = join(workDir, 'shared-cache');
+        const vectors = join(shared, 'providers', name, BRIDGE_EMBEDDINGS_FOLDER);
+        const off = await run('off', join(workDir, 'no-cache'), { LME_BRIDGE_EMBEDDING_CACHE: '0' });
+        expect(existsSync(join(workDir, 'no-cache', 'providers', name, BRIDGE_EMBEDDINGS_FOLDER))).toBe(
+          false,
+        );
+        const cold = await run('cold', shared);
+        const written = vectorFiles(vectors);
+        expect(written.size).toBeGreaterThan(20);
+        const warm = await run('warm', shared);
+        expect([cold, warm]).toEqual([off, off]);
+        // Every vector the warm run needed was read, none written again (a rename makes a new inode).
+        expect(vectorFiles(vectors)).toEqual(written);
       }, 900_000);
 
       it('stops the bridge and removes its store on close', async () => {
