@@ -19,6 +19,12 @@ import type { ReaderPromptDefinition } from './reader-prompt.js';
  * benchmark maps its own onto it, as LoCoMo does with `locomo_evidence`, and a multiple-choice one
  * would add its `choices`). `path` is a file or, for a benchmark whose dataset is a folder, the folder.
  */
+/** One way of writing a turn's text for the index (`Benchmark.turnForms`). */
+export type TurnForm = {
+  readonly description: string;
+  write(content: string): string;
+};
+
 export type LoadedBenchmarkFile = {
   path: string;
   /** SHA-256 of the dataset's text (the uncompressed JSON, or the benchmark's own digest of a folder). */
@@ -204,6 +210,12 @@ export type Benchmark = {
    * the table's rows; '' or absent for none.
    */
   statisticsNote?(rows: readonly { label: string; questions: number }[]): string;
+  /**
+   * Named ways to write one of its turns as indexed text (`--turn-form <name>`), for a recipe that
+   * indexes turns as another system's script wrote them (LoCoMo's `said`: MemPalace's
+   * `<speaker> said, "<text>"`). Without `--turn-form` a turn is indexed as the loader holds it.
+   */
+  readonly turnForms?: Readonly<Record<string, TurnForm>>;
   /** The conventions it grades under and the gold of each; `--convention` naming another is refused. */
   readonly conventions: BenchmarkConventions;
   /** Its published setting, a config layer below presets, environment and flags. */

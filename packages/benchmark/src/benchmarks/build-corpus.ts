@@ -1,5 +1,5 @@
 import type { MemoryDocument } from '@lme/search-core';
-import type { KeyedGold } from './benchmark.js';
+import type { Benchmark, KeyedGold } from './benchmark.js';
 import { benchmarkOfRecord, defaultBenchmark } from './benchmark-registry.js';
 import type { Corpus, CorpusOptions } from './corpus.js';
 import type { LongMemEvalRecord } from './longmemeval-record.js';
@@ -16,7 +16,9 @@ export type { Convention, Corpus, CorpusOptions, Granularity, IndexRoles } from 
  * a record of no known benchmark takes the default benchmark's); its evidence from the record.
  */
 export function buildCorpus(record: LongMemEvalRecord, options: CorpusOptions): Corpus {
-  const rule = (benchmarkOfRecord(record) ?? defaultBenchmark()).conventions.official;
+  const benchmark = benchmarkOfRecord(record) ?? defaultBenchmark();
+  const rule = benchmark.conventions.official;
+  const write = turnWriter(benchmark, options.turnForm);
   const documents: MemoryDocument[] = [];
   const officialIds: string[] = [];
   const evidence: boolean[] = [];
@@ -31,8 +33,8 @@ export function buildCorpus(record: LongMemEvalRecord, options: CorpusOptions): 
       const kept = turns.filter((turn) => indexed(turn.role));
       documents.push({
         id: sessionId,
-        text: kept.map((turn) => turn.content).join(' '),
-        parts: kept.map((turn) => turn.content),
+        text: kept.map((turn) => write(turn.content)).join(' '),
+        parts: kept.map((turn) => write(turn.content)),
         sessionId,
         date,
         role: options.indexRoles === 'all' ? 'mixed' : 'user',
@@ -51,7 +53,7 @@ export function buildCorpus(record: LongMemEvalRecord, options: CorpusOptions): 
         // A round: graded as its user turn (official), as evidence when either turn is.
         documents.push({
           id,
-          text: `${turn.content}\n${reply.content}`,
+          text: `${write(turn.content)}\n${write(reply.content)}`,
           sessionId,
           date,
           turnIndex,
@@ -61,7 +63,7 @@ export function buildCorpus(record: LongMemEvalRecord, options: CorpusOptions): 
         turnIndex++;
         continue;
       }
-      documents.push({ id, text: turn.content, sessionId, date, turnIndex, role: turn.role });
+      documents.push({ id, text: write(turn.content), sessionId, date, turnIndex, role: turn.role });
       evidence.push(turn.has_answer === true);
     }
   });
@@ -78,4 +80,20 @@ export function officialRuleOf(corpus: Corpus): KeyedGold {
       "The question's benchmark defines no official gold; grade it with --convention evidence.",
     );
   return corpus.officialRule;
+}
+
+/**
+ * How a turn's content is written into the index: as held, or in the `--turn-form` its benchmark
+ * names; a form the benchmark does not name is refused in one sentence.
+ */
+export function turnWriter(benchmark: Benchmark, name: string | undefined): (content: string) => string {
+  if (name === undefined) return (content) => content;
+  const form = benchmark.turnForms?.[name];
+  if (!form) {
+    const known = Object.keys(benchmark.turnForms ?? {});
+    throw new Error(
+      `--turn-form ${name}: the ${benchmark.name} benchmark names no such form (${known.length ? `it has ${known.join(', ')}` : 'it has none'}).`,
+    );
+  }
+  return form.write;
 }

@@ -10,6 +10,8 @@ export type CorpusOptions = {
   indexRoles: IndexRoles;
   /** `round`: at turn granularity, a user turn and the assistant reply after it form one document. */
   chunkUnit?: 'turn' | 'round' | 'session';
+  /** `--turn-form`: a turn's indexed text written in a form its benchmark names (`Benchmark.turnForms`). */
+  turnForm?: string;
 };
 
 /** A haystack cut into documents, with the keys each metric convention grades them by. */

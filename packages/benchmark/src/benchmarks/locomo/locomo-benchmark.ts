@@ -11,7 +11,7 @@ import {
 } from './locomo-categories.js';
 import { locomoCategoryIdOf, locomoEvidenceCorrected, locomoEvidenceOf } from './locomo-errata.js';
 import { locomoLlmRubric, mem0JudgeGrades } from './locomo-judge.js';
-import { locomoReaderPromptDefinition } from './locomo-prompts.js';
+import { LOCOMO_TURN_FORMS, locomoReaderPromptDefinition } from './locomo-prompts.js';
 import { locomoQaMetrics } from './locomo-qa-metrics.js';
 import { renderLocomoTables } from './locomo-report.js';
 import { locomoRetrievalMetrics } from './locomo-retrieval-metrics.js';
@@ -44,6 +44,7 @@ export const locomoBenchmark: Benchmark = {
       })
       .join('')}`,
   conventions: { evidence: RECORD_EVIDENCE_GOLD },
+  turnForms: LOCOMO_TURN_FORMS,
   defaults: { convention: 'evidence', judge: 'locomo-llm', readerPrompt: 'locomo' },
   /** Mem0's published LoCoMo judge; categories 1-4 only. */
   judges: { 'locomo-llm': { ...locomoLlmRubric, grades: mem0JudgeGrades, probes: LOCOMO_PROBES } },

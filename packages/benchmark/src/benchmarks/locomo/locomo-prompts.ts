@@ -131,6 +131,26 @@ export function locomoDialogText(turn: Pick<Turn, 'content'>): string {
   return `${speaker} said, "${text}"${caption === undefined ? '' : ` and shared ${caption}`}`;
 }
 
+/**
+ * How other scripts write a LoCoMo turn into their index, by `--turn-form` name: `said` is MemPalace's
+ * `benchmarks/locomo_bench.py` at 9b7cfc99 (`build_corpus_from_sessions`: `f'{speaker} said,
+ * "{text}"'`, the shared image's caption left out); `said-shared` is the official RAG database's
+ * dialog (`locomoDialogText`).
+ */
+export const LOCOMO_TURN_FORMS = {
+  said: {
+    description: 'MemPalace locomo_bench: <speaker> said, "<text>" (no image caption)',
+    write: (content: string) => {
+      const { speaker, text } = locomoTurnParts({ content });
+      return `${speaker} said, "${text}"`;
+    },
+  },
+  'said-shared': {
+    description: 'the official RAG database: <speaker> said, "<text>" and shared <caption>',
+    write: (content: string) => locomoDialogText({ content }),
+  },
+} as const;
+
 /** A retrieved chunk: a dialog (with the turn after it, from a turn-level context) or a session. */
 export type LocomoChunk = { date: string; turns: readonly Pick<Turn, 'content'>[] };
 

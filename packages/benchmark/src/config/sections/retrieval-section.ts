@@ -72,6 +72,8 @@ export const RETRIEVAL_SHAPE = {
    * a user turn and the assistant reply after it, under the user turn's id. Unset: the granularity's unit.
    */
   chunkUnit: z.enum(['turn', 'round', 'session']).optional(),
+  /** A turn's indexed text in a form its benchmark names (`Benchmark.turnForms`); unset: as loaded. */
+  turnForm: z.string().min(1).optional(),
   finalTopK: z.number().int().min(1).max(10_000).default(10),
   ...LEGACY_RETRIEVER_SHAPE,
 };
@@ -125,6 +127,13 @@ export const RETRIEVAL_OPTIONS = [
     group: 'retrieval',
     help: 'indexed chunk: turn, round (user turn + reply) or session',
     defaultHelp: '--granularity',
+  },
+  {
+    flags: '--turn-form <name>',
+    key: 'turnForm',
+    group: 'retrieval',
+    help: "write each indexed turn in a form the dataset's benchmark names (docs/data.md lists them)",
+    defaultHelp: 'as loaded',
   },
   { flags: '--final-top-k <n>', key: 'finalTopK', group: 'retrieval', help: 'turns returned after merging' },
   ...LEGACY_RETRIEVER_OPTIONS,

@@ -1,4 +1,5 @@
 import { benchmarkNamed } from '../../benchmarks/benchmark-registry.js';
+import { turnWriter } from '../../benchmarks/build-corpus.js';
 import { resolveDatasetPath } from '../../benchmarks/dataset-path.js';
 import { groupConfig } from '../../config/run-sections.js';
 import type { DataSection } from '../../config/sections/data-section.js';
@@ -23,12 +24,12 @@ export async function prepareRun(
 ): Promise<RunContext> {
   const datasetPath = resolveDatasetPath(requested.dataset, requested.dataDir);
   // The judge and reader prompt the dataset's benchmark publishes, where the config sets none.
-  const config = settleBenchmarkDefaults(
-    requested,
-    dependencies.dataset
-      ? benchmarkNamed(dependencies.dataset.format)
-      : await benchmarkOfDataset(datasetPath),
-  );
+  const benchmark = dependencies.dataset
+    ? benchmarkNamed(dependencies.dataset.format)
+    : await benchmarkOfDataset(datasetPath);
+  const config = settleBenchmarkDefaults(requested, benchmark);
+  // A --turn-form the dataset's benchmark does not name is refused before the first question.
+  if (benchmark) turnWriter(benchmark, config.turnForm);
   const sections = groupConfig(config);
   const argv = [...(dependencies.argv ?? process.argv.slice(2))];
   if (sections.run.runId !== undefined) checkRunId(sections.run.runId);

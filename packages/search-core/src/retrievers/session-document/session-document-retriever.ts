@@ -1,6 +1,7 @@
 import type { MemoryDocument, RetrievalHit, Retriever } from '../../core/retriever.js';
 import type { DenseScorer } from '../dense-scorer.js';
 import { extractKeywords, keywordOverlap } from './keyword-overlap.js';
+import { namesPredicatesDistance, namesPredicatesQuery } from './names-predicates.js';
 
 export type SessionDocumentRetrieverOptions = {
   dense: DenseScorer;
@@ -9,9 +10,10 @@ export type SessionDocumentRetrieverOptions = {
   results: number;
   /**
    * `keyword-overlap`: MemPalace's hybrid v1 rerank of those results, each distance times
-   * `1 - weight * overlap` (their `hybrid_weight`, 0.30).
+   * `1 - weight * overlap` (their `hybrid_weight`, 0.30). `names-predicates`: their LoCoMo hybrid
+   * v5 (names-predicates.ts), with its own weights.
    */
-  boost?: { kind: 'keyword-overlap'; weight: number };
+  boost?: { kind: 'keyword-overlap'; weight: number } | { kind: 'names-predicates' };
 };
 
 /**
@@ -50,13 +52,10 @@ export function createSessionDocumentRetriever(options: SessionDocumentRetriever
         .slice(0, results)
         .map((entry, rank) => ({ ...entry, rank: rank + 1, fused: entry.distance }));
       if (boost) {
-        const keywords = extractKeywords(query);
+        const fuse = boostOf(boost, query);
         // Their stable sort keeps the vector search's order between equal fused distances.
         ranked = ranked
-          .map((entry) => ({
-            ...entry,
-            fused: entry.distance * (1 - boost.weight * keywordOverlap(keywords, kept[entry.index]!.text)),
-          }))
+          .map((entry) => ({ ...entry, fused: fuse(entry.distance, kept[entry.index]!.text) }))
           .sort((a, b) => a.fused - b.fused);
       }
       return ranked.slice(0, limit).map(({ index, distance, rank, fused }): RetrievalHit => {
@@ -72,6 +71,19 @@ export function createSessionDocumentRetriever(options: SessionDocumentRetriever
     },
     close: () => dense.drop(),
   };
+}
+
+/** A boost's fused distance of one result, for one question. */
+function boostOf(
+  boost: NonNullable<SessionDocumentRetrieverOptions['boost']>,
+  query: string,
+): (distance: number, text: string) => number {
+  if (boost.kind === 'names-predicates') {
+    const parsed = namesPredicatesQuery(query);
+    return (distance, text) => namesPredicatesDistance(distance, parsed, text);
+  }
+  const keywords = extractKeywords(query);
+  return (distance, text) => distance * (1 - boost.weight * keywordOverlap(keywords, text));
 }
 
 function squaredDistance(a: Float32Array, b: Float32Array): number {

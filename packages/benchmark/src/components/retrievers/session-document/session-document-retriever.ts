@@ -5,7 +5,8 @@ import { defineRetriever } from '../retriever-descriptor.js';
 /**
  * `--retriever session-document`: MemPalace's raw benchmark mode, one vector per session of its
  * user turns joined by "\n", ranked by squared L2 distance (Chroma's default), the top
- * `--session-document-results`; `--session-document-boost keyword-overlap` is their hybrid v1.
+ * `--session-document-results`; `--session-document-boost keyword-overlap` is their hybrid v1
+ * (longmemeval_bench.py), `names-predicates` their hybrid v5 (locomo_bench.py).
  * With `--granularity turn` a document is one turn (their `--granularity turn`).
  */
 export const sessionDocumentRetriever = defineRetriever({
@@ -19,16 +20,16 @@ export const sessionDocumentRetriever = defineRetriever({
       help: 'documents the vector search returns (MemPalace n_results); none ranked beyond',
     },
     sessionDocumentBoost: {
-      schema: z.enum(['none', 'keyword-overlap']).default('none'),
+      schema: z.enum(['none', 'keyword-overlap', 'names-predicates']).default('none'),
       flags: '--session-document-boost <kind>',
       group: 'retrieval',
-      help: "rerank of the results: keyword-overlap is MemPalace's hybrid v1 (distance × (1 - weight × overlap))",
+      help: "rerank of the results: keyword-overlap is MemPalace's hybrid v1 (distance × (1 - weight × overlap)), names-predicates their hybrid v5 (predicate words, quoted phrases, names)",
     },
     sessionDocumentBoostWeight: {
       schema: z.number().min(0).max(1).default(0.3),
       flags: '--session-document-boost-weight <w>',
       group: 'retrieval',
-      help: "the boost's weight (MemPalace hybrid_weight)",
+      help: "the keyword-overlap boost's weight (MemPalace hybrid_weight)",
     },
   },
   capabilities: {
@@ -48,7 +49,9 @@ export const sessionDocumentRetriever = defineRetriever({
         results: options.sessionDocumentResults,
         ...(options.sessionDocumentBoost === 'keyword-overlap'
           ? { boost: { kind: 'keyword-overlap', weight: options.sessionDocumentBoostWeight } }
-          : {}),
+          : options.sessionDocumentBoost === 'names-predicates'
+            ? { boost: { kind: 'names-predicates' } }
+            : {}),
       }),
     };
   },
