@@ -1,6 +1,8 @@
 # The image docs/scale-out.md's Kubernetes Jobs run: an lme checkout, installed, at /lme.
 # Data, caches, model files and results live on the shared volume (/shared), never in the image.
-FROM node:20-bookworm-slim
+# BASE: any image with Node 20 and npm (scripts/build-image.sh builds one from Debian's packages).
+ARG BASE=node:20-bookworm-slim
+FROM ${BASE}
 RUN npm i -g pnpm@10.34.9
 WORKDIR /lme
 COPY . .

@@ -54,6 +54,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   presets: async () => (await import('./presets-command.js')).presetsCommand(),
   models: async () => (await import('./models-command.js')).modelsCommand(),
   ablate: async () => (await import('./ablate-command.js')).ablateCommand(),
+  versus: async () => (await import('./versus-command.js')).versusCommand(),
   cache: async () => (await import('./cache-command.js')).cacheCommand(),
   qdrant: async () => (await import('./qdrant-command.js')).qdrantCommand(),
   bridges: async () => (await import('./bridges-command.js')).bridgesCommand(),
@@ -95,7 +96,7 @@ try {
 
 // `lme --help` lists the commands by what they are for.
 const COMMAND_GROUPS: Readonly<Record<string, readonly string[]>> = {
-  'Run a benchmark:': ['run', 'ablate', 'merge', 'serve', 'judge-probe'],
+  'Run a benchmark:': ['run', 'ablate', 'versus', 'merge', 'serve', 'judge-probe'],
   'Data, presets and models:': ['datasets', 'presets', 'models', 'cache', 'qdrant', 'bridges'],
   'Read results:': ['runs', 'compare', 'gate', 'report', 'explain', 'claims'],
 };

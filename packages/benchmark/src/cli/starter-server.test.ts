@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,31 +6,15 @@ import type { Sample } from '../results/sample.js';
 import type { Summary } from '../results/summary.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { startCli } from '../testing/run-cli-async.js';
+import { type StarterServer, startStarter } from '../testing/starter-server.js';
 
 const STARTER = join(REPO_ROOT, 'examples/starter-server.py');
-let server: ChildProcess | undefined;
+let server: StarterServer | undefined;
 
 afterEach(() => {
-  server?.kill();
+  server?.stop();
   server = undefined;
 });
-
-/** Starts examples/starter-server.py on a free loopback port; resolves with its URL. */
-function startStarter(): Promise<string> {
-  const child = spawn('python3', [STARTER, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  server = child;
-  return new Promise((resolveUrl, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) resolveUrl(url);
-    });
-    child.on('exit', (code) =>
-      reject(new Error(`starter-server.py exited (${code}) before listening: ${output}`)),
-    );
-  });
-}
 
 describe('examples/starter-server.py', () => {
   it('is under 80 lines of the standard library only', () => {
@@ -44,7 +27,8 @@ describe('examples/starter-server.py', () => {
   });
 
   it('runs the sample through lme run --provider http, graded like any provider', async () => {
-    const url = await startStarter();
+    server = await startStarter();
+    const url = server.url;
     const out = mkdtempSync(join(tmpdir(), 'lme-starter-'));
     const result = await startCli([
       'run',
