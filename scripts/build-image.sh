@@ -31,6 +31,8 @@ if [ ! -x "$rootfs/usr/bin/node" ]; then
   umount "$rootfs/proc" "$rootfs/dev/pts"
   trap - EXIT
 fi
+# The base trusts what this machine trusts (a proxy's CA, where the registries are reached through one).
+cp /etc/ssl/certs/ca-certificates.crt "$rootfs/etc/ssl/certs/ca-certificates.crt"
 step "base image lme-base ($(chroot "$rootfs" node --version))"
 base=$(buildah from scratch)
 mnt=$(buildah mount "$base")

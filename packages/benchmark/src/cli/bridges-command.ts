@@ -1,7 +1,10 @@
 import { access } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Command } from 'commander';
+import { READ_LIMITS, readGuardedJsonFile } from '../config/read-guarded-file.js';
 import { BRIDGES, bridgePaths, bridgesDir, isBridgeName } from '../providers/bridges/bridge-catalog.js';
 import { bridgeIsolation } from '../providers/bridges/bridge-isolation.js';
+import { type BridgeLastRun, LAST_RUN_FILE } from '../providers/bridges/bridge-pool.js';
 import { installBridge, readInstalledBridge } from '../providers/bridges/install-bridge.js';
 import { renderMarkdownTable } from '../results/markdown-table.js';
 import { log } from './logger.js';
@@ -68,11 +71,28 @@ export function bridgesCommand(): Command {
           );
           state = present ? `needs a new install: ${(error as Error).message}` : 'not installed';
         }
-        rows.push([name, BRIDGES[name].library, state]);
+        rows.push([
+          name,
+          BRIDGES[name].library,
+          state,
+          lastRunMemory(join(bridgePaths(root, name).folder, LAST_RUN_FILE)),
+        ]);
       }
       process.stdout.write(
-        `${renderMarkdownTable(['bridge', 'library', 'state'], rows)}\nfolder: ${root}\nnetwork: each bridge runs with ${bridgeIsolation().description}\n`,
+        `${renderMarkdownTable(['bridge', 'library', 'state', 'peak memory per process, last run'], rows)}\nfolder: ${root}\nnetwork: each bridge runs with ${bridgeIsolation().description}\n` +
+          'memory: each process of `lme run -j N --provider <bridge>` holds its own store and model; N processes need about N times the figure above\n',
       );
     });
   return bridges;
+}
+
+/** `812 MB (2 processes, 2026-11-28)` from a bridge's last-run.json; `-` before any run. */
+function lastRunMemory(path: string): string {
+  try {
+    const last = readGuardedJsonFile(path, { maxBytes: READ_LIMITS.small, links: 'refuse' }) as BridgeLastRun;
+    const processes = `${last.processes} process${last.processes === 1 ? '' : 'es'}`;
+    return `${Math.max(...last.peak_rss_mb)} MB (${processes}, ${last.finished_at.slice(0, 10)})`;
+  } catch {
+    return '-';
+  }
 }

@@ -24,7 +24,8 @@ export type ProviderRunSettings = PipelineProviderSettings &
     | 'providerMaxRetries'
   > &
   Pick<RetrievalSection, 'topK' | 'granularity' | 'indexRoles'> &
-  Pick<RunSection, 'cacheDir'>;
+  Pick<RunSection, 'cacheDir'> &
+  Partial<Pick<RunSection, 'concurrency'>>;
 
 /** What a run hands a provider's factory. */
 export type ProviderContext<Options> = {

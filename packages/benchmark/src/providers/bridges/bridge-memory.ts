@@ -41,8 +41,10 @@ function embeddingCacheArgs(dependencies: ExternalMemoryDependencies): string[] 
 export const BRIDGE_EMBEDDINGS_FOLDER = 'embeddings';
 
 export type BridgeMemory = ExternalMemory & {
-  /** The running bridge (started on first use). */
+  /** The running bridge (started on first use; of a pool, its first process). */
   process(): Promise<BridgeProcess>;
+  /** Its peak resident memory in bytes, undefined when it never started or cannot be read. */
+  peakRssBytes(): Promise<number | undefined>;
 };
 
 export type BridgeMemoryOptions = {
@@ -61,7 +63,7 @@ export type BridgeMemoryOptions = {
  * (bridge-store.ts); calls then go to it over the provider protocol; `close` stops it and removes
  * its store. A bridge that is not installed fails with one sentence naming `lme bridges install <name>`.
  */
-export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
+export function createBridgeProcessMemory(options: BridgeMemoryOptions): BridgeMemory {
   const { name, dependencies } = options;
   const root = bridgesDir(dependencies.environment);
   let running: Promise<{ bridge: BridgeProcess; memory: ExternalMemory }> | undefined;
@@ -129,6 +131,10 @@ export function createBridgeMemory(options: BridgeMemoryOptions): BridgeMemory {
     },
     async process() {
       return (await start()).bridge;
+    },
+    async peakRssBytes() {
+      if (!running) return undefined;
+      return (await running.catch(() => undefined))?.bridge.peakRssBytes();
     },
     async preflight(callOptions) {
       await (await start()).memory.preflight(callOptions);

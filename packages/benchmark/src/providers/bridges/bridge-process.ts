@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { bridgeIsolation } from './bridge-isolation.js';
@@ -21,9 +22,22 @@ export type BridgeProcess = {
   bridgeLog(): string[];
   /** How it ended when it exited without being stopped (`exit code 3`, `signal SIGKILL`). */
   exitReason(): string | undefined;
+  /** Its peak resident memory so far in bytes (Linux `VmHWM`); undefined where it cannot be read. */
+  peakRssBytes(): number | undefined;
   /** Stops the bridge (SIGTERM, then SIGKILL after 5 s). */
   stop(): Promise<void>;
 };
+
+/** A process's peak resident memory in bytes, from /proc (Linux); undefined elsewhere or once gone. */
+export function peakRssOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const kilobytes = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kilobytes === undefined ? undefined : Number(kilobytes) * 1024;
+  } catch {
+    return undefined;
+  }
+}
 
 export type StartBridgeOptions = {
   name: string;
@@ -119,6 +133,7 @@ export function startBridge(options: StartBridgeOptions): Promise<BridgeProcess>
           exitReason: () => exitReason,
           recentLog: () => [...recent],
           bridgeLog: () => [...bridgeLines],
+          peakRssBytes: () => peakRssOf(child.pid),
           stop,
         });
       })().catch((error: Error) => fail(`could not be reached (${error.message})`));

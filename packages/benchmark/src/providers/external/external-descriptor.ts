@@ -33,6 +33,7 @@ export function externalProviderDescriptor<Options>(
         timeoutMs: config.providerTimeoutMs,
         maxRetries: config.providerMaxRetries,
         workDir: join(config.cacheDir, 'providers', descriptor.name),
+        processes: config.concurrency,
       });
       return createExternalProvider(memory, {
         name: descriptor.name,

@@ -15,6 +15,11 @@ export type ExternalMemoryDependencies = {
   maxRetries: number;
   /** A folder the system may keep files in for this run (a bridge's store), inside lme's cache. */
   workDir: string;
+  /**
+   * Questions the run keeps in flight (`--concurrency`): a system lme runs as its own processes (a
+   * bridge) starts this many, each with a store of its own. Unset: 1.
+   */
+  processes?: number;
 };
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { chooseModel, loadModelCatalog } from '../../models/model-catalog.js';
-import { createBridgeMemory } from '../bridges/bridge-memory.js';
+import { createBridgeMemory } from '../bridges/bridge-pool.js';
 import type { ExternalMemoryDescriptor } from '../external/external-memory-descriptor.js';
 
 /**

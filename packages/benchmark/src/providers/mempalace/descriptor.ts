@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createBridgeMemory } from '../bridges/bridge-memory.js';
+import { createBridgeMemory } from '../bridges/bridge-pool.js';
 import type { ExternalMemoryDescriptor } from '../external/external-memory-descriptor.js';
 
 const MINILM = 'Xenova/all-MiniLM-L6-v2@fp32';
