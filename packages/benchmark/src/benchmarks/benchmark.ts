@@ -22,7 +22,8 @@ import type { ReaderPromptDefinition } from './reader-prompt.js';
 /** One way of writing a turn's text for the index (`Benchmark.turnForms`). */
 export type TurnForm = {
   readonly description: string;
-  write(content: string): string;
+  /** The indexed text of a turn, from its content as loaded and its role (`user`, `assistant`). */
+  write(content: string, role: string): string;
 };
 
 export type LoadedBenchmarkFile = {

@@ -33,8 +33,8 @@ export function buildCorpus(record: LongMemEvalRecord, options: CorpusOptions): 
       const kept = turns.filter((turn) => indexed(turn.role));
       documents.push({
         id: sessionId,
-        text: kept.map((turn) => write(turn.content)).join(' '),
-        parts: kept.map((turn) => write(turn.content)),
+        text: kept.map((turn) => write(turn.content, turn.role)).join(' '),
+        parts: kept.map((turn) => write(turn.content, turn.role)),
         sessionId,
         date,
         role: options.indexRoles === 'all' ? 'mixed' : 'user',
@@ -53,7 +53,7 @@ export function buildCorpus(record: LongMemEvalRecord, options: CorpusOptions): 
         // A round: graded as its user turn (official), as evidence when either turn is.
         documents.push({
           id,
-          text: `${write(turn.content)}\n${write(reply.content)}`,
+          text: `${write(turn.content, turn.role)}\n${write(reply.content, reply.role)}`,
           sessionId,
           date,
           turnIndex,
@@ -63,7 +63,14 @@ export function buildCorpus(record: LongMemEvalRecord, options: CorpusOptions): 
         turnIndex++;
         continue;
       }
-      documents.push({ id, text: write(turn.content), sessionId, date, turnIndex, role: turn.role });
+      documents.push({
+        id,
+        text: write(turn.content, turn.role),
+        sessionId,
+        date,
+        turnIndex,
+        role: turn.role,
+      });
       evidence.push(turn.has_answer === true);
     }
   });
@@ -86,7 +93,10 @@ export function officialRuleOf(corpus: Corpus): KeyedGold {
  * How a turn's content is written into the index: as held, or in the `--turn-form` its benchmark
  * names; a form the benchmark does not name is refused in one sentence.
  */
-export function turnWriter(benchmark: Benchmark, name: string | undefined): (content: string) => string {
+export function turnWriter(
+  benchmark: Benchmark,
+  name: string | undefined,
+): (content: string, role: string) => string {
   if (name === undefined) return (content) => content;
   const form = benchmark.turnForms?.[name];
   if (!form) {

@@ -51,6 +51,13 @@ export const longMemEvalBenchmark: Benchmark = {
   },
   questionTypes: QUESTION_TYPES,
   conventions: { official: LONGMEMEVAL_OFFICIAL_GOLD, evidence: RECORD_EVIDENCE_GOLD },
+  /** memini's session documents (`bench/` `-session-doc full`): `role: content` for every turn. */
+  turnForms: {
+    'role-prefixed': {
+      description: 'memini: <role>: <content>',
+      write: (content, role) => `${role}: ${content}`,
+    },
+  },
   defaults: { convention: 'official', judge: 'longmemeval', readerPrompt: 'cot' },
   judges: {
     /** evaluate_qa.py `get_anscheck_prompt`, byte for byte. */

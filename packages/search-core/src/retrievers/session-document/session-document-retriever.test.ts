@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MemoryDocument } from '../../core/retriever.js';
 import type { Embedder } from '../../embedding/embedder.js';
+import { getTokenizer } from '../../lexical/tokenizer.js';
 import { createHashingEmbedder } from '../../testing/hashing-embedder.js';
 import { createMemoryVectorIndex } from '../../vector-index/memory-vector-index.js';
 import { createDenseScorer } from '../dense-scorer.js';
@@ -110,5 +111,27 @@ describe("MemPalace's keyword overlap", () => {
   it('counts the keywords found as substrings of the lower-cased document (0.75 by Python)', () => {
     expect(keywordOverlap(['starbucks', 'and', 'tea', 'tea'], 'Tea and scones')).toBe(0.75);
     expect(keywordOverlap([], 'anything')).toBe(0);
+  });
+
+  it("with a keyword leg, fuses each leg's normalized pool as memini does, and traces both routes", async () => {
+    const documents = [
+      session('tax', ['tax forms are due in April']),
+      session('cat', ['my cat Luna sleeps all day']),
+      session('rain', ['rain again tomorrow']),
+    ];
+    const tokenizer = getTokenizer('words');
+    const vectorOnly = await rank(documents, 'when are tax forms due', {
+      keyword: { weight: 0, tokenizer },
+    });
+    const keywordOnly = await rank(documents, 'when are tax forms due', {
+      keyword: { weight: 1, tokenizer },
+    });
+    // Weight 1: only the keyword leg counts, and only `tax` matches: 1, the others 0.
+    expect(keywordOnly.hits[0]).toMatchObject({ id: 'tax', score: 1 });
+    expect(keywordOnly.hits[0]!.routes!.bm25).toMatchObject({ rank: 1 });
+    expect(keywordOnly.hits.slice(1).map((hit) => hit.score)).toEqual([0, 0]);
+    // Weight 0: the vector leg's min-max over its pool, nearest 1 and farthest 0.
+    expect(vectorOnly.hits[0]!.score).toBe(1);
+    expect(vectorOnly.hits.at(-1)!.score).toBe(0);
   });
 });

@@ -1,5 +1,8 @@
 import type { MemoryDocument, RetrievalHit, Retriever } from '../../core/retriever.js';
+import { createBm25Retriever } from '../../lexical/bm25-retriever.js';
+import type { Tokenizer } from '../../lexical/tokenizer.js';
 import type { DenseScorer } from '../dense-scorer.js';
+import { convexFusion, topPool } from './keyword-fusion.js';
 import { extractKeywords, keywordOverlap } from './keyword-overlap.js';
 import { namesPredicatesDistance, namesPredicatesQuery } from './names-predicates.js';
 
@@ -14,6 +17,11 @@ export type SessionDocumentRetrieverOptions = {
    * v5 (names-predicates.ts), with its own weights.
    */
   boost?: { kind: 'keyword-overlap'; weight: number } | { kind: 'names-predicates' };
+  /**
+   * A BM25 leg over the same documents fused with the vector leg as memini does (keyword-fusion.ts):
+   * both legs' top `results`, min-max normalized, `(1 - weight) × vector + weight × keyword`.
+   */
+  keyword?: { weight: number; tokenizer: Tokenizer };
 };
 
 /**
@@ -25,12 +33,14 @@ export type SessionDocumentRetrieverOptions = {
  * dense route's, minus the distance the vector search saw.
  */
 export function createSessionDocumentRetriever(options: SessionDocumentRetrieverOptions): Retriever {
-  const { dense, namespace, results, boost } = options;
+  const { dense, namespace, results, boost, keyword } = options;
+  // SQLite FTS5's bm25() defaults (memini's keyword leg): k1 1.2, b 0.75.
+  const bm25 = keyword ? createBm25Retriever({ tokenizer: keyword.tokenizer, k1: 1.2, b: 0.75 }) : undefined;
   let positions: number[] = [];
   let kept: MemoryDocument[] = [];
 
   return {
-    id: boost ? `session-document+${boost.kind}` : 'session-document',
+    id: `session-document${boost ? `+${boost.kind}` : ''}${keyword ? `+keyword@${keyword.weight}` : ''}`,
     async index({ documents, signal }) {
       positions = [];
       kept = [];
@@ -41,11 +51,13 @@ export function createSessionDocumentRetriever(options: SessionDocumentRetriever
         kept.push(parts ? { ...rest, text: parts.join('\n') } : rest);
       });
       await dense.index({ documents: kept, namespace, signal });
+      await bm25?.index({ documents: kept });
     },
     async search({ query, limit, signal }) {
       if (kept.length === 0) return [];
       const queryVector = await dense.queryVector(query, signal);
       const distances = dense.vectors().map((vector) => squaredDistance(queryVector, vector));
+      if (bm25 && keyword) return fused(distances, bm25.scoreAll(query), keyword.weight).slice(0, limit);
       let ranked = distances
         .map((distance, index) => ({ index, distance }))
         .sort((a, b) => a.distance - b.distance || a.index - b.index)
@@ -71,6 +83,38 @@ export function createSessionDocumentRetriever(options: SessionDocumentRetriever
     },
     close: () => dense.drop(),
   };
+
+  /** memini's hybrid: each leg's top `results` fused (keyword-fusion.ts), best first. */
+  function fused(distances: readonly number[], keywordScores: Float64Array, weight: number): RetrievalHit[] {
+    const vector = topPool(
+      distances.map((distance) => -distance),
+      results,
+    );
+    const lexical = topPool(keywordScores, results, (score) => score > 0);
+    const vectorRank = new Map([...vector.keys()].map((index, rank) => [index, rank + 1]));
+    const lexicalRank = new Map([...lexical.keys()].map((index, rank) => [index, rank + 1]));
+    return [...convexFusion(vector, lexical, weight)]
+      .sort(
+        ([a, left], [b, right]) =>
+          right - left || (vectorRank.get(a) ?? Infinity) - (vectorRank.get(b) ?? Infinity) || a - b,
+      )
+      .map(([index, score]): RetrievalHit => {
+        const document = kept[index]!;
+        const rank = vectorRank.get(index);
+        return {
+          document: positions[index]!,
+          id: document.id,
+          sessionId: document.sessionId,
+          score,
+          routes: {
+            ...(rank === undefined ? {} : { dense: { score: -distances[index]!, rank } }),
+            ...(lexical.has(index)
+              ? { bm25: { score: lexical.get(index)!, rank: lexicalRank.get(index)! } }
+              : {}),
+          },
+        };
+      });
+  }
 }
 
 /** A boost's fused distance of one result, for one question. */

@@ -31,6 +31,12 @@ export const sessionDocumentRetriever = defineRetriever({
       group: 'retrieval',
       help: "the keyword-overlap boost's weight (MemPalace hybrid_weight)",
     },
+    sessionDocumentKeywordWeight: {
+      schema: z.number().min(0).max(1).default(0),
+      flags: '--session-document-keyword-weight <w>',
+      group: 'retrieval',
+      help: "a BM25 leg over the same documents, fused as memini does: both legs' top results min-max normalized, (1 - w) × vector + w × keyword; 0: off",
+    },
   },
   capabilities: {
     routes: ['dense'],
@@ -40,7 +46,7 @@ export const sessionDocumentRetriever = defineRetriever({
     denseNeighbours: false,
     refuses: [],
   },
-  create: (options, { dense, namespace }) => {
+  create: (options, { dense, namespace, tokenizer }) => {
     if (!dense) throw new Error('--retriever session-document needs the dense route.');
     return {
       retriever: createSessionDocumentRetriever({
@@ -52,6 +58,9 @@ export const sessionDocumentRetriever = defineRetriever({
           : options.sessionDocumentBoost === 'names-predicates'
             ? { boost: { kind: 'names-predicates' } }
             : {}),
+        ...(options.sessionDocumentKeywordWeight > 0
+          ? { keyword: { weight: options.sessionDocumentKeywordWeight, tokenizer } }
+          : {}),
       }),
     };
   },
