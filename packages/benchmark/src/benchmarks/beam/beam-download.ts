@@ -1,7 +1,11 @@
-import { join } from 'node:path';
-import { downloadPinnedFiles } from '../../dataset/download-pinned-files.js';
-import type { DownloadTimeouts } from '../../dataset/download-request.js';
+import { existsSync, rmdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { downloadDatasetFile } from '../../dataset/download-dataset-file.js';
+import { DownloadConnectionError, type DownloadTimeouts } from '../../dataset/download-request.js';
 import { BEAM_COMMIT, BEAM_FILES, BEAM_REPOSITORY, type BeamFile } from './beam-files.js';
+
+/** Where raw GitHub files are served from (env LME_GITHUB_RAW_URL or `--github-raw-url` in tests). */
+export const GITHUB_RAW_URL = 'https://raw.githubusercontent.com';
 
 /** `lme datasets download` names of the BEAM tiers it can fetch and check, and their folders. */
 export const BEAM_DATASETS: Record<string, string> = { 'beam-100k': '100K', 'beam-500k': '500K' };
@@ -51,17 +55,56 @@ export async function downloadBeamTier(options: BeamDownloadOptions): Promise<Be
       `Unknown BEAM dataset "${options.name}"; known: ${Object.keys(BEAM_DATASETS).join(', ')}.`,
     );
   const files = options.files ?? BEAM_FILES[tier]!;
-  const { fetched, alreadyPresent } = await downloadPinnedFiles({
-    repository: BEAM_REPOSITORY,
-    commit: BEAM_COMMIT,
-    files,
-    target: (file) => join(options.dataDir, 'beam', file.path),
-    checksumSource: 'benchmarks/beam/beam-files.ts',
-    elsewhere: `put the tier's files (${BEAM_REPOSITORY} at commit ${BEAM_COMMIT.slice(0, 7)}: chats/${tier}/<n>/chat.json and probing_questions/probing_questions.json) under ${beamTierFolder(options.dataDir, tier)} yourself (--data-dir or LME_DATA_DIR chooses the data folder)`,
-    ...(options.rawUrl ? { rawUrl: options.rawUrl } : {}),
-    ...(options.onFile ? { onFile: options.onFile } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
-  });
+  const base = (options.rawUrl ?? GITHUB_RAW_URL).replace(/\/+$/, '');
+  let fetched = 0;
+  let alreadyPresent = 0;
+  // Folders this call makes, removed again (when still empty) if it fails: no empty tier left behind.
+  const made: string[] = [];
+  try {
+    for (const [index, file] of files.entries()) {
+      options.onFile?.(file, index, files.length);
+      const target = join(options.dataDir, 'beam', file.path);
+      made.push(...missingFolders(dirname(target)));
+      const result = await downloadDatasetFile({
+        url: `${base}/${BEAM_REPOSITORY}/${BEAM_COMMIT}/${file.path}`,
+        target,
+        bytes: file.bytes,
+        sha256: file.sha256,
+        checksumSource: 'benchmarks/beam/beam-files.ts',
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+      });
+      if (result.alreadyPresent) alreadyPresent++;
+      else fetched++;
+    }
+  } catch (error) {
+    removeEmptyFolders(made);
+    if (!(error instanceof DownloadConnectionError)) throw error;
+    // No route to raw GitHub: where else the files can come from, in the same sentence.
+    throw new Error(
+      `${error.message.replace(/\.$/, '')}; fetch from a mirror of raw GitHub with --github-raw-url <url> (or LME_GITHUB_RAW_URL), or put the tier's files (${BEAM_REPOSITORY} at commit ${BEAM_COMMIT.slice(0, 7)}: chats/${tier}/<n>/chat.json and probing_questions/probing_questions.json) under ${beamTierFolder(options.dataDir, tier)} yourself (--data-dir or LME_DATA_DIR chooses the data folder).`,
+    );
+  }
   return { folder: beamTierFolder(options.dataDir, tier), files: files.length, fetched, alreadyPresent };
+}
+
+/** The folders from `folder` up that do not exist yet, deepest first. */
+function missingFolders(folder: string): string[] {
+  const missing: string[] = [];
+  for (let at = resolve(folder); !existsSync(at); at = dirname(at)) {
+    missing.push(at);
+    if (dirname(at) === at) break;
+  }
+  return missing;
+}
+
+/** Removes the folders listed, deepest first, each only while empty (a kept `.part` keeps its folder). */
+function removeEmptyFolders(folders: readonly string[]): void {
+  for (const folder of [...new Set(folders)].sort((left, right) => right.length - left.length)) {
+    try {
+      rmdirSync(folder);
+    } catch {
+      // not empty (a partial download to resume), or gone already
+    }
+  }
 }
