@@ -15,6 +15,7 @@ import {
   loadDatasetSources,
 } from '../dataset/dataset-sources.js';
 import { downloadDatasetFile } from '../dataset/download-dataset-file.js';
+import { GITHUB_RAW_URL } from '../dataset/download-pinned-files.js';
 import { renderMarkdownTable } from '../results/markdown-table.js';
 import { listDatasets, renderDatasetList } from './datasets-list.js';
 import { log } from './logger.js';
@@ -107,7 +108,7 @@ export function datasetsCommand(): Command {
     .option('--hub-url <url>', 'Hugging Face hub address (env LME_HUB_URL; default: https://huggingface.co)')
     .option(
       '--github-raw-url <url>',
-      'raw GitHub address for files a benchmark fetches from GitHub (env LME_GITHUB_RAW_URL; default: https://raw.githubusercontent.com)',
+      `raw GitHub address for files a benchmark fetches from GitHub (env LME_GITHUB_RAW_URL; default: ${GITHUB_RAW_URL})`,
     )
     .option('--sources <file>', SOURCES_HELP)
     .description('download official dataset files at their pinned revision, resumably, checking SHA-256')

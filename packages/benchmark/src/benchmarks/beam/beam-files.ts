@@ -1,3 +1,5 @@
+import type { PinnedFile } from '../../dataset/download-pinned-files.js';
+
 /**
  * The BEAM files `lme datasets download beam-<tier>` fetches, pinned: mohammadtavakoli78/BEAM at commit
  * b2a3ee8ba12d68f83143dda191097dc3e028ddd3, with the size and SHA-256 of each (computed from the repository
@@ -7,7 +9,7 @@
 export const BEAM_REPOSITORY = 'mohammadtavakoli78/BEAM';
 export const BEAM_COMMIT = 'b2a3ee8ba12d68f83143dda191097dc3e028ddd3';
 
-export type BeamFile = { path: string; bytes: number; sha256: string };
+export type BeamFile = PinnedFile;
 
 /** One pinned file: [bytes, sha256]. */
 type Pin = readonly [bytes: number, sha256: string];

@@ -70,4 +70,24 @@ describe('downloadRealtalk (loopback raw-GitHub server)', () => {
     );
     expect(existsSync(join(dataDir, 'realtalk', 'Chat_1_Ana_Ben.json'))).toBe(false);
   });
+
+  it('with no route to the server, fails in one sentence saying where else to get the chats, and leaves no folder', async () => {
+    // A port nothing listens on: the connection is refused at once (no route, as offline).
+    const dead = await new Promise<number>((done) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => done(port));
+      });
+    });
+    const dataDir = mkdtempSync(join(tmpdir(), 'lme-realtalk-offline-'));
+    const error = await downloadRealtalk({
+      dataDir,
+      rawUrl: `http://127.0.0.1:${dead}`,
+      files: pinned,
+    }).catch((caught: Error) => caught);
+    expect((error as Error).message).toBe(
+      `http://127.0.0.1:${dead}${PREFIX}Chat_1_Ana_Ben.json: cannot connect (ECONNREFUSED); fetch from a mirror of raw GitHub with --github-raw-url <url> (or LME_GITHUB_RAW_URL), or put data/Chat_*.json of ${REALTALK_REPOSITORY} at commit ${REALTALK_COMMIT.slice(0, 7)} in ${realtalkFolder(dataDir)} yourself (--data-dir or LME_DATA_DIR chooses the data folder).`,
+    );
+    expect(existsSync(realtalkFolder(dataDir))).toBe(false);
+  });
 });

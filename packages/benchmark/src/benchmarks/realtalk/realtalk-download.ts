@@ -1,11 +1,8 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { downloadDatasetFile } from '../../dataset/download-dataset-file.js';
-import { DownloadConnectionError, type DownloadTimeouts } from '../../dataset/download-request.js';
+import { downloadPinnedFiles, type PinnedDownloadResult } from '../../dataset/download-pinned-files.js';
+import type { DownloadTimeouts } from '../../dataset/download-request.js';
 import { REALTALK_COMMIT, REALTALK_FILES, REALTALK_REPOSITORY, type RealtalkFile } from './realtalk-files.js';
-
-/** Where raw GitHub files are served from when neither `--github-raw-url` nor LME_GITHUB_RAW_URL says. */
-const DEFAULT_RAW_URL = 'https://raw.githubusercontent.com';
 
 /** The folder the chats land in, what `--dataset realtalk` resolves to. */
 export function realtalkFolder(dataDir: string): string {
@@ -47,31 +44,18 @@ export type RealtalkDownloadOptions = {
  */
 export async function downloadRealtalk(
   options: RealtalkDownloadOptions,
-): Promise<{ folder: string; files: number; fetched: number; alreadyPresent: number }> {
+): Promise<{ folder: string } & PinnedDownloadResult> {
   const folder = realtalkFolder(options.dataDir);
-  const files = options.files ?? REALTALK_FILES;
-  const base = (options.rawUrl ?? DEFAULT_RAW_URL).replace(/\/+$/, '');
-  let fetched = 0;
-  let alreadyPresent = 0;
-  try {
-    for (const file of files) {
-      const result = await downloadDatasetFile({
-        url: `${base}/${REALTALK_REPOSITORY}/${REALTALK_COMMIT}/${file.path}`,
-        target: join(folder, basename(file.path)),
-        bytes: file.bytes,
-        sha256: file.sha256,
-        checksumSource: 'benchmarks/realtalk/realtalk-files.ts',
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-        ...(options.timeouts ? { timeouts: options.timeouts } : {}),
-      });
-      if (result.alreadyPresent) alreadyPresent++;
-      else fetched++;
-    }
-  } catch (error) {
-    if (!(error instanceof DownloadConnectionError)) throw error;
-    throw new Error(
-      `${error.message.replace(/\.$/, '')}; fetch from a mirror of raw GitHub with --github-raw-url <url> (or LME_GITHUB_RAW_URL), or put data/Chat_*.json of ${REALTALK_REPOSITORY} at commit ${REALTALK_COMMIT.slice(0, 7)} in ${folder} yourself.`,
-    );
-  }
-  return { folder, files: files.length, fetched, alreadyPresent };
+  const result = await downloadPinnedFiles({
+    repository: REALTALK_REPOSITORY,
+    commit: REALTALK_COMMIT,
+    files: options.files ?? REALTALK_FILES,
+    target: (file) => join(folder, basename(file.path)),
+    checksumSource: 'benchmarks/realtalk/realtalk-files.ts',
+    putYourself: `data/Chat_*.json of ${REALTALK_REPOSITORY} at commit ${REALTALK_COMMIT.slice(0, 7)} in ${folder}`,
+    ...(options.rawUrl ? { rawUrl: options.rawUrl } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+  });
+  return { folder, ...result };
 }

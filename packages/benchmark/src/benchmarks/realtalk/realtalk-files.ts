@@ -1,3 +1,5 @@
+import type { PinnedFile } from '../../dataset/download-pinned-files.js';
+
 /**
  * The REALTALK files lme downloads: the ten chats of danny911kr/REALTALK at a pinned commit, each
  * with its size and SHA-256 (hashed from a snapshot of that commit). The repository has no licence
@@ -6,7 +8,7 @@
 export const REALTALK_REPOSITORY = 'danny911kr/REALTALK';
 export const REALTALK_COMMIT = 'b903e06a9770bf4e5fe9018c3e132889666d3b4a';
 
-export type RealtalkFile = { readonly path: string; readonly bytes: number; readonly sha256: string };
+export type RealtalkFile = PinnedFile;
 
 /** In chat-number order; `path` is relative to the repository root. */
 export const REALTALK_FILES: readonly RealtalkFile[] = [
