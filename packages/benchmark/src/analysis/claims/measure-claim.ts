@@ -118,3 +118,14 @@ export function measureClaim(
     explanation,
   };
 }
+
+/**
+ * The verdict as a list shows it: a check on another number of questions than the claim counts
+ * says so (`reproduced on 6 of 500 questions`), so a subset never reads as the whole claim checked.
+ */
+export function verdictLabel(measurement: Pick<ClaimMeasurement, 'verdict' | 'questions'>): string {
+  const { measured, published } = measurement.questions;
+  return measured === published
+    ? measurement.verdict
+    : `${measurement.verdict} on ${measured} of ${published} questions`;
+}

@@ -2,7 +2,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { readClaimCheck } from '../../analysis/claims/claim-check-file.js';
 import type { Claim } from '../../analysis/claims/claim-schema.js';
 import { loadClaims } from '../../analysis/claims/load-claims.js';
-import type { ClaimMeasurement } from '../../analysis/claims/measure-claim.js';
+import { type ClaimMeasurement, verdictLabel } from '../../analysis/claims/measure-claim.js';
 import { measuredCell } from '../../analysis/claims/render-claim-check.js';
 import { escapeHtml } from '../html/render-html-report.js';
 import type { RunOverview } from './run-overview.js';
@@ -11,16 +11,16 @@ import type { RunOverview } from './run-overview.js';
 export type ClaimRow = { claim: Claim; check?: { run: RunOverview; measurement: ClaimMeasurement } };
 
 /**
- * Each claim beside its newest check: the newest listed run whose folder holds a claim.json for it
- * (`runs` come newest first, as `listRuns` gives them). A claim.json that cannot be read is a
- * warning naming it, never a stop.
+ * Each claim beside its check on the most questions, the newest of those: a whole-dataset check is
+ * not hidden by a later `--limit` one (`runs` come newest first, as `listRuns` gives them). A
+ * claim.json that cannot be read is a warning naming it, never a stop.
  */
 export function claimRows(
   claims: readonly Claim[],
   runs: readonly RunOverview[],
   warn: (message: string) => void = () => {},
 ): ClaimRow[] {
-  const newest = new Map<string, { run: RunOverview; measurement: ClaimMeasurement }>();
+  const best = new Map<string, { run: RunOverview; measurement: ClaimMeasurement }>();
   for (const run of runs) {
     let measurement: ClaimMeasurement | undefined;
     try {
@@ -28,10 +28,12 @@ export function claimRows(
     } catch (error) {
       warn((error as Error).message);
     }
-    if (measurement && !newest.has(measurement.claim)) newest.set(measurement.claim, { run, measurement });
+    const kept = measurement && best.get(measurement.claim);
+    if (measurement && (!kept || measurement.questions.measured > kept.measurement.questions.measured))
+      best.set(measurement.claim, { run, measurement });
   }
   return claims.map((claim) => {
-    const check = newest.get(claim.id);
+    const check = best.get(claim.id);
     return check ? { claim, check } : { claim };
   });
 }
@@ -48,7 +50,7 @@ export function claimCells(row: ClaimRow): string[] {
     measurement?.official.value == null
       ? '–'
       : `${measurement.official.value.toFixed(3)} ${measurement.official.metric} (n=${measurement.official.n})`,
-    measurement ? measurement.verdict : 'unchecked',
+    measurement ? verdictLabel(measurement) : 'unchecked',
     row.check?.run.run_id ?? '–',
   ];
 }
