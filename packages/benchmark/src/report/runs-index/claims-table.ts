@@ -7,7 +7,7 @@ import { measuredCell } from '../../analysis/claims/render-claim-check.js';
 import { escapeHtml } from '../html/render-html-report.js';
 import type { RunOverview } from './run-overview.js';
 
-/** A claim and its newest check among the runs listed (none when it was never checked here). */
+/** A claim and the check `claimRows` keeps for it (none when it was never checked here). */
 export type ClaimRow = { claim: Claim; check?: { run: RunOverview; measurement: ClaimMeasurement } };
 
 /**
