@@ -8,7 +8,8 @@ namespace), the table `fts5(content, summary, tags, tokenize='porter unicode61')
 all` keeps every question's sessions in one table as memini's bench does (bm25's statistics are
 the whole file's); `--scope question` builds one table per question (lme indexes one haystack).
 Prints one JSON line per question: its id, the session ids of the top `--results` in order.
-With `--lme-samples` it instead compares those rankings with an lme run's samples.jsonl.
+With `--lme-samples` it instead compares those rankings with an lme run's samples.jsonl; with
+`--write-statistics FILE` it writes the shared table's statistics for lme's `--fts5-statistics`.
 
   python3 scripts/memini-fts5-rankings.py --data longmemeval_s_cleaned.json.gz --scope all
 """
@@ -71,6 +72,20 @@ def rankings(records, scope: str, results: int):
         yield record["question_id"], [row[0].split("/", 1)[1] for row in rows]
 
 
+def write_statistics(records, path: str) -> None:
+    """FTS5's own counts of the shared table: rows, tokens, and rows per term (fts5vocab)."""
+    db = open_table()
+    for record in records:
+        load(db, record)
+    db.execute("CREATE VIRTUAL TABLE vocab USING fts5vocab(fts_memories, 'row')")
+    frequency = {term: rows for term, rows in db.execute("SELECT term, doc FROM vocab")}
+    tokens = db.execute("SELECT sum(cnt) FROM vocab").fetchone()[0]
+    rows = db.execute("SELECT count(*) FROM fts_memories").fetchone()[0]
+    with open(path, "w") as handle:
+        json.dump({"rows": rows, "tokens": tokens, "documentFrequency": frequency}, handle)
+    print(f"{rows} rows, {tokens} tokens, {len(frequency)} terms: {path}")
+
+
 def lme_rankings(path: str):
     ranked = {}
     with open(path) as handle:
@@ -86,10 +101,14 @@ def main() -> None:
     parser.add_argument("--scope", choices=["all", "question"], default="all")
     parser.add_argument("--results", type=int, default=10)
     parser.add_argument("--lme-samples", help="an lme run's samples.jsonl to compare with")
+    parser.add_argument("--write-statistics", help="write the --scope all table's statistics (lme --fts5-statistics)")
     args = parser.parse_args()
     opener = gzip.open if args.data.endswith(".gz") else open
     with opener(args.data, "rt") as handle:
         records = json.load(handle)
+    if args.write_statistics:
+        write_statistics(records, args.write_statistics)
+        return
     if not args.lme_samples:
         for qid, ranked in rankings(records, args.scope, args.results):
             print(json.dumps({"question_id": qid, "ranked": ranked}))

@@ -77,4 +77,22 @@ describe('fts5-bm25 retriever', () => {
       'D',
     ]);
   });
+
+  it("takes bm25's table statistics when given them (memini's one table of every question)", async () => {
+    // 100 rows of 10 tokens on average; adopt in 3 of them: idf ln(97.5 / 3.5); cat, the: 1e-6.
+    const retriever = createFts5Bm25Retriever({
+      rows: 100,
+      tokens: 1000,
+      documentFrequency: new Map([
+        ['adopt', 3],
+        ['cat', 90],
+        ['the', 80],
+      ]),
+    });
+    await retriever.index({ documents: HAYSTACK });
+    const hits = await retriever.search({ query: 'When did I adopt the cats?', limit: 1 });
+    const norm = 1 + 1.2 * (0.25 + (0.75 * 7) / 10);
+    expect(hits[0]!.id).toBe('A');
+    expect(hits[0]!.score).toBeCloseTo((Math.log(97.5 / 3.5) * 2.2) / norm + (1e-6 * 2.2) / norm, 12);
+  });
 });

@@ -9,6 +9,17 @@ const MIN_IDF = 1e-6;
 type Indexed = { terms: Map<string, number>; length: number };
 
 /**
+ * The statistics bm25() reads from its table: rows, tokens in all of them and, per term, the rows
+ * holding it. memini's bench keeps every question's sessions in one table, so its statistics are
+ * the whole file's (`scripts/memini-fts5-rankings.py --write-statistics` reads them from FTS5).
+ */
+export type Fts5Statistics = {
+  rows: number;
+  tokens: number;
+  documentFrequency: ReadonlyMap<string, number>;
+};
+
+/**
  * memini's keyword leg (`KeywordSearch` in `internal/store/sqlitevec/store.go` at 05e7da55): an
  * FTS5 table `fts5(content, summary, tags, tokenize='porter unicode61')` holding the document's
  * text as content (summary and tags empty; memini's LongMemEval documents are `--turn-form
@@ -16,9 +27,9 @@ type Indexed = { terms: Map<string, number>; length: number };
  * `bm25(fts_memories)`: per query phrase idf × f(k1 + 1) / (f + k1(1 - b + b·D/avgdl)), idf =
  * ln((N - n + 0.5)/(n + 0.5)) floored at 1e-6, N, n, D and avgdl in tokens of the indexed
  * documents. Only documents matching a phrase are returned, best first, ties in corpus order.
- * The statistics are this haystack's: memini keeps every question's sessions in one table.
+ * The statistics are this haystack's, or `statistics` (memini's table of every question's sessions).
  */
-export function createFts5Bm25Retriever(): Retriever {
+export function createFts5Bm25Retriever(statistics?: Fts5Statistics): Retriever {
   let indexed: Indexed[] = [];
   let documents: readonly MemoryDocument[] = [];
   let averageLength = 0;
@@ -33,14 +44,17 @@ export function createFts5Bm25Retriever(): Retriever {
         for (const token of tokens) terms.set(token, (terms.get(token) ?? 0) + 1);
         return { terms, length: tokens.length };
       });
-      const total = indexed.reduce((sum, entry) => sum + entry.length, 0);
-      averageLength = indexed.length > 0 ? total / indexed.length : 0;
+      const total = statistics?.tokens ?? indexed.reduce((sum, entry) => sum + entry.length, 0);
+      const rows = statistics?.rows ?? indexed.length;
+      averageLength = rows > 0 ? total / rows : 0;
     },
     async search({ query, limit }) {
       const phrases = meminiQueryTerms(query);
-      const count = indexed.length;
+      const count = statistics?.rows ?? indexed.length;
       const idf = phrases.map((phrase) => {
-        const hits = indexed.filter((entry) => entry.terms.has(phrase)).length;
+        const hits =
+          statistics?.documentFrequency.get(phrase) ??
+          (statistics ? 0 : indexed.filter((entry) => entry.terms.has(phrase)).length);
         const value = Math.log((count - hits + 0.5) / (hits + 0.5));
         return value <= 0 ? MIN_IDF : value;
       });
