@@ -36,6 +36,19 @@ describe('fts5 porter unicode61 terms', () => {
     ]);
   });
 
+  it("keeps SQLite's own character classes: emoji join a token, a few marks fold, Hangul stays whole", () => {
+    // SQLite 3.40.1: ['nice📸shot', 'et', 'naiv', '한국어', 'ǖ', 'μ', 'x'] for the same text.
+    expect(fts5PorterTokens('Nice📸shot ✨ — ÉTÉ naïve 한국어 ǖ µ_x')).toEqual([
+      'nice📸shot',
+      'et',
+      'naiv',
+      '한국어',
+      'ǖ',
+      'μ',
+      'x',
+    ]);
+  });
+
   it("turns a question into memini's OR phrases: lowercased ASCII runs of two or more", () => {
     expect(meminiQueryTerms('When did I adopt the cats? cats!')).toEqual([
       'when',
