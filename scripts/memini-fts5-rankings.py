@@ -72,11 +72,30 @@ def rankings(records, scope: str, results: int):
         yield record["question_id"], [row[0].split("/", 1)[1] for row in rows]
 
 
+def load_locomo(db: sqlite3.Connection, conversations) -> None:
+    """memini's LoCoMo session documents (`load_locomo` with sessions): `[date]` then `speaker: text` lines."""
+    for conversation in conversations:
+        sessions = conversation["conversation"]
+        for key, turns in sessions.items():
+            if not re.fullmatch(r"session_\d+", key) or not isinstance(turns, list):
+                continue
+            date = sessions.get(f"{key}_date_time", "")
+            lines = [f"[{date}]"] if date else []
+            lines += [f"{t['speaker'].strip()}: {t['text'].strip()}" for t in turns if t.get("dia_id")]
+            row = db.execute("INSERT INTO memories (id, namespace) VALUES (?, ?)",
+                             (f"{conversation['sample_id']}/{key}", conversation["sample_id"])).lastrowid
+            db.execute("INSERT INTO fts_memories (rowid, content, summary, tags) VALUES (?, ?, '', '')",
+                       (row, "\n".join(lines).strip()))
+
+
 def write_statistics(records, path: str) -> None:
     """FTS5's own counts of the shared table: rows, tokens, and rows per term (fts5vocab)."""
     db = open_table()
-    for record in records:
-        load(db, record)
+    if records and "conversation" in records[0]:
+        load_locomo(db, records)
+    else:
+        for record in records:
+            load(db, record)
     db.execute("CREATE VIRTUAL TABLE vocab USING fts5vocab(fts_memories, 'row')")
     frequency = {term: rows for term, rows in db.execute("SELECT term, doc FROM vocab")}
     tokens = db.execute("SELECT sum(cnt) FROM vocab").fetchone()[0]
@@ -97,7 +116,7 @@ def lme_rankings(path: str):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", required=True, help="a LongMemEval file (.json or .json.gz)")
+    parser.add_argument("--data", required=True, help="a LongMemEval file (.json or .json.gz); LoCoMo's for --write-statistics")
     parser.add_argument("--scope", choices=["all", "question"], default="all")
     parser.add_argument("--results", type=int, default=10)
     parser.add_argument("--lme-samples", help="an lme run's samples.jsonl to compare with")
