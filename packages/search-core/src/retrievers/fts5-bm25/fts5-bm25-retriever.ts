@@ -20,11 +20,11 @@ export type Fts5Statistics = {
 };
 
 /**
- * memini's keyword leg (`KeywordSearch` in `internal/store/sqlitevec/store.go` at 05e7da55): an
+ * memini's keyword leg (`KeywordSearch` in `internal/store/sqlitevec/store.go` at 033924f2): an
  * FTS5 table `fts5(content, summary, tags, tokenize='porter unicode61')` holding the document's
  * text as content (summary and tags empty; memini's LongMemEval documents are `--turn-form
- * role-prefixed`, `role: content` per turn: the separators between turns make no term), matched by the OR query of `meminiQueryTerms`, ranked by
- * `bm25(fts_memories)`: per query phrase idf × f(k1 + 1) / (f + k1(1 - b + b·D/avgdl)), idf =
+ * role-prefixed`, `role: content` per turn: the separators between turns make no term), matched
+ * by the OR query of `meminiQueryTerms`, ranked by `bm25(fts_memories)`: per query phrase idf × f(k1 + 1) / (f + k1(1 - b + b·D/avgdl)), idf =
  * ln((N - n + 0.5)/(n + 0.5)) floored at 1e-6, N, n, D and avgdl in tokens of the indexed
  * documents. Only documents matching a phrase are returned, best first, ties in corpus order.
  * The statistics are this haystack's, or `statistics` (memini's table of every question's sessions).

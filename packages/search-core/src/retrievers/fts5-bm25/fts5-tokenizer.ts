@@ -69,7 +69,7 @@ export function fts5PorterTokens(text: string): string[] {
 }
 
 /**
- * memini's keyword query (`ftsQuery` in `internal/store/sqlitevec/helpers.go` at 05e7da55): the
+ * memini's keyword query (`ftsQuery` in `internal/store/sqlitevec/helpers.go` at 033924f2): the
  * question's lowercased ASCII letter-and-digit runs of two characters or more, each one quoted
  * phrase, joined by OR; a repeated word stays a phrase of its own (FTS5's bm25 sums over phrases).
  * Returned as the terms FTS5 looks up: each phrase through the same tokenizer.
