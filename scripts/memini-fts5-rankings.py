@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """memini's keyword leg run in real SQLite FTS5, for checking lme's `fts5-bm25` retriever.
 
-Reproduces eleboucher/memini at 05e7da55: `LoadLongMemEval` with `DocFull` (`bench/dataset.go`:
+Reproduces eleboucher/memini (bench at 05e7da55, store at 033924f2): `LoadLongMemEval` with `DocFull` (`bench/dataset.go`:
 a session is `role: content\\n` per turn, its id `question_id/session_id`, the question's id its
 namespace), the table `fts5(content, summary, tags, tokenize='porter unicode61')` and
 `KeywordSearch` with `ftsQuery` (`internal/store/sqlitevec/store.go`, `helpers.go`). `--scope
@@ -9,7 +9,8 @@ all` keeps every question's sessions in one table as memini's bench does (bm25's
 the whole file's); `--scope question` builds one table per question (lme indexes one haystack).
 Prints one JSON line per question: its id, the session ids of the top `--results` in order.
 With `--lme-samples` it instead compares those rankings with an lme run's samples.jsonl; with
-`--write-statistics FILE` it writes the shared table's statistics for lme's `--fts5-statistics`.
+`--write-statistics FILE` it writes the shared table's statistics for lme's `--fts5-statistics`
+(given LoCoMo's locomo10.json, of memini's LoCoMo session documents: `[date]`, `speaker: text`).
 
   python3 scripts/memini-fts5-rankings.py --data longmemeval_s_cleaned.json.gz --scope all
 """
