@@ -29,6 +29,7 @@ export * from './query/understand-query.js';
 export * from './rerank/index.js';
 export * from './retrievers/bm25-dense-retriever.js';
 export * from './retrievers/dense-scorer.js';
+export * from './retrievers/fts5-bm25/fts5-bm25-retriever.js';
 export * from './retrievers/fusion.js';
 export * from './retrievers/multi-route-recall.js';
 export * from './retrievers/multi-route-retriever.js';

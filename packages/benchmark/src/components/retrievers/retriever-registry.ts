@@ -1,5 +1,6 @@
 import { bm25Retriever } from './bm25/bm25-retriever.js';
 import { denseRetriever } from './dense/dense-retriever.js';
+import { fts5Bm25Retriever } from './fts5-bm25/fts5-bm25-retriever.js';
 import { hybridRetriever } from './hybrid/hybrid-retriever.js';
 import { multiRouteRetriever } from './multi-route/multi-route-retriever.js';
 import { multiSourceRetriever } from './multi-source/multi-source-retriever.js';
@@ -19,6 +20,7 @@ export const RETRIEVERS = {
   'multi-route': multiRouteRetriever,
   'multi-source': multiSourceRetriever,
   'session-document': sessionDocumentRetriever,
+  'fts5-bm25': fts5Bm25Retriever,
 } as const;
 
 export type RetrieverName = keyof typeof RETRIEVERS;

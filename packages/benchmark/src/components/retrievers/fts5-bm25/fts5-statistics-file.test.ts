@@ -1,0 +1,25 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readFts5Statistics } from './fts5-statistics-file.js';
+
+describe('--fts5-statistics file', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'lme-fts5-statistics-'));
+
+  it('reads rows, tokens and the rows of each term', () => {
+    const path = join(folder, 'good.json');
+    writeFileSync(path, JSON.stringify({ rows: 4, tokens: 34, documentFrequency: { cat: 2 } }));
+    const statistics = readFts5Statistics(path);
+    expect([statistics.rows, statistics.tokens, statistics.documentFrequency.get('cat')]).toEqual([4, 34, 2]);
+  });
+
+  it('refuses a file of another shape in one sentence naming it', () => {
+    const path = join(folder, 'bad.json');
+    writeFileSync(path, JSON.stringify({ rows: 4 }));
+    expect(() => readFts5Statistics(path)).toThrow(`--fts5-statistics ${path} is not FTS5 statistics`);
+    expect(() => readFts5Statistics(join(folder, 'missing.json'))).toThrow(
+      /missing\.json is not FTS5 statistics/,
+    );
+  });
+});
