@@ -7,6 +7,7 @@ import { createMemoryVectorIndex } from '../../vector-index/memory-vector-index.
 import { createDenseScorer } from '../dense-scorer.js';
 import { extractKeywords, keywordOverlap } from './keyword-overlap.js';
 import {
+  bm25KeywordLeg,
   createSessionDocumentRetriever,
   type SessionDocumentRetrieverOptions,
 } from './session-document-retriever.js';
@@ -121,10 +122,10 @@ describe("MemPalace's keyword overlap", () => {
     ];
     const tokenizer = getTokenizer('words');
     const vectorOnly = await rank(documents, 'when are tax forms due', {
-      keyword: { weight: 0, tokenizer },
+      keyword: { weight: 0, leg: bm25KeywordLeg(tokenizer) },
     });
     const keywordOnly = await rank(documents, 'when are tax forms due', {
-      keyword: { weight: 1, tokenizer },
+      keyword: { weight: 1, leg: bm25KeywordLeg(tokenizer) },
     });
     // Weight 1: only the keyword leg counts, and only `tax` matches: 1, the others 0.
     expect(keywordOnly.hits[0]).toMatchObject({ id: 'tax', score: 1 });

@@ -18,11 +18,17 @@ export type SessionDocumentRetrieverOptions = {
    */
   boost?: { kind: 'keyword-overlap'; weight: number } | { kind: 'names-predicates' };
   /**
-   * A BM25 leg over the same documents fused with the vector leg as memini does (keyword-fusion.ts):
-   * both legs' top `results`, min-max normalized, `(1 - weight) × vector + weight × keyword`.
+   * A keyword leg over the same documents (a lexical retriever, such as BM25 or memini's FTS5 bm25)
+   * fused with the vector leg as memini does (keyword-fusion.ts): both legs' top `results`, min-max
+   * normalized, `(1 - weight) × vector + weight × keyword`.
    */
-  keyword?: { weight: number; tokenizer: Tokenizer };
+  keyword?: { weight: number; leg: Retriever };
 };
+
+/** The BM25 keyword leg: SQLite FTS5's bm25() defaults (k1 1.2, b 0.75) over the tokenizer's terms. */
+export function bm25KeywordLeg(tokenizer: Tokenizer): Retriever {
+  return createBm25Retriever({ tokenizer, k1: 1.2, b: 0.75 });
+}
 
 /**
  * MemPalace's raw benchmark mode (`build_palace_and_retrieve` in `benchmarks/longmemeval_bench.py`
@@ -34,8 +40,6 @@ export type SessionDocumentRetrieverOptions = {
  */
 export function createSessionDocumentRetriever(options: SessionDocumentRetrieverOptions): Retriever {
   const { dense, namespace, results, boost, keyword } = options;
-  // SQLite FTS5's bm25() defaults (memini's keyword leg): k1 1.2, b 0.75.
-  const bm25 = keyword ? createBm25Retriever({ tokenizer: keyword.tokenizer, k1: 1.2, b: 0.75 }) : undefined;
   let positions: number[] = [];
   let kept: MemoryDocument[] = [];
 
@@ -51,13 +55,16 @@ export function createSessionDocumentRetriever(options: SessionDocumentRetriever
         kept.push(parts ? { ...rest, text: parts.join('\n') } : rest);
       });
       await dense.index({ documents: kept, namespace, signal });
-      await bm25?.index({ documents: kept });
+      await keyword?.leg.index({ documents: kept, signal });
     },
     async search({ query, limit, signal }) {
       if (kept.length === 0) return [];
       const queryVector = await dense.queryVector(query, signal);
       const distances = dense.vectors().map((vector) => squaredDistance(queryVector, vector));
-      if (bm25 && keyword) return fused(distances, bm25.scoreAll(query), keyword.weight).slice(0, limit);
+      if (keyword) {
+        const lexical = await keyword.leg.search({ query, limit: results, signal });
+        return fused(distances, lexical, keyword.weight).slice(0, limit);
+      }
       let ranked = distances
         .map((distance, index) => ({ index, distance }))
         .sort((a, b) => a.distance - b.distance || a.index - b.index)
@@ -81,16 +88,25 @@ export function createSessionDocumentRetriever(options: SessionDocumentRetriever
         };
       });
     },
-    close: () => dense.drop(),
+    close: async () => {
+      await keyword?.leg.close?.();
+      await dense.drop();
+    },
   };
 
   /** memini's hybrid: each leg's top `results` fused (keyword-fusion.ts), best first. */
-  function fused(distances: readonly number[], keywordScores: Float64Array, weight: number): RetrievalHit[] {
+  function fused(
+    distances: readonly number[],
+    keywordHits: readonly RetrievalHit[],
+    weight: number,
+  ): RetrievalHit[] {
     const vector = topPool(
       distances.map((distance) => -distance),
       results,
     );
-    const lexical = topPool(keywordScores, results, (score) => score > 0);
+    const lexical = new Map(
+      keywordHits.filter((hit) => hit.score > 0).map((hit) => [hit.document, hit.score]),
+    );
     const vectorRank = new Map([...vector.keys()].map((index, rank) => [index, rank + 1]));
     const lexicalRank = new Map([...lexical.keys()].map((index, rank) => [index, rank + 1]));
     return [...convexFusion(vector, lexical, weight)]

@@ -1,5 +1,12 @@
-import { createSessionDocumentRetriever } from '@lme/search-core';
+import {
+  bm25KeywordLeg,
+  createFts5Bm25Retriever,
+  createSessionDocumentRetriever,
+  type Retriever,
+  type Tokenizer,
+} from '@lme/search-core';
 import { z } from 'zod';
+import { readFts5Statistics } from '../fts5-bm25/fts5-statistics-file.js';
 import { defineRetriever } from '../retriever-descriptor.js';
 
 /**
@@ -35,7 +42,19 @@ export const sessionDocumentRetriever = defineRetriever({
       schema: z.number().min(0).max(1).default(0),
       flags: '--session-document-keyword-weight <w>',
       group: 'retrieval',
-      help: "a BM25 leg over the same documents, fused as memini does: both legs' top results min-max normalized, (1 - w) × vector + w × keyword; 0: off",
+      help: "a keyword leg over the same documents, fused as memini does: both legs' top results min-max normalized, (1 - w) × vector + w × keyword; 0: off",
+    },
+    sessionDocumentKeywordLeg: {
+      schema: z.enum(['bm25', 'fts5']).default('bm25'),
+      flags: '--session-document-keyword-leg <kind>',
+      group: 'retrieval',
+      help: "the keyword leg: bm25 (the run's tokenizer, k1 1.2, b 0.75) or fts5 (memini's SQLite FTS5 bm25 and query, as --retriever fts5-bm25)",
+    },
+    sessionDocumentFts5Statistics: {
+      schema: z.string().min(1).optional(),
+      flags: '--session-document-fts5-statistics <file>',
+      group: 'retrieval',
+      help: "the fts5 leg's table statistics from this JSON file (as --fts5-statistics) instead of the haystack's",
     },
   },
   capabilities: {
@@ -59,9 +78,22 @@ export const sessionDocumentRetriever = defineRetriever({
             ? { boost: { kind: 'names-predicates' } }
             : {}),
         ...(options.sessionDocumentKeywordWeight > 0
-          ? { keyword: { weight: options.sessionDocumentKeywordWeight, tokenizer } }
+          ? { keyword: { weight: options.sessionDocumentKeywordWeight, leg: keywordLeg(options, tokenizer) } }
           : {}),
       }),
     };
   },
 });
+
+/** The keyword leg `--session-document-keyword-leg` names. */
+function keywordLeg(
+  options: {
+    sessionDocumentKeywordLeg: 'bm25' | 'fts5';
+    sessionDocumentFts5Statistics?: string | undefined;
+  },
+  tokenizer: Tokenizer,
+): Retriever {
+  if (options.sessionDocumentKeywordLeg === 'bm25') return bm25KeywordLeg(tokenizer);
+  const file = options.sessionDocumentFts5Statistics;
+  return createFts5Bm25Retriever(file === undefined ? undefined : readFts5Statistics(file));
+}
