@@ -5,6 +5,7 @@ import { getTokenizer } from '../../lexical/tokenizer.js';
 import { createHashingEmbedder } from '../../testing/hashing-embedder.js';
 import { createMemoryVectorIndex } from '../../vector-index/memory-vector-index.js';
 import { createDenseScorer } from '../dense-scorer.js';
+import { createFts5Bm25Retriever } from '../fts5-bm25/fts5-bm25-retriever.js';
 import { extractKeywords, keywordOverlap } from './keyword-overlap.js';
 import {
   bm25KeywordLeg,
@@ -131,6 +132,11 @@ describe("MemPalace's keyword overlap", () => {
     expect(keywordOnly.hits[0]).toMatchObject({ id: 'tax', score: 1 });
     expect(keywordOnly.hits[0]!.routes!.bm25).toMatchObject({ rank: 1 });
     expect(keywordOnly.hits.slice(1).map((hit) => hit.score)).toEqual([0, 0]);
+    // Any lexical retriever can be the leg: memini's FTS5 bm25 ranks the same match first.
+    const fts5 = await rank(documents, 'when are tax forms due', {
+      keyword: { weight: 1, leg: createFts5Bm25Retriever() },
+    });
+    expect(fts5.hits[0]).toMatchObject({ id: 'tax', score: 1 });
     // Weight 0: the vector leg's min-max over its pool, nearest 1 and farthest 0.
     expect(vectorOnly.hits[0]!.score).toBe(1);
     expect(vectorOnly.hits.at(-1)!.score).toBe(0);
