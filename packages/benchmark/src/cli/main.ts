@@ -69,9 +69,11 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   'judge-probe': async () => (await import('./judge-probe-command.js')).judgeProbeCommand(),
 };
 const asked = process.argv[2];
-// `lme run --plugin <file>`: components from outside the tree join the registries before the run
-// config and its flags are built from them (components/plugins/load-plugins.ts).
-const pluginSpecifiers = asked === 'run' ? pluginArguments(process.argv.slice(3)) : [];
+// `--plugin <file>` of a command that takes run options: components from outside the tree join the
+// registries before the run config and its flags are built from them (components/plugins/load-plugins.ts).
+const RUN_OPTION_COMMANDS = ['run', 'ablate', 'versus', 'serve', 'claims', 'judge-probe'];
+const pluginSpecifiers =
+  asked !== undefined && RUN_OPTION_COMMANDS.includes(asked) ? pluginArguments(process.argv.slice(3)) : [];
 if (pluginSpecifiers.length > 0) {
   try {
     const { loadPlugins } = await import('../components/plugins/load-plugins.js');

@@ -1,15 +1,18 @@
-import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { READ_LIMITS, readGuardedTextFile } from '../config/read-guarded-file.js';
 import { listFlag } from './parse-flag.js';
 
-/** The `plugins` list of a run config file (flat or under `config`), relative to the file's folder. */
-function configFilePlugins(path: string): string[] {
+/**
+ * The `plugins` list of a run config file or a results folder's config.json (flat or under
+ * `config`), relative to the file's folder.
+ */
+function configFilePlugins(path: string, links: 'follow' | 'refuse'): string[] {
   let value: unknown;
   try {
-    value = parse(readFileSync(path, 'utf8'));
+    value = parse(readGuardedTextFile(path, { maxBytes: READ_LIMITS.config, links }));
   } catch {
-    return []; // The run config reader reports a file it cannot read, in its own words.
+    return []; // The run config and resume readers report a file they cannot read, in their own words.
   }
   const keys = value as { plugins?: unknown; config?: { plugins?: unknown } } | null;
   const listed = keys?.plugins ?? keys?.config?.plugins;
@@ -22,7 +25,9 @@ function configFilePlugins(path: string): string[] {
 /**
  * The plugins a run names, read before commander parses its arguments (the plugins' components
  * must be in the registries before the run config and its flags are built from them): the
- * `--plugin` values (`--plugin a`, `--plugin=a`, `--plugin a,b`), then a `--config` file's `plugins`.
+ * `--plugin` values (`--plugin a`, `--plugin=a`, `--plugin a,b`), then a `--config` file's `plugins`,
+ * and those a resumed run (`--resume <dir>`) was made with, so a resume needs no `--plugin` again (a
+ * plugin changed since is changed code, which the resume refuses; one that is gone, one sentence).
  */
 export function pluginArguments(args: readonly string[]): string[] {
   const values: string[] = [];
@@ -35,7 +40,9 @@ export function pluginArguments(args: readonly string[]): string[] {
     const plugin = flagValue('--plugin', index);
     if (plugin !== undefined) values.push(...listFlag(plugin));
     const config = flagValue('--config', index);
-    if (config !== undefined) values.push(...configFilePlugins(config));
+    if (config !== undefined) values.push(...configFilePlugins(config, 'follow'));
+    const resumed = flagValue('--resume', index);
+    if (resumed !== undefined) values.push(...configFilePlugins(join(resumed, 'config.json'), 'refuse'));
   }
-  return values;
+  return [...new Set(values)];
 }

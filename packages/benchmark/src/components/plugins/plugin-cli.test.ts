@@ -54,6 +54,20 @@ describe('lme run --plugin', () => {
     expect(recallOf('dropped')).toBeLessThan(recallOf('plain'));
     // The plugin's content is in the code hash: a changed plugin is changed code, which --resume refuses.
     expect(configOf('dropped').setup.code).toBe(stored.setup.code);
+    // A resume reloads the plugins its run was made with: no --plugin needed, nothing to redo.
+    const again = runCli([
+      'run',
+      '-d',
+      'sample',
+      '--retriever',
+      'word-overlap',
+      '--limit',
+      '6',
+      '--resume',
+      join(out(), 'plain'),
+    ]);
+    expect(again.stderr).not.toMatch(/error/i);
+    expect(again.status).toBe(0);
     const original = readFileSync(plugin, 'utf8');
     writeFileSync(plugin, `${original}// changed\n`);
     const resumed = run('--retriever', 'word-overlap', '--limit', '6', '--resume', join(out(), 'plain'));
@@ -63,6 +77,29 @@ describe('lme run --plugin', () => {
       /Cannot resume .*plain: its questions were made under another setup \(code /,
     );
   }, 480_000);
+
+  it('loads the plugin for every command that takes run options, not only lme run', () => {
+    const ablated = runCli([
+      'ablate',
+      '--plugin',
+      plugin,
+      '-d',
+      'sample',
+      '--limit',
+      '4',
+      '--grid',
+      'retriever=bm25,word-overlap',
+      '--out',
+      out(),
+      '--ablation-id',
+      'ablated',
+    ]);
+    expect(ablated.stderr).not.toMatch(/error/i);
+    expect(ablated.status).toBe(0);
+    expect(readFileSync(join(out(), 'ablated', 'retriever-word-overlap', 'config.json'), 'utf8')).toContain(
+      '"retriever": "word-overlap"',
+    );
+  }, 240_000);
 
   it("runs the plugin's external memory system on the sample, where lme's stage flags do nothing", () => {
     const memory = run(
