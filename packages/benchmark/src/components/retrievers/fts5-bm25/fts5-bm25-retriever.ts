@@ -1,7 +1,7 @@
 import { createFts5Bm25Retriever } from '@lme/search-core';
 import { z } from 'zod';
 import { defineRetriever } from '../retriever-descriptor.js';
-import { readFts5Statistics } from './fts5-statistics-file.js';
+import { fts5StatisticsOption, readFts5Statistics } from './fts5-statistics-file.js';
 
 /**
  * `--retriever fts5-bm25`: memini's keyword leg, SQLite FTS5 `bm25()` over `porter unicode61`
@@ -14,7 +14,7 @@ export const fts5Bm25Retriever = defineRetriever({
   description: "SQLite FTS5 bm25 over porter unicode61 terms, memini's keyword query (memini's keyword leg)",
   options: {
     fts5Statistics: {
-      schema: z.string().min(1).optional(),
+      schema: fts5StatisticsOption(),
       flags: '--fts5-statistics <file>',
       group: 'retrieval',
       help: "bm25's table statistics from this JSON file (memini's one table of the whole dataset) instead of the haystack's",

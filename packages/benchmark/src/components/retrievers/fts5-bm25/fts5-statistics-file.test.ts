@@ -1,7 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../../../testing/run-cli.js';
 import { readFts5Statistics } from './fts5-statistics-file.js';
 
 describe('--fts5-statistics file', () => {
@@ -21,5 +22,16 @@ describe('--fts5-statistics file', () => {
     expect(() => readFts5Statistics(join(folder, 'missing.json'))).toThrow(
       /missing\.json is not FTS5 statistics/,
     );
+  });
+
+  it('refuses a missing file with the run config, before any question and any results folder', () => {
+    const out = join(folder, 'out');
+    const run = runCli([
+      ...['run', '-d', 'sample', '--retriever', 'fts5-bm25', '--fts5-statistics', join(folder, 'gone.json')],
+      ...['--limit', '2', '--out', out],
+    ]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`--fts5-statistics ${join(folder, 'gone.json')} is not FTS5 statistics`);
+    expect(existsSync(out)).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { Fts5Statistics } from '@lme/search-core';
 import { z } from 'zod';
+import { READ_LIMITS, readGuardedTextFile } from '../../../config/read-guarded-file.js';
 
 const fileSchema = z.strictObject({
   rows: z.number().int().positive(),
@@ -20,7 +20,9 @@ export function readFts5Statistics(path: string): Fts5Statistics {
   if (known) return known;
   let parsed: z.infer<typeof fileSchema>;
   try {
-    parsed = fileSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+    parsed = fileSchema.parse(
+      JSON.parse(readGuardedTextFile(path, { maxBytes: READ_LIMITS.config, links: 'follow' })),
+    );
   } catch (error) {
     const reason = error instanceof z.ZodError ? z.prettifyError(error).split('\n').join(' ') : String(error);
     throw new Error(
@@ -34,4 +36,22 @@ export function readFts5Statistics(path: string): Fts5Statistics {
   };
   loaded.set(path, statistics);
   return statistics;
+}
+
+/**
+ * The option schema of a statistics file: a file that cannot be read or is not FTS5 statistics is
+ * refused with the run config, before the first question, in the sentence `readFts5Statistics` gives.
+ */
+export function fts5StatisticsOption() {
+  return z
+    .string()
+    .min(1)
+    .superRefine((path, context) => {
+      try {
+        readFts5Statistics(path);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    })
+    .optional();
 }

@@ -6,7 +6,7 @@ import {
   type Tokenizer,
 } from '@lme/search-core';
 import { z } from 'zod';
-import { readFts5Statistics } from '../fts5-bm25/fts5-statistics-file.js';
+import { fts5StatisticsOption, readFts5Statistics } from '../fts5-bm25/fts5-statistics-file.js';
 import { defineRetriever } from '../retriever-descriptor.js';
 
 /**
@@ -51,7 +51,7 @@ export const sessionDocumentRetriever = defineRetriever({
       help: "the keyword leg: bm25 (the run's tokenizer, k1 1.2, b 0.75) or fts5 (memini's SQLite FTS5 bm25 and query, as --retriever fts5-bm25)",
     },
     sessionDocumentFts5Statistics: {
-      schema: z.string().min(1).optional(),
+      schema: fts5StatisticsOption(),
       flags: '--session-document-fts5-statistics <file>',
       group: 'retrieval',
       help: "the fts5 leg's table statistics from this JSON file (as --fts5-statistics) instead of the haystack's",
