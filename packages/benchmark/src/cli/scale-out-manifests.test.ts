@@ -140,7 +140,7 @@ describe('docs/scale-out.md: the image and the seed', () => {
     const instructions = dockerfile.split('\n').filter((line) => /^[A-Z]+ /.test(line));
     const packageManager = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).packageManager;
     // Node 20 by default; scripts/build-image.sh passes a base of its own as BASE.
-    expect(instructions.slice(0, 2)).toEqual(['ARG BASE=node:20-bookworm-slim', 'FROM ${BASE}']);
+    expect(instructions.slice(0, 2)).toEqual(['ARG BASE=node:20-bookworm-slim', `FROM \${BASE}`]);
     expect(instructions).toContain(`RUN npm i -g ${packageManager}`);
     expect(instructions).toContain('RUN pnpm install --frozen-lockfile');
     expect(instructions).toContain(`WORKDIR ${shard.workingDir}`);

@@ -1,5 +1,4 @@
 import { createFts5Bm25Retriever } from '@lme/search-core';
-import { z } from 'zod';
 import { defineRetriever } from '../retriever-descriptor.js';
 import { fts5StatisticsOption, readFts5Statistics } from './fts5-statistics-file.js';
 

@@ -1,6 +1,9 @@
+import { readFileSync, statSync } from 'node:fs';
 import type { Fts5Statistics } from '@lme/search-core';
 import { z } from 'zod';
-import { READ_LIMITS, readGuardedTextFile } from '../../../config/read-guarded-file.js';
+
+/** The largest statistics file read (all of S's is about 1.5 MB). */
+const MAX_BYTES = 64 * 2 ** 20;
 
 const fileSchema = z.strictObject({
   rows: z.number().int().positive(),
@@ -20,9 +23,10 @@ export function readFts5Statistics(path: string): Fts5Statistics {
   if (known) return known;
   let parsed: z.infer<typeof fileSchema>;
   try {
-    parsed = fileSchema.parse(
-      JSON.parse(readGuardedTextFile(path, { maxBytes: READ_LIMITS.config, links: 'follow' })),
-    );
+    const size = statSync(path);
+    if (!size.isFile() || size.size > MAX_BYTES)
+      throw new Error(`not a file of at most ${MAX_BYTES / 2 ** 20} MB`);
+    parsed = fileSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
   } catch (error) {
     const reason = error instanceof z.ZodError ? z.prettifyError(error).split('\n').join(' ') : String(error);
     throw new Error(
