@@ -1,8 +1,12 @@
 """mem0 (mem0ai, pinned in requirements-mem0.txt) behind lme's provider protocol, with no LLM and no
 network: each turn is stored as it is said (`Memory.add(..., infer=False)`), in Qdrant's embedded
 on-disk mode under --work-dir, embedded by a local ONNX model (onnx_embedder.py); `Memory.search`
-ranks them with mem0's own scoring. Each namespace is one mem0 user id (`Memory.delete_all` on
-reset). Started by lme (`lme run --provider mem0`, installed by `lme bridges install mem0`).
+ranks them with mem0's own scoring. Each namespace is one mem0 user id with a Qdrant collection of
+its own, dropped on reset: in one shared collection, Qdrant's local search sorted every namespace's
+memories together with an unstable sort, so exact score ties came back in an order that depended on
+what else the process held (at -j N, on which questions it had been dealt), and every search and
+reset scanned every memory the process had ever stored. Started by lme (`lme run --provider mem0`,
+installed by `lme bridges install mem0`).
 
 mem0's BM25 and entity boost need fastembed's Qdrant/bm25 files and spaCy's en_core_web_sm, which
 it downloads on first use; neither is installed, so its search is the semantic score alone (mem0
@@ -16,6 +20,7 @@ import argparse
 import hashlib
 import os
 import sys
+import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import protocol_server  # noqa: E402
@@ -51,6 +56,7 @@ def main() -> None:
     import mem0  # noqa: PLC0415
     from mem0 import Memory  # noqa: PLC0415
     from mem0.configs.base import MemoryConfig  # noqa: PLC0415
+    from mem0.vector_stores.qdrant import Qdrant  # noqa: PLC0415
 
     from onnx_embedder import OnnxEmbedder  # noqa: PLC0415
 
@@ -107,20 +113,37 @@ def main() -> None:
     memory = Memory(config)
     primed = PrimedEmbedder()
     memory.embedding_model = primed
+    client = memory.vector_store.client
     # Memories per namespace: the search asks mem0 for all of them when ranking sessions.
     counts: dict[str, int] = {}
+    stores: dict[str, object] = {}
 
     def user_id(namespace: str) -> str:
         # mem0 refuses whitespace in ids; the namespace's hash keeps them apart.
         return "lme-" + hashlib.sha256(namespace.encode("utf-8")).hexdigest()[:32]
 
+    def use_store(namespace: str) -> None:
+        """Points mem0 at the namespace's own collection (calls come one at a time), made on first use
+        in the process's Qdrant client, as mem0 makes its own."""
+        store = stores.get(namespace)
+        if store is None:
+            with warnings.catch_warnings():
+                # Given a client, mem0 asks for payload indexes, which local Qdrant says it ignores.
+                warnings.simplefilter("ignore")
+                store = Qdrant(collection_name=user_id(namespace), embedding_model_dims=embedder.dimensions,
+                               client=client, on_disk=True)
+            stores[namespace] = store
+        memory.vector_store = store
+
     class Backend:
         def reset(self, namespace: str) -> None:
-            memory.delete_all(user_id=user_id(namespace))
+            if stores.pop(namespace, None) is not None:
+                client.delete_collection(user_id(namespace))
             counts.pop(namespace, None)
 
         def ingest(self, namespace: str, sessions: list[dict]) -> None:
             uid = user_id(namespace)
+            use_store(namespace)
             for session in sessions:
                 turns = [turn for turn in session["turns"] if turn["content"].strip()]
                 if not turns:
@@ -149,6 +172,7 @@ def main() -> None:
                 return []
             # Sessions: rank every stored turn, then keep each session at its best turn.
             limit = stored if granularity == "session" else min(top_k, stored)
+            use_store(namespace)
             found = memory.search(query, top_k=limit, filters={"user_id": user_id(namespace)},
                                   threshold=args.threshold)
             hits: list[dict] = []

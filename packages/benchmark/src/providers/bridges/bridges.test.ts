@@ -271,6 +271,51 @@ for (const [name, descriptor] of DESCRIPTORS) {
         expect(vectorFiles(vectors)).toEqual(written);
       }, 900_000);
 
+      it("ranks a namespace the same whatever else its process holds, exact ties included", async () => {
+        // Eight sessions saying the same thing: their scores tie exactly. mem0's one Qdrant
+        // collection sorted every namespace's memories together with an unstable sort, so the ties
+        // came back in an order that depended on the other namespaces in the process (at -j 2, on
+        // which questions it had been dealt): the same run's rankings hash changed from run to run.
+        const said = (id: string, text: string): ProtocolSession => ({
+          session_id: id,
+          date: '2023/05/20 (Sat) 02:21',
+          turns: [
+            { role: 'user', content: text, turn_index: 0 },
+            { role: 'assistant', content: 'That sounds lovely, tell me more.', turn_index: 1 },
+          ],
+        });
+        const ties = Array.from({ length: 8 }, (_, index) =>
+          said(`tie-${index + 1}`, 'I adopted a grey cat named Miso from the shelter last spring.'),
+        );
+        // Three hundred other memories: numpy sorts a few dozen equal scores stably, not hundreds.
+        const others: ProtocolSession[] = [
+          {
+            session_id: 'others',
+            date: '2023/05/21 (Sun) 10:00',
+            turns: Array.from({ length: 300 }, (_, index) => ({
+              role: index % 2 === 0 ? 'user' : 'assistant',
+              content: `My cousin number ${index + 1} moved to a new city for work in ${1800 + index}.`,
+              turn_index: index,
+            })),
+          },
+        ];
+        const query = { query: 'What is the name of the cat I adopted?', topK: 8, granularity: 'session' as const };
+        const ranked = async (namespace: string) => {
+          await memory.reset(namespace);
+          await memory.ingest(namespace, ties);
+          return (await memory.search({ ...query, namespace })).hits.map((hit) => hit.session_id);
+        };
+        const alone = await ranked('ties/question');
+        await memory.reset('ties/question');
+        await memory.reset('ties/others');
+        await memory.ingest('ties/others', others);
+        const afterOthers = await ranked('ties/question');
+        expect(alone.length).toBeGreaterThan(1);
+        expect(afterOthers).toEqual(alone);
+        await memory.reset('ties/others');
+        await memory.reset('ties/question');
+      }, 600_000);
+
       it('stops the bridge and removes its store on close', async () => {
         const { url } = await memory.process();
         await memory.close?.();
