@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { BENCHMARKS } from '../benchmarks/benchmark-registry.js';
 import { collectSecrets, redactProcessOutput } from '../config/secrets.js';
+import { COMMAND_MODULES } from './command-modules.js';
 import { EXIT } from './exit-codes.js';
 import { exitOnBrokenPipe } from './exit-on-broken-pipe.js';
 import { addLoggingOptions, createLogger, log, logLevelOf, setLogger } from './logger.js';
@@ -43,37 +44,11 @@ const program = new Command('lme')
   )
   .exitOverride();
 
-/**
- * Each command's module, loaded when it is asked for: `lme runs` or `lme gate` in CI need not load
- * the pipeline, the providers and the models. `lme --help`, no command or an unknown one loads all
- * (to list them, or say which was meant).
- */
-const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
-  run: async () => (await import('./run-command.js')).runCommand(),
-  datasets: async () => (await import('./datasets-command.js')).datasetsCommand(),
-  presets: async () => (await import('./presets-command.js')).presetsCommand(),
-  models: async () => (await import('./models-command.js')).modelsCommand(),
-  ablate: async () => (await import('./ablate-command.js')).ablateCommand(),
-  versus: async () => (await import('./versus-command.js')).versusCommand(),
-  cache: async () => (await import('./cache-command.js')).cacheCommand(),
-  qdrant: async () => (await import('./qdrant-command.js')).qdrantCommand(),
-  bridges: async () => (await import('./bridges-command.js')).bridgesCommand(),
-  compare: async () => (await import('./compare-command.js')).compareCommand(),
-  gate: async () => (await import('./gate-command.js')).gateCommand(),
-  merge: async () => (await import('./merge-command.js')).mergeCommand(),
-  report: async () => (await import('./report-command.js')).reportCommand(),
-  runs: async () => (await import('./runs-command.js')).runsCommand(),
-  explain: async () => (await import('./explain-command.js')).explainCommand(),
-  serve: async () => (await import('./serve-command.js')).serveCommand(),
-  claims: async () => (await import('./claims-command.js')).claimsCommand(),
-  'judge-probe': async () => (await import('./judge-probe-command.js')).judgeProbeCommand(),
-};
 const asked = process.argv[2];
 // `--plugin <file>` of a command that takes run options: components from outside the tree join the
 // registries before the run config and its flags are built from them (components/plugins/load-plugins.ts).
-const RUN_OPTION_COMMANDS = ['run', 'ablate', 'versus', 'serve', 'claims', 'judge-probe'];
 const pluginSpecifiers =
-  asked !== undefined && RUN_OPTION_COMMANDS.includes(asked) ? pluginArguments(process.argv.slice(3)) : [];
+  asked !== undefined && COMMAND_MODULES[asked]?.runOptions ? pluginArguments(process.argv.slice(3)) : [];
 if (pluginSpecifiers.length > 0) {
   try {
     const { loadPlugins } = await import('../components/plugins/load-plugins.js');
@@ -86,9 +61,11 @@ if (pluginSpecifiers.length > 0) {
     process.exit(EXIT.error);
   }
 }
-const loaded = asked !== undefined && Object.hasOwn(COMMANDS, asked) ? [asked] : Object.keys(COMMANDS);
+// `lme --help`, no command or an unknown one loads them all (to list them, or say which was meant).
+const loaded =
+  asked !== undefined && Object.hasOwn(COMMAND_MODULES, asked) ? [asked] : Object.keys(COMMAND_MODULES);
 try {
-  for (const command of await Promise.all(loaded.map((name) => COMMANDS[name]!())))
+  for (const command of await Promise.all(loaded.map((name) => COMMAND_MODULES[name]!.load())))
     program.addCommand(command);
 } catch (error) {
   // A plugin's component the run config refuses (an option that is lme's): one sentence.

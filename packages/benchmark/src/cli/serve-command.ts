@@ -16,7 +16,7 @@ type ServeFlags = {
 };
 
 /** The run options `lme serve` takes, declared once with `lme run`'s (config/run-options.ts). */
-const SERVE_RUN_KEYS = ['retriever', 'tokenizer', 'granularity', 'indexRoles'] as const;
+const SERVE_RUN_KEYS = ['plugins', 'retriever', 'tokenizer', 'granularity', 'indexRoles'] as const;
 
 /**
  * Every run option keeps `lme run`'s default, --index-roles included (user): a client running

@@ -11,7 +11,8 @@ export type BridgeLastRun = { processes: number; peak_rss_mb: number[]; finished
  * The bridge as the run drives it: `dependencies.processes` bridge processes (the run's
  * `--concurrency`), each with its own store. A namespace goes to the process with the fewest calls
  * in flight when it is first seen and stays there, so its ingest and searches meet the same
- * store; the rankings are each process's own, as with one. On close each process's peak resident
+ * store. Which process that is depends on timing, and must not change a ranking: each bridge keeps
+ * a namespace in a store of its own (bridges.test.ts checks it with exact ties). On close each process's peak resident
  * memory is written to the bridge's `last-run.json` for `lme bridges list`.
  */
 export function createBridgeMemory(
@@ -31,6 +32,11 @@ export function createBridgeMemory(
     }
     return index;
   };
+  /** Each process's peak resident memory; undefined if one cannot say. */
+  const memberPeaks = async (): Promise<number[] | undefined> => {
+    const peaks = await Promise.all(members.map((member) => member.peakRssBytes()));
+    return peaks.some((peak) => peak === undefined) ? undefined : (peaks as number[]);
+  };
   const call = async <T>(namespace: string, work: (memory: BridgeMemory) => Promise<T>): Promise<T> => {
     const index = memberOf(namespace);
     inFlight[index]!++;
@@ -46,8 +52,8 @@ export function createBridgeMemory(
     unavailable: () => members.map((member) => member.unavailable?.()).find((reason) => reason !== undefined),
     process: () => members[0]!.process(),
     async peakRssBytes() {
-      const peaks = await Promise.all(members.map((member) => member.peakRssBytes()));
-      return peaks.some((peak) => peak === undefined) ? undefined : Math.max(...(peaks as number[]));
+      const peaks = await memberPeaks();
+      return peaks && Math.max(...peaks);
     },
     async preflight(callOptions) {
       await Promise.all(members.map((member) => member.preflight(callOptions)));
@@ -58,12 +64,12 @@ export function createBridgeMemory(
     search: (request, callOptions) =>
       call(request.namespace, (memory) => memory.search(request, callOptions)),
     async close() {
-      const peaks = await Promise.all(members.map((member) => member.peakRssBytes()));
+      const peaks = await memberPeaks();
       await Promise.all(members.map((member) => member.close?.()));
-      if (peaks.some((peak) => peak === undefined)) return;
+      if (peaks === undefined) return;
       const record: BridgeLastRun = {
         processes: size,
-        peak_rss_mb: peaks.map((peak) => Math.round(peak! / 2 ** 20)),
+        peak_rss_mb: peaks.map((peak) => Math.round(peak / 2 ** 20)),
         finished_at: new Date().toISOString(),
       };
       const folder = bridgePaths(bridgesDir(options.dependencies.environment), options.name).folder;

@@ -18,7 +18,7 @@ describe('--fts5-statistics file', () => {
   it('refuses a file of another shape in one sentence naming it', () => {
     const path = join(folder, 'bad.json');
     writeFileSync(path, JSON.stringify({ rows: 4 }));
-    expect(() => readFts5Statistics(path)).toThrow(`--fts5-statistics ${path} is not FTS5 statistics`);
+    expect(() => readFts5Statistics(path)).toThrow(`${path} is not FTS5 statistics`);
     expect(() => readFts5Statistics(join(folder, 'missing.json'))).toThrow(
       /missing\.json is not FTS5 statistics/,
     );
@@ -31,7 +31,9 @@ describe('--fts5-statistics file', () => {
       ...['--limit', '2', '--out', out],
     ]);
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain(`--fts5-statistics ${join(folder, 'gone.json')} is not FTS5 statistics`);
+    expect(run.stderr).toContain(
+      `${join(folder, 'gone.json')} is not FTS5 statistics (rows, tokens, documentFrequency): there is no such file (--fts5-statistics)`,
+    );
     expect(existsSync(out)).toBe(false);
   });
 });

@@ -14,7 +14,7 @@ const fileSchema = z.strictObject({
 const loaded = new Map<string, Fts5Statistics>();
 
 /**
- * The FTS5 table statistics `--fts5-statistics` names (JSON: rows, tokens, documentFrequency per
+ * The FTS5 table statistics a statistics option names (JSON: rows, tokens, documentFrequency per
  * term), read once per file; a file that cannot be read or is not that shape is refused in one
  * sentence naming it.
  */
@@ -28,10 +28,15 @@ export function readFts5Statistics(path: string): Fts5Statistics {
       throw new Error(`not a file of at most ${MAX_BYTES / 2 ** 20} MB`);
     parsed = fileSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
   } catch (error) {
-    const reason = error instanceof z.ZodError ? z.prettifyError(error).split('\n').join(' ') : String(error);
-    throw new Error(
-      `--fts5-statistics ${path} is not FTS5 statistics (rows, tokens, documentFrequency): ${reason}`,
-    );
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason =
+      error instanceof z.ZodError
+        ? z.prettifyError(error).split('\n').join(' ')
+        : code === 'ENOENT'
+          ? 'there is no such file'
+          : (error as Error).message;
+    // The flag that named the file is added by the run config's error (either retriever's).
+    throw new Error(`${path} is not FTS5 statistics (rows, tokens, documentFrequency): ${reason}`);
   }
   const statistics = {
     rows: parsed.rows,

@@ -1,12 +1,6 @@
-import {
-  bm25KeywordLeg,
-  createFts5Bm25Retriever,
-  createSessionDocumentRetriever,
-  type Retriever,
-  type Tokenizer,
-} from '@lme/search-core';
+import { bm25KeywordLeg, createSessionDocumentRetriever } from '@lme/search-core';
 import { z } from 'zod';
-import { fts5StatisticsOption, readFts5Statistics } from '../fts5-bm25/fts5-statistics-file.js';
+import { fts5Bm25Retriever } from '../fts5-bm25/fts5-bm25-retriever.js';
 import { defineRetriever } from '../retriever-descriptor.js';
 
 /**
@@ -50,8 +44,9 @@ export const sessionDocumentRetriever = defineRetriever({
       group: 'retrieval',
       help: "the keyword leg: bm25 (the run's tokenizer, k1 1.2, b 0.75) or fts5 (memini's SQLite FTS5 bm25 and query, as --retriever fts5-bm25)",
     },
+    // The fts5 leg is `--retriever fts5-bm25` (built from its descriptor), its statistics file too.
     sessionDocumentFts5Statistics: {
-      schema: fts5StatisticsOption(),
+      ...fts5Bm25Retriever.options.fts5Statistics,
       flags: '--session-document-fts5-statistics <file>',
       group: 'retrieval',
       help: "the fts5 leg's table statistics from this JSON file (as --fts5-statistics) instead of the haystack's",
@@ -65,7 +60,8 @@ export const sessionDocumentRetriever = defineRetriever({
     denseNeighbours: false,
     refuses: [],
   },
-  create: (options, { dense, namespace, tokenizer }) => {
+  create: (options, context) => {
+    const { dense, namespace, tokenizer } = context;
     if (!dense) throw new Error('--retriever session-document needs the dense route.');
     return {
       retriever: createSessionDocumentRetriever({
@@ -78,22 +74,20 @@ export const sessionDocumentRetriever = defineRetriever({
             ? { boost: { kind: 'names-predicates' } }
             : {}),
         ...(options.sessionDocumentKeywordWeight > 0
-          ? { keyword: { weight: options.sessionDocumentKeywordWeight, leg: keywordLeg(options, tokenizer) } }
+          ? {
+              keyword: {
+                weight: options.sessionDocumentKeywordWeight,
+                leg:
+                  options.sessionDocumentKeywordLeg === 'bm25'
+                    ? bm25KeywordLeg(tokenizer)
+                    : fts5Bm25Retriever.create(
+                        { fts5Statistics: options.sessionDocumentFts5Statistics },
+                        context,
+                      ).retriever,
+              },
+            }
           : {}),
       }),
     };
   },
 });
-
-/** The keyword leg `--session-document-keyword-leg` names. */
-function keywordLeg(
-  options: {
-    sessionDocumentKeywordLeg: 'bm25' | 'fts5';
-    sessionDocumentFts5Statistics?: string | undefined;
-  },
-  tokenizer: Tokenizer,
-): Retriever {
-  if (options.sessionDocumentKeywordLeg === 'bm25') return bm25KeywordLeg(tokenizer);
-  const file = options.sessionDocumentFts5Statistics;
-  return createFts5Bm25Retriever(file === undefined ? undefined : readFts5Statistics(file));
-}
