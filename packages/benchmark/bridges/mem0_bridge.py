@@ -57,6 +57,7 @@ def main() -> None:
     from mem0 import Memory  # noqa: PLC0415
     from mem0.configs.base import MemoryConfig  # noqa: PLC0415
     from mem0.vector_stores.qdrant import Qdrant  # noqa: PLC0415
+    from qdrant_client import QdrantClient  # noqa: PLC0415
 
     from onnx_embedder import OnnxEmbedder  # noqa: PLC0415
 
@@ -108,12 +109,15 @@ def main() -> None:
         },
         embedder={"provider": "lmstudio", "config": {"embedding_dims": embedder.dimensions}},
         llm={"provider": "lmstudio", "config": {}},
-        history_db_path=os.path.join(work_dir, "history.db"),
+        # mem0's record of each change, which its search never reads: kept in memory, not on disk.
+        history_db_path=":memory:",
     )
     memory = Memory(config)
     primed = PrimedEmbedder()
     memory.embedding_model = primed
-    client = memory.vector_store.client
+    # The namespaces' collections live in memory: mem0's local Qdrant searches the same way, and a
+    # collection on disk wrote every memory to SQLite one commit at a time (about 19 GB for all of S).
+    client = QdrantClient(location=":memory:")
     # Memories per namespace: the search asks mem0 for all of them when ranking sessions.
     counts: dict[str, int] = {}
     stores: dict[str, object] = {}
@@ -131,7 +135,7 @@ def main() -> None:
                 # Given a client, mem0 asks for payload indexes, which local Qdrant says it ignores.
                 warnings.simplefilter("ignore")
                 store = Qdrant(collection_name=user_id(namespace), embedding_model_dims=embedder.dimensions,
-                               client=client, on_disk=True)
+                               client=client)
             stores[namespace] = store
         memory.vector_store = store
 
@@ -140,6 +144,10 @@ def main() -> None:
             if stores.pop(namespace, None) is not None:
                 client.delete_collection(user_id(namespace))
             counts.pop(namespace, None)
+            if not stores:
+                # No namespace left: mem0's history of their changes goes too (the process stays bounded).
+                memory.db.connection.execute("DELETE FROM history")
+                memory.db.connection.commit()
 
         def ingest(self, namespace: str, sessions: list[dict]) -> None:
             uid = user_id(namespace)
