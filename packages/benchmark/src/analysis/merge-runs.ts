@@ -1,5 +1,7 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { recordedConfig } from '../config/recorded-config.js';
+import { knownProviderCapabilities } from '../providers/provider-registry.js';
 import type { Sample } from '../results/sample.js';
 import { openRunFolder } from '../run/files/run-folder.js';
 import { collectProvenance } from '../run/outputs/provenance.js';
@@ -156,7 +158,11 @@ export function mergeRuns(runs: readonly Run[], options: MergeOptions): MergeRes
     );
   }
 
-  const config: Record<string, unknown> = { ...first.config.config, runId, out: dirname(dir) };
+  // Recorded as one run of the same command would record it (recorded-config.ts); a provider this
+  // lme does not know (a plugin's not loaded now) leaves the config as the shards recorded it.
+  const provider = knownProviderCapabilities(first.config.config.provider);
+  const recorded = provider ? recordedConfig(first.config.config, provider) : first.config.config;
+  const config: Record<string, unknown> = { ...recorded, runId, out: dirname(dir) };
   const differingSelection = configDifferences(manifests).filter(({ key }) => SELECTION_KEYS.includes(key));
   for (const { key } of differingSelection) delete config[key];
   const hash = sharedDatasetHash(manifests);

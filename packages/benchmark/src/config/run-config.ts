@@ -116,11 +116,26 @@ export function differingKeys(
   );
 }
 
-/** The keys whose values differ between two configs, ignoring NON_RESULT_KEYS, sorted. */
-export function resultKeyDifferences(stored: RunConfig, current: RunConfig): string[] {
-  // A run stored before a key existed holds that key's default.
+/**
+ * A stored config with the default of every key it does not hold: a run stored before a key existed,
+ * or that recorded only the options of the components it selected (recorded-config.ts).
+ */
+export function withDefaults(stored: RunConfig): RunConfig {
   const filled = runConfigSchema.safeParse(stored);
-  const before: RunConfig = filled.success ? { ...filled.data, ...stored } : stored;
-  return differingKeys([before, current], new Set(NON_RESULT_KEYS)).sort();
+  return filled.success ? { ...filled.data, ...stored } : stored;
+}
+
+/**
+ * The keys whose values differ between two configs, ignoring NON_RESULT_KEYS, sorted; only `keys`
+ * when given (the keys either run records).
+ */
+export function resultKeyDifferences(
+  stored: RunConfig,
+  current: RunConfig,
+  keys?: ReadonlySet<string>,
+): string[] {
+  const only = (config: RunConfig): Readonly<Record<string, unknown>> =>
+    keys === undefined ? config : Object.fromEntries(Object.entries(config).filter(([key]) => keys.has(key)));
+  return differingKeys([only(withDefaults(stored)), only(current)], new Set(NON_RESULT_KEYS)).sort();
 }
 export type RunConfigInput = z.input<typeof runConfigSchema>;

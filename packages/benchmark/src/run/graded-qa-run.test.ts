@@ -26,6 +26,7 @@ import { RUBRIC_ITEM_MARKER, rubricItemVerdict, tinyRubricJudge } from '../testi
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { sampleConfig, samplesOf } from '../testing/sample-run.js';
 import { withoutLatency } from '../testing/without-latency.js';
+import { readManifest } from './outputs/run-manifest.js';
 import { planRun } from './plan/plan-run.js';
 import { runBenchmark } from './run-benchmark.js';
 import { selectRecords } from './selection/question-source.js';
@@ -325,7 +326,7 @@ describe('a results folder written before judge scores (label only)', () => {
       },
     });
     try {
-      const config = json(join(old, 'config.json')).config as RunConfig;
+      const { config } = readManifest(old);
       await runBenchmark(
         { ...config, baseUrl: wire.baseUrl },
         {

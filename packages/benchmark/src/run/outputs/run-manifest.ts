@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { READ_LIMITS, readGuardedJsonFile } from '../../config/read-guarded-file.js';
+import { recordedConfig, recordedKeyDifferences, unrecordedDefaults } from '../../config/recorded-config.js';
 import { fromLegacyRetrieverKeys } from '../../config/retriever-settle.js';
-import { type RunConfig, type RunConfigInput, resultKeyDifferences } from '../../config/run-config.js';
+import type { RunConfig, RunConfigInput } from '../../config/run-config.js';
+import { providerCapabilities } from '../../providers/provider-registry.js';
 import type { ProviderIdentity } from '../../results/provider-identity.js';
 import type { Sample } from '../../results/sample.js';
 import { datasetFileSha256 } from '../checks/dataset-checksum.js';
@@ -91,8 +93,12 @@ export function readManifest(dir: string): RunManifest {
   // Every field checked (manifest-schema.ts): the folder may come from anyone.
   const checked = manifestSchema.safeParse(value);
   if (!checked.success) throw new Error(folderFileProblem(path, checked.error));
-  // The config as stored (checked, not filled with today's defaults: resume compares it as written).
-  return { ...checked.data, config: (value as { config: RunConfig }).config } as RunManifest;
+  // The config as stored (checked, not filled with today's defaults: resume compares it as written),
+  // but for the components' options a run leaves out when it does not select them (recorded-config.ts).
+  return {
+    ...checked.data,
+    config: unrecordedDefaults((value as { config: RunConfig }).config),
+  } as RunManifest;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -139,7 +145,8 @@ export async function prepareResume(options: {
   const dir = resolve(options.dir);
   const { config } = options;
   const stored = readManifest(dir);
-  const differences = resultKeyDifferences(stored.config, config);
+  const provider = providerCapabilities(config.provider);
+  const differences = recordedKeyDifferences(stored.config, config, provider);
   if (differences.length > 0) {
     throw new Error(
       `Cannot resume ${dir}: the config differs in ${differences.map((key) => `${key} (stored ${JSON.stringify((stored.config as Record<string, unknown>)[key])}, now ${JSON.stringify((config as Record<string, unknown>)[key])})`).join(', ')}.`,
@@ -151,13 +158,14 @@ export async function prepareResume(options: {
       `Cannot resume ${dir}: the dataset ${options.datasetPath} is not the file the run started on (SHA-256 ${fileSha256.slice(0, 12)}…, stored ${stored.dataset.file_sha256.slice(0, 12)}…); check --dataset and --data-dir.`,
     );
   }
-  const mixed = checkSetup(dir, stored, config, options.mixed === true);
+  const recorded = recordedConfig(config, provider);
+  const mixed = checkSetup(dir, stored, recorded, options.mixed === true);
   const { samples, tornLastLine } = readSamplesFile(join(dir, 'samples.jsonl'));
   checkRankings(dir, stored, samples);
   const retrying = options.retryErrors ? samples.filter((sample) => sample.error !== null) : [];
   const manifest: RunManifest = {
     ...stored,
-    config: { ...config, runId: stored.run_id },
+    config: { ...recorded, runId: stored.run_id },
     dataset: { ...stored.dataset, file_sha256: fileSha256 },
     resumed: [...(stored.resumed ?? []), { argv: [...options.argv], at: new Date().toISOString() }],
     ...(mixed ? { setup: mixed.setup, mixed: mixed.mixed } : {}),

@@ -45,7 +45,14 @@ const short = (hash: string | null | undefined) => (hash ? `${hash.slice(0, 12)}
 export function setupChanges(stored: Partial<RunSetup>, current: RunSetup): string[] {
   const changes: string[] = [];
   if (stored.settings !== undefined) {
-    const keys = differingKeys([stored.settings, current.settings], new Set(NON_RESULT_KEYS)).sort();
+    // The settings both record: an earlier release recorded every component's options, a newer run
+    // only its selected components'; a resume whose selection changed is refused before this.
+    const both = (settings: Readonly<Record<string, unknown>>, other: Readonly<Record<string, unknown>>) =>
+      Object.fromEntries(Object.entries(settings).filter(([key]) => Object.hasOwn(other, key)));
+    const keys = differingKeys(
+      [both(stored.settings, current.settings), both(current.settings, stored.settings)],
+      new Set(NON_RESULT_KEYS),
+    ).sort();
     if (keys.length > 0)
       changes.push(
         `settings ${keys.map((key) => `${key} ${shown(stored.settings?.[key])} -> ${shown(current.settings[key])}`).join(', ')}`,

@@ -78,7 +78,8 @@ export function finishRun(
         ? { ...reported, ...(providerAnswers ? { answers: providerAnswers } : {}) }
         : undefined;
     const fingerprint = runFingerprint({
-      config,
+      // The config as config.json records it (the options of the components it selected).
+      config: manifest.config,
       datasetSha256: manifest.dataset.sha256,
       samples,
       embedderUsed: typeof reported?.['embedderIdentity'] === 'string',
