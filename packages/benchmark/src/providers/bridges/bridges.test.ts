@@ -271,7 +271,7 @@ for (const [name, descriptor] of DESCRIPTORS) {
         expect(vectorFiles(vectors)).toEqual(written);
       }, 900_000);
 
-      it("ranks a namespace the same whatever else its process holds, exact ties included", async () => {
+      it('ranks a namespace the same whatever else its process holds, exact ties included', async () => {
         // Eight sessions saying the same thing: their scores tie exactly. mem0's one Qdrant
         // collection sorted every namespace's memories together with an unstable sort, so the ties
         // came back in an order that depended on the other namespaces in the process (at -j 2, on
@@ -299,7 +299,11 @@ for (const [name, descriptor] of DESCRIPTORS) {
             })),
           },
         ];
-        const query = { query: 'What is the name of the cat I adopted?', topK: 8, granularity: 'session' as const };
+        const query = {
+          query: 'What is the name of the cat I adopted?',
+          topK: 8,
+          granularity: 'session' as const,
+        };
         const ranked = async (namespace: string) => {
           await memory.reset(namespace);
           await memory.ingest(namespace, ties);
