@@ -55,17 +55,8 @@ describe('lme run --plugin with an embedder family, a reranker family and a benc
       ['ngram-narrow', '16'],
     ] as const) {
       const result = run(
-        ...[
-          'embedder',
-          '-d',
-          'sample',
-          '--retriever',
-          'dense',
-          '--embedder',
-          'ngram:3',
-          '--ngram-dims',
-          dims,
-        ],
+        'embedder',
+        ...['-d', 'sample', '--retriever', 'dense', '--embedder', 'ngram:3', '--ngram-dims', dims],
         ...['--limit', '6', '--out', out(), '--run-id', runId],
       );
       expect(result.stderr).not.toMatch(/error|no effect/i);
@@ -89,7 +80,8 @@ describe('lme run --plugin with an embedder family, a reranker family and a benc
 
   it("reranks with the plugin's family, which shares --rerank-depth, and hashes another plugin differently", () => {
     const result = run(
-      ...['reranker', '-d', 'sample', '--preset', 'bm25', '--reranker', 'coverage:4', '--rerank-depth', '10'],
+      'reranker',
+      ...['-d', 'sample', '--preset', 'bm25', '--reranker', 'coverage:4', '--rerank-depth', '10'],
       ...['--limit', '6', '--out', out(), '--run-id', 'coverage'],
     );
     expect(result.stderr).not.toMatch(/error|no effect/i);
@@ -106,7 +98,8 @@ describe('lme run --plugin with an embedder family, a reranker family and a benc
 
   it("runs the plugin's benchmark on its own dataset, named by the plugin, with its published setting", () => {
     const result = run(
-      ...['benchmark', '-d', 'tiny-recall', '--preset', 'bm25', '--granularity', 'turn'],
+      'benchmark',
+      ...['-d', 'tiny-recall', '--preset', 'bm25', '--granularity', 'turn'],
       ...['--out', out(), '--run-id', 'tiny'],
     );
     expect(result.stderr).not.toMatch(/error/i);
