@@ -12,7 +12,7 @@ import type { PluginKind, PluginKinds } from './plugin-kind.js';
 export type LoadedPlugin = {
   readonly file: string;
   readonly sha256: string;
-  /** `retriever word-overlap`, `benchmark tiny-pets`: its components, each with its kind's word. */
+  /** `retriever word-overlap`, `benchmark tiny-recall`: its components, each with its kind's word. */
   readonly components: readonly string[];
 };
 
