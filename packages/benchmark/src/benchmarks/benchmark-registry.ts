@@ -32,6 +32,7 @@ export function registerBenchmarks<T extends Record<string, Benchmark>>(benchmar
   const types = new Set<string>();
   const judges = new Set<string>();
   const prompts = new Set<string>();
+  const datasets = new Set<string>();
   for (const [key, benchmark] of Object.entries(benchmarks)) {
     if (benchmark.name !== key) throw new Error(`Benchmark "${key}" is named "${benchmark.name}".`);
     for (const type of benchmark.questionTypes) {
@@ -41,6 +42,7 @@ export function registerBenchmarks<T extends Record<string, Benchmark>>(benchmar
     for (const [set, names] of [
       [judges, Object.keys(benchmark.judges ?? {})],
       [prompts, Object.keys(benchmark.readerPrompts ?? {})],
+      [datasets, benchmark.datasets?.names ?? []],
     ] as const) {
       for (const name of names) {
         if (set.has(name)) throw new Error(`Benchmark "${key}": "${name}" is another benchmark's name.`);
@@ -84,6 +86,22 @@ export async function withBenchmark<T>(benchmark: Benchmark, body: () => Promise
   } finally {
     active = before;
   }
+}
+
+/**
+ * Adds a benchmark from outside the tree (a plugin, components/plugins/) under the rules of
+ * `registerBenchmarks`, right after the default one: its `recognizes` is asked before lme's own,
+ * whose LoCoMo recogniser takes any object with "qa". Returns what takes it out again.
+ */
+export function addBenchmark(benchmark: Benchmark): () => void {
+  const registry = BENCHMARKS as Record<string, Benchmark>;
+  const [first, ...rest] = Object.entries(registry);
+  registerBenchmarks(Object.fromEntries([first!, [benchmark.name, benchmark], ...rest]));
+  for (const [name] of rest) delete registry[name];
+  for (const [name, entry] of [[benchmark.name, benchmark] as const, ...rest]) registry[name] = entry;
+  return () => {
+    delete registry[benchmark.name];
+  };
 }
 
 /** The benchmark that takes a dataset no other recognises: the registry's first. */

@@ -52,10 +52,7 @@ const pluginSpecifiers =
 if (pluginSpecifiers.length > 0) {
   try {
     const { loadPlugins } = await import('../components/plugins/load-plugins.js');
-    const plugins = await loadPlugins(pluginSpecifiers);
-    // Their memory systems join --provider's registry once their retrievers and stages are in.
-    if (plugins.some((plugin) => plugin.memories.length > 0))
-      (await import('../providers/plugin-memories.js')).registerPluginMemories(plugins);
+    await loadPlugins(pluginSpecifiers, (await import('./plugin-kinds.js')).PLUGIN_KINDS);
   } catch (error) {
     log.error((error as Error).message);
     process.exit(EXIT.error);

@@ -52,7 +52,9 @@ const SECTIONS_SHAPE = {
 };
 
 // A component (a plugin's, components/plugins/) may not take a key of the config's sections.
-for (const registry of [RETRIEVERS, STAGES] as Readonly<Record<string, ComponentRegistry[string]>>[])
+for (const registry of [RETRIEVERS, STAGES, EMBEDDERS, RERANKERS] as Readonly<
+  Record<string, ComponentRegistry[string]>
+>[])
   for (const descriptor of Object.values(registry))
     for (const key of Object.keys(descriptor.options))
       if (Object.hasOwn(SECTIONS_SHAPE, key))

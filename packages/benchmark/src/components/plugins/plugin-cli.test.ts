@@ -151,7 +151,7 @@ describe('lme run --plugin', () => {
       ],
       [
         'owned.mjs',
-        "export default ({ z }) => ({ stages: [{ name: 'mine', description: '', options: { on: { schema: z.boolean(), flags: '--on', group: 'stages', help: 'x' }, rerankDepth: { schema: z.number(), flags: '--y <n>', group: 'stages', help: 'y' } }, capabilities: {}, switch: 'on', create() {} }] });\n",
+        "export default ({ z }) => ({ stages: [{ name: 'mine', description: '', options: { on: { schema: z.boolean(), flags: '--on', group: 'stages', help: 'x' }, rerankDepth: { schema: z.number(), flags: '--y <n>', group: 'stages', help: 'y' } }, capabilities: {}, switch: 'on', create() {}, provenance() {} }] });\n",
         /^lme: Plugin .*owned\.mjs: option "rerankDepth" of stage "mine" is already an option of lme; rename it\.\n$/,
       ],
     ];

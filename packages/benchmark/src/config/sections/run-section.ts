@@ -48,7 +48,7 @@ export const RUN_SECTION_OPTIONS = [
     flags: '--plugin <file|package>',
     key: 'plugins',
     group: 'run',
-    help: 'load retrievers, stages or memory systems from a plugin outside lme (repeatable; docs/plugins.md)',
+    help: 'load retrievers, stages, embedder or reranker families, memory systems or benchmarks from a plugin outside lme (repeatable; docs/plugins.md)',
     repeatable: true,
   },
   {
