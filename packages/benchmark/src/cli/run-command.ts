@@ -101,7 +101,11 @@ export function runCommand(): Command {
         // affect results (the runner refuses otherwise, naming the keys).
         const stored = options.resume ? readManifest(options.resume).config : {};
         const fromFile = options.config ? readRunConfigFile(options.config) : {};
-        const { config, warnings, layers } = await resolveRunConfigForDataset(command, stored, fromFile);
+        const { config, warnings, layers, benchmark } = await resolveRunConfigForDataset(
+          command,
+          stored,
+          fromFile,
+        );
         for (const warning of warnings) log.warn(warning);
         for (const [layer, keys] of Object.entries(layers))
           if (keys.length > 0) log.debug(`config from ${layer}: ${keys.join(', ')}`);
@@ -127,6 +131,7 @@ export function runCommand(): Command {
         try {
           const result = await runBenchmark(config, {
             argv: process.argv.slice(2),
+            ...(benchmark ? { benchmark } : {}),
             signal: controller.signal,
             resume: options.resume
               ? { dir: options.resume, retryErrors: options.retryErrors, mixed: options.resumeMixed }

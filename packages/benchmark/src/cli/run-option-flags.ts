@@ -169,7 +169,13 @@ export function folderSetting(
  * A resolved config, one warning per flag that has no effect in it, and the keys each layer set
  * (for `--verbose`).
  */
-export type ResolvedRunConfig = { config: RunConfig; warnings: string[]; layers: Record<string, string[]> };
+export type ResolvedRunConfig = {
+  config: RunConfig;
+  warnings: string[];
+  layers: Record<string, string[]>;
+  /** The dataset's benchmark, found once here (`resolveRunConfigForDataset`) and handed to the run. */
+  benchmark?: Benchmark;
+};
 
 /**
  * The config a command line asks for: defaults < the dataset's benchmark (`benchmark`, its
@@ -241,7 +247,7 @@ export async function resolveRunConfigForDataset(
     return first;
   }
   const benchmark = await benchmarkOfDataset(path);
-  return benchmark ? resolveRunConfig(command, stored, fromFile, benchmark) : first;
+  return benchmark ? { ...resolveRunConfig(command, stored, fromFile, benchmark), benchmark } : first;
 }
 
 /** Keeps only the options the user actually gave, mapped to config keys. */

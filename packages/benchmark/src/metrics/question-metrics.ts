@@ -1,3 +1,4 @@
+import type { Benchmark } from '../benchmarks/benchmark.js';
 import { benchmarkOfRecord } from '../benchmarks/benchmark-registry.js';
 import {
   type Convention,
@@ -52,6 +53,8 @@ export function evaluateQuestion(options: {
   convention: Convention;
   /** Also pack the ranking into this many tokens and measure `context.evidence_recall`. */
   contextBudget?: number;
+  /** The run's benchmark (its own retrieval metrics); unset: the record's, by its question type. */
+  benchmark?: Benchmark | undefined;
 }): QuestionRetrievalResult {
   const { record, corpus, ranking, granularity, convention, sessionRanking } = options;
   const metrics: MetricValues = {};
@@ -118,7 +121,7 @@ export function evaluateQuestion(options: {
       : gradeContext({ record, corpus, ranking, budgetTokens: options.contextBudget, convention });
   if (context) Object.assign(metrics, context.metrics);
   // The benchmark's own retrieval figures (LoCoMo: official recall_acc, dialog and session level).
-  const ownMetrics = benchmarkOfRecord(record)?.retrievalMetrics?.({
+  const ownMetrics = (options.benchmark ?? benchmarkOfRecord(record))?.retrievalMetrics?.({
     record,
     corpus,
     ranking,

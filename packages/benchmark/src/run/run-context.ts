@@ -1,3 +1,4 @@
+import type { Benchmark } from '../benchmarks/benchmark.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { RunSections } from '../config/run-sections.js';
 import type { ErrataApplication } from '../errata/apply-errata.js';
@@ -51,6 +52,8 @@ export type RunDependencies = {
   resources?: PipelineResources;
   /** The dataset already in memory (ablations read it once for every variant). */
   dataset?: LoadedRecords;
+  /** The dataset's benchmark as the caller found it (the CLI, to layer its published setting): not detected again. */
+  benchmark?: Benchmark;
   /** Continue the run in this folder: finished questions are skipped. */
   resume?: { dir: string; retryErrors?: boolean; mixed?: boolean };
 };
@@ -96,6 +99,11 @@ export type RunContext = {
   readonly config: RunManifest['config'];
   /** The settled config grouped by owner (`groupConfig`), made once. */
   readonly sections: RunSections;
+  /**
+   * The dataset's benchmark, found once (prepare-run.ts): its metrics, answer metrics and errata
+   * rules serve every question, not looked up again from each record's question type.
+   */
+  readonly benchmark: Benchmark | undefined;
   readonly datasetPath: string;
   readonly argv: readonly string[];
   readonly hooks: RunHooks;

@@ -24,9 +24,12 @@ export async function prepareRun(
 ): Promise<RunContext> {
   const datasetPath = resolveDatasetPath(requested.dataset, requested.dataDir);
   // The judge and reader prompt the dataset's benchmark publishes, where the config sets none.
-  const benchmark = dependencies.dataset
-    ? benchmarkNamed(dependencies.dataset.format)
-    : await benchmarkOfDataset(datasetPath);
+  // Found once per run: the caller's (the CLI found it to layer its setting), else from the dataset.
+  const benchmark =
+    dependencies.benchmark ??
+    (dependencies.dataset
+      ? benchmarkNamed(dependencies.dataset.format)
+      : await benchmarkOfDataset(datasetPath));
   const config = settleBenchmarkDefaults(requested, benchmark);
   // A --turn-form the dataset's benchmark does not name is refused before the first question.
   if (benchmark) turnWriter(benchmark, config.turnForm);
@@ -48,6 +51,7 @@ export async function prepareRun(
   return {
     config,
     sections,
+    benchmark,
     datasetPath,
     argv,
     hooks: dependencies.hooks ?? {},

@@ -6,7 +6,7 @@ import {
   loadPriceTable,
   type PriceTable,
 } from '@lme/search-core';
-import { benchmarkOfRecord } from '../../benchmarks/benchmark-registry.js';
+import type { Benchmark } from '../../benchmarks/benchmark.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
 import { judges } from '../../config/run-shape.js';
@@ -86,6 +86,8 @@ export async function createQaStage(
     Pick<RetrievalSection, 'granularity'>,
   environment: NodeJS.ProcessEnv = process.env,
   onWarning?: (message: string) => void,
+  /** The run's benchmark: its per-question answer metrics (LoCoMo's official F1). */
+  benchmark?: Benchmark,
 ): Promise<QaStage | undefined> {
   if (!judges(config)) return undefined;
   // Reader settings and the answer source were checked once, by preflight, before any work.
@@ -191,7 +193,7 @@ export async function createQaStage(
     const metrics = {
       ...(grade.excluded ? {} : judgedSampleMetrics(grade.score, grade.scale)),
       ...(grade.excluded || config.judgeSamples === 1 ? {} : { [QA_JUDGE_AGREEMENT]: grade.agreement }),
-      ...benchmarkOfRecord(record)?.answerMetrics?.(record, hypothesis),
+      ...benchmark?.answerMetrics?.(record, hypothesis),
     };
     return {
       hypothesis,

@@ -1,3 +1,4 @@
+import type { Benchmark } from '../../benchmarks/benchmark.js';
 import { isAbstention, type LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { redact } from '../../config/secrets.js';
 import type { DataSection } from '../../config/sections/data-section.js';
@@ -17,6 +18,8 @@ export type RunQuestionOptions = {
   position: number;
   provider: Provider;
   qa: QaStage | undefined;
+  /** The run's benchmark (its own retrieval metrics). */
+  benchmark: Benchmark | undefined;
   /** The keys a question reads, from the retrieval, run, data, stages and QA sections. */
   config: Pick<RetrievalSection, 'topK' | 'granularity'> &
     Pick<RunSection, 'saveHits'> &
@@ -83,6 +86,7 @@ export async function runQuestion(options: RunQuestionOptions): Promise<Sample |
         granularity: config.granularity,
         convention: config.convention,
         contextBudget: config.contextBudget,
+        benchmark: options.benchmark,
       });
       sample.no_target = graded.noTarget;
       sample.gold_sessions = graded.goldSessions;

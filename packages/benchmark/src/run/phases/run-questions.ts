@@ -69,6 +69,7 @@ export async function runQuestions(
       position,
       provider,
       qa,
+      benchmark: run.benchmark,
       config,
       signal,
       onExplain: explain

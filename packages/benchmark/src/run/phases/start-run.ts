@@ -45,7 +45,12 @@ export async function startRun(run: RunContext, provider: Provider): Promise<Sta
       );
     manifest.provider = identity;
   }
-  const qa = await createQaStage(config, dependencies.environment, (message) => hooks.onWarning?.(message));
+  const qa = await createQaStage(
+    config,
+    dependencies.environment,
+    (message) => hooks.onWarning?.(message),
+    run.benchmark,
+  );
   const source = await openQuestionSource(
     run.datasetPath,
     run.sections.data,
