@@ -1,9 +1,8 @@
 import { selectedStages } from '../components/stages/stage-registry.js';
 import type { ProviderCapabilities } from './provider-capabilities.js';
-import { type RetrieverChoice, retrieverSummarizes, searchesDense } from './retriever-rules.js';
+import { type RetrieverChoice, searchesDense } from './retriever-rules.js';
 import type { QaSection } from './sections/qa-section.js';
-import type { StagesSection } from './sections/stages-section.js';
-import type { SummariesSection } from './sections/summaries-section.js';
+import type { StageOptionValues } from './sections/stages-section.js';
 
 /**
  * What a resolved config makes a run do: whether it embeds, summarises, reranks, reads and judges.
@@ -36,29 +35,27 @@ export const embeds = (config: PipelineShape, provider: Provider): boolean =>
   usesPipeline(provider) && pipelineEmbeds(config);
 
 /**
- * The run writes session summaries: a retriever whose options ask for them (session-aware over a
- * summary index, `--session-index summary|both`), or contextual chunks (`--contextual`), which
- * read them.
+ * The run writes session summaries: a selected stage provides them (components/stages/), as it is
+ * when a retriever's options or a stage read them (`--session-index summary|both`, `--contextual`).
  */
-export const summarizes = (
-  config: PipelineShape & Pick<SummariesSection, 'contextual'>,
-  provider: Provider,
-): boolean => usesPipeline(provider) && (retrieverSummarizes(config) || config.contextual !== 'none');
+export const summarizes = (config: PipelineShape, provider: Provider): boolean =>
+  usesPipeline(provider) &&
+  selectedStages(config).some(({ descriptor }) => descriptor.capabilities.providesSummaries);
 
 /** The summaries come from an LLM (`--summarizer llm`): calls the dry run counts. */
 export const summarizesWithLlm = (
-  config: PipelineShape & Pick<SummariesSection, 'contextual' | 'summarizer'>,
+  config: PipelineShape & Pick<StageOptionValues, 'contextual' | 'summarizer'>,
   provider: Provider,
 ): boolean => summarizes(config, provider) && config.summarizer === 'llm';
 
 /** Contextual chunks are written by an LLM (`--contextual llm`): one call per document. */
 export const contextualizesWithLlm = (
-  config: Pick<SummariesSection, 'contextual'>,
+  config: Pick<StageOptionValues, 'contextual'>,
   provider: Provider,
 ): boolean => usesPipeline(provider) && config.contextual === 'llm';
 
 /** The pipeline reranks its candidates (`--reranker`). */
-export const reranks = (config: Pick<StagesSection, 'reranker'>, provider: Provider): boolean =>
+export const reranks = (config: Pick<StageOptionValues, 'reranker'>, provider: Provider): boolean =>
   usesPipeline(provider) && config.reranker !== undefined;
 
 /** A reader answers every question (`--reader-model`), and the judge grades each answer. */

@@ -29,7 +29,7 @@ export function createPipelineProvider(
     /** Contextualized and indexed, with the times of each step; rejects with the step's error. */
     ready: Promise<{
       started: number;
-      contextual: Awaited<ReturnType<NonNullable<typeof pipeline.contextualize>>> | undefined;
+      contextual: Awaited<ReturnType<NonNullable<typeof pipeline.indexDocuments>>> | undefined;
       contextualized: number;
       documents: Parameters<ReturnType<typeof pipeline.createRetriever>['index']>[0]['documents'];
       indexed: number;
@@ -42,8 +42,8 @@ export function createPipelineProvider(
     const retriever = pipeline.createRetriever(record.question_id);
     const ready = (async () => {
       const started = performance.now();
-      const contextual = pipeline.contextualize
-        ? await pipeline.contextualize(corpus.documents, signal)
+      const contextual = pipeline.indexDocuments
+        ? await pipeline.indexDocuments(corpus.documents, signal)
         : undefined;
       const contextualized = performance.now();
       const documents = contextual?.documents ?? corpus.documents;

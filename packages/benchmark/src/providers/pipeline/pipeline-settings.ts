@@ -5,11 +5,9 @@ import type { RetrievalSection } from '../../config/sections/retrieval-section.j
 import type { RoutesSection } from '../../config/sections/routes-section.js';
 import type { RunSection } from '../../config/sections/run-section.js';
 import type { StageOptionValues } from '../../config/sections/stages-section.js';
-import type { SummariesSection } from '../../config/sections/summaries-section.js';
 import type { createConfiguredReranker, rerankModelOf } from './configured-reranker.js';
 import type { ExplainSettings } from './explain-trace.js';
-import type { ContextualSettings } from './pipeline-contextualizer.js';
-import type { SummarizerSettings } from './pipeline-summarizer.js';
+import type { StagePartsSettings } from './pipeline-stage-set.js';
 import type { routeSettingsOf } from './route-settings.js';
 import type { createTimedEmbedder } from './timed-embedder.js';
 import type { createVectorStore } from './vector-stores.js';
@@ -37,8 +35,7 @@ export type PipelineSettings = RetrieverChoice &
   Pick<StageOptionValues, 'dedupThreshold'> & {
     readonly rerankDepth: number;
   } & Parameters<typeof createVectorStore>[0] &
-  SummarizerSettings &
-  ContextualSettings &
+  StagePartsSettings &
   Parameters<typeof createTimedEmbedder>[0] &
   Parameters<typeof createConfiguredReranker>[0];
 
@@ -48,5 +45,5 @@ export type PipelineProviderSettings = PipelineSettings &
   CorpusOptions &
   ExplainSettings &
   Pick<RunSection, 'explain'> &
-  Pick<SummariesSection, 'contextual'> &
+  Pick<StageOptionValues, 'contextual'> &
   Parameters<typeof rerankModelOf>[0];

@@ -14,7 +14,7 @@ import {
 } from '../../config/run-shape.js';
 import type { QaSection } from '../../config/sections/qa-section.js';
 import type { RunSection } from '../../config/sections/run-section.js';
-import type { SummariesSection } from '../../config/sections/summaries-section.js';
+import type { StageOptionValues } from '../../config/sections/stages-section.js';
 import { checkModelOnDisk } from '../../models/onnx-model-resolver.js';
 import {
   createConfiguredEmbedder,
@@ -39,7 +39,7 @@ export type PreflightSettings = EmbedderSettings &
   Parameters<typeof checkReaderSettings>[0] &
   Parameters<typeof checkAnswerSource>[0] &
   Parameters<typeof checkProviderGranularity>[0] &
-  Pick<SummariesSection, 'summarizerModel' | 'contextualModel'>;
+  Pick<StageOptionValues, 'summarizerModel' | 'contextualModel'>;
 
 /** What the run needs from outside, checked before any work; each failure is one sentence. */
 export type PreflightOptions = {

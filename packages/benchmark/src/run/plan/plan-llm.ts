@@ -2,7 +2,7 @@ import { sharedQaSettings } from '../../benchmarks/benchmark-registry.js';
 import { isAbstention, type LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import type { ProviderSection } from '../../config/sections/provider-section.js';
 import type { QaSection } from '../../config/sections/qa-section.js';
-import type { SummariesSection } from '../../config/sections/summaries-section.js';
+import type { StageOptionValues } from '../../config/sections/stages-section.js';
 import { countTokens } from '../../metrics/truncate-tokens.js';
 import { providerCapabilities } from '../../providers/provider-registry.js';
 import { judgeRubricDefinition } from '../../qa/judge-rubrics.js';
@@ -126,7 +126,7 @@ export function planJudge(
 
 /** `--summarizer llm`: one call per distinct session, its text cut at 12,000 characters. */
 export function planSummaries(
-  config: Pick<SummariesSection, 'summarizerModel'>,
+  config: Pick<StageOptionValues, 'summarizerModel'>,
   records: readonly LongMemEvalRecord[],
   tokensPerChar: number,
   notes: string[],
