@@ -26,7 +26,7 @@ export type SelectedComponent = {
 
 /**
  * A resolved run config grouped by owner: a section per part of the run (data, provider,
- * retrieval, routes, embedding, summaries, stages, QA, run) and the selected components with their
+ * retrieval, routes, embedding, stages, QA, run) and the selected components with their
  * own options. Code that needs one part takes that section (its type from config/sections/), never
  * the whole config; a component's factory takes its `options`.
  */
