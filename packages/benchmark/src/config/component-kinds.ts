@@ -28,7 +28,11 @@ export type ComponentKind = {
    */
   needs?(owners: readonly string[], inUse: boolean): string;
   /** For a key a selected component owns: whether it matters under that component's other options. */
-  optionRule?(key: string, config: RunConfig): { used: boolean; needs: string } | undefined;
+  optionRule?(
+    key: string,
+    config: RunConfig,
+    provider: ProviderCapabilities,
+  ): { used: boolean; needs: string } | undefined;
 };
 
 /**
@@ -46,10 +50,14 @@ function stageNeeds(name: string): string {
 }
 
 /** A selected stage's rule for one of its options that matters only under its others (`--summarizer-model`). */
-function stageOptionRule(key: string, config: RunConfig): { used: boolean; needs: string } | undefined {
+function stageOptionRule(
+  key: string,
+  config: RunConfig,
+  provider: ProviderCapabilities,
+): { used: boolean; needs: string } | undefined {
   for (const { descriptor, options } of selectedStages(config)) {
     const rule = descriptor.optionRules?.[key];
-    if (rule) return { used: rule.used(options), needs: rule.needs };
+    if (rule) return { used: rule.used(options, { embeds: embeds(config, provider) }), needs: rule.needs };
   }
   return undefined;
 }
@@ -107,7 +115,7 @@ export function componentKeyUsed(
   const { kind, owners } = owned;
   const inUse = kind.inUse(config, provider);
   const used = inUse && kind.selected(config).some((name) => owners.includes(name));
-  const rule = used ? kind.optionRule?.(key, config) : undefined;
+  const rule = used ? kind.optionRule?.(key, config, provider) : undefined;
   if (rule) return rule;
   if (kind.needs) return { used, needs: kind.needs(owners, inUse) };
   // Owned by every component of the kind: naming the flag is enough (`--reranker`).

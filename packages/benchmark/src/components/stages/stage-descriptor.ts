@@ -93,9 +93,15 @@ export type StageDescriptor<O extends ComponentOptions = ComponentOptions> = Com
   readonly switchOn?: { readonly value: unknown; is(value: unknown): boolean };
   /** What selects a stage by need, for the "has no effect" warning (`--session-index summary|both`). */
   readonly selectedBy?: string;
-  /** Options of its own that matter only under its other options: the condition and what it needs. */
+  /**
+   * Options of its own that matter only under its other options or when the pipeline embeds: the
+   * condition and what it needs (`--summarizer-model`: `--summarizer llm`).
+   */
   readonly optionRules?: {
-    readonly [K in keyof O]?: { used(options: OptionValues<O>): boolean; readonly needs: string };
+    readonly [K in keyof O]?: {
+      used(options: OptionValues<O>, run: { readonly embeds: boolean }): boolean;
+      readonly needs: string;
+    };
   };
   create(options: OptionValues<O>, parts: StageParts): Stage | StageHooks;
   /** How the report's provenance lists it under these options (`dedup (0.95)`); undefined: not listed. */

@@ -85,6 +85,19 @@ describe('the stage registry (components/stages/)', () => {
     }
   });
 
+  it("warns of an option that needs another of its stage's options, or a dense route", () => {
+    const on = parseRunConfig({ contextual: 'template', retriever: 'bm25' });
+    expect(ineffectiveKeyWarnings(on, ['summarizerModel', 'contextualModel', 'contextualDense'])).toEqual([
+      '--summarizer-model has no effect without --summarizer llm.',
+      '--contextual-model has no effect without --contextual llm.',
+      '--contextual-dense has no effect without a dense route.',
+    ]);
+    const llm = parseRunConfig({ contextual: 'llm', summarizer: 'llm', retriever: 'hybrid' });
+    expect(ineffectiveKeyWarnings(llm, ['summarizerModel', 'contextualModel', 'contextualDense'])).toEqual(
+      [],
+    );
+  });
+
   it('warns that every stage flag has no effect under an external memory system', () => {
     expect(externals.length).toBeGreaterThan(0);
     const config = parseRunConfig(allOn);

@@ -36,6 +36,7 @@ export const contextualChunksStage = defineStage({
   switchOn: { value: 'template', is: (value) => value !== 'none' },
   optionRules: {
     contextualModel: { used: (options) => options.contextual === 'llm', needs: '--contextual llm' },
+    contextualDense: { used: (_options, run) => run.embeds, needs: 'a dense route' },
   },
   create: (options, parts) => createChunkContextualizer(options, parts),
   provenance: (options) => `contextual (${options.contextual})`,
