@@ -42,17 +42,25 @@ export const summarizes = (config: PipelineShape, provider: Provider): boolean =
   usesPipeline(provider) &&
   selectedStages(config).some(({ descriptor }) => descriptor.capabilities.providesSummaries);
 
-/** The summaries come from an LLM (`--summarizer llm`): calls the dry run counts. */
-export const summarizesWithLlm = (
-  config: PipelineShape & Pick<StageOptionValues, 'contextual' | 'summarizer'>,
+/**
+ * The chat models the selected stages call at the pipeline's endpoint (`--summarizer llm`,
+ * `--contextual llm`), each named by its role: preflight checks their key, the dry run counts them.
+ */
+export const stageChatModels = (
+  config: PipelineShape,
   provider: Provider,
-): boolean => summarizes(config, provider) && config.summarizer === 'llm';
+): { readonly role: string; readonly model: string }[] =>
+  usesPipeline(provider)
+    ? selectedStages(config).flatMap(({ descriptor, options }) => descriptor.chatModel?.(options) ?? [])
+    : [];
 
-/** Contextual chunks are written by an LLM (`--contextual llm`): one call per document. */
-export const contextualizesWithLlm = (
-  config: Pick<StageOptionValues, 'contextual'>,
-  provider: Provider,
-): boolean => usesPipeline(provider) && config.contextual === 'llm';
+/** A stage acting at index time calls a chat model: each haystack's indexing is paid for. */
+export const indexesWithLlm = (config: PipelineShape, provider: Provider): boolean =>
+  usesPipeline(provider) &&
+  selectedStages(config).some(
+    ({ descriptor, options }) =>
+      descriptor.capabilities.at === 'index' && descriptor.chatModel?.(options) !== undefined,
+  );
 
 /** The pipeline reranks its candidates (`--reranker`). */
 export const reranks = (config: Pick<StageOptionValues, 'reranker'>, provider: Provider): boolean =>

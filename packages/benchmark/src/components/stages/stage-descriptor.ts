@@ -62,6 +62,28 @@ export type IndexedDocuments = {
   readonly statuses: readonly ChunkStatus[];
 };
 
+/** What the dry run hands a stage's `plan`: the run's haystacks as the pipeline would index them. */
+export type StagePlanInput = {
+  /** Each question's documents (turns, rounds or sessions), before any index-time stage. */
+  readonly haystacks: readonly (readonly MemoryDocument[])[];
+  /** Each distinct session's turn texts, by session id. */
+  readonly sessions: ReadonlyMap<string, readonly string[]>;
+  /** o200k_base tokens per character of haystack text, measured on a few questions. */
+  readonly tokensPerChar: number;
+  /** The pipeline embeds text. */
+  readonly embeds: boolean;
+};
+
+/** A stage's chat model calls over a run (none: it calls no model under these options), and notes for the plan. */
+export type StagePlan = {
+  readonly calls?: {
+    readonly calls: number;
+    readonly promptTokens: number;
+    readonly completionTokens: number;
+  };
+  readonly notes: readonly string[];
+};
+
 /** What a stage that acts outside the candidate pool gives the pipeline (its `create` returns these instead of a `Stage`). */
 export type StageHooks = {
   /** `index`: rewrites one haystack's documents before they are indexed. */
@@ -104,6 +126,13 @@ export type StageDescriptor<O extends ComponentOptions = ComponentOptions> = Com
     };
   };
   create(options: OptionValues<O>, parts: StageParts): Stage | StageHooks;
+  /**
+   * The chat model it calls under these options at the run's endpoint, named for its `role`
+   * (preflight checks the key, the dry run prices it); undefined: none.
+   */
+  chatModel?(options: OptionValues<O>): { readonly role: string; readonly model: string } | undefined;
+  /** What the dry run counts of it: its `chatModel`'s calls and tokens over the run, and notes. */
+  plan?(options: OptionValues<O>, input: StagePlanInput): StagePlan;
   /** How the report's provenance lists it under these options (`dedup (0.95)`); undefined: not listed. */
   provenance(options: OptionValues<O>): string | undefined;
   /** What it adds to an explain record's `weights` (by key) after a search; undefined: nothing. */

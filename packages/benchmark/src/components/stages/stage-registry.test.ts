@@ -5,6 +5,7 @@ import type { RunConfigInput } from '../../config/run-config.js';
 import { flagOfKey } from '../../config/run-options.js';
 import { PROVIDERS } from '../../providers/provider-registry.js';
 import { runStages } from '../../report/html/run-provenance.js';
+import { llmRoles } from '../../run/checks/preflight.js';
 import type { StageDescriptor } from './stage-descriptor.js';
 import { STAGES, selectedStages } from './stage-registry.js';
 
@@ -96,6 +97,18 @@ describe('the stage registry (components/stages/)', () => {
     expect(ineffectiveKeyWarnings(llm, ['summarizerModel', 'contextualModel', 'contextualDense'])).toEqual(
       [],
     );
+  });
+
+  it('has preflight check the chat models its selected stages call, in the pipeline only', () => {
+    const config = parseRunConfig({ contextual: 'llm', contextualModel: 'c-model', summarizer: 'llm' });
+    const staged = (roles: ReturnType<typeof llmRoles>) =>
+      roles.filter((role) => role.endpoint === 'pipeline').map(({ role, model }) => `${role} ${model}`);
+    expect(staged(llmRoles(config))).toEqual(['summarizer gpt-4o-mini', 'contextual c-model']);
+    expect(
+      staged(llmRoles(parseRunConfig({ contextual: 'template', summarizer: 'llm', retriever: 'bm25' }))),
+    ).toEqual(['summarizer gpt-4o-mini']);
+    const [external] = externals[0]!;
+    expect(staged(llmRoles({ ...config, provider: external as never }))).toEqual([]);
   });
 
   it('warns that every stage flag has no effect under an external memory system', () => {

@@ -1,7 +1,7 @@
 import { buildCorpus } from '../../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { IN_PROCESS_CAPABILITIES } from '../../config/provider-capabilities.js';
-import { contextualizesWithLlm } from '../../config/run-shape.js';
+import { indexesWithLlm } from '../../config/run-shape.js';
 import type { Provider } from '../provider.js';
 import { createPipeline, type PipelineResources } from './configured-pipeline.js';
 import { rerankModelOf, rerankStats } from './configured-reranker.js';
@@ -88,8 +88,8 @@ export function createPipelineProvider(
   };
   return {
     id: pipeline.id,
-    // Contextual chunks from an LLM are paid for: they are made for the question that runs, only.
-    ...(contextualizesWithLlm(config, IN_PROCESS_CAPABILITIES)
+    // Index-time stages calling an LLM (contextual chunks) are paid for: a haystack is indexed for the question that runs, only.
+    ...(indexesWithLlm(config, IN_PROCESS_CAPABILITIES)
       ? {}
       : {
           prepare({ record, signal }: { record: LongMemEvalRecord; signal?: AbortSignal }) {

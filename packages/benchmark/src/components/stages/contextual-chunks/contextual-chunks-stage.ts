@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineStage } from '../stage-descriptor.js';
 import { createChunkContextualizer } from './chunk-contextualizer.js';
+import { planContextual } from './plan-contextual.js';
 
 /**
  * `--contextual template|llm`: contextual retrieval. At index time each document gets a context
@@ -39,5 +40,8 @@ export const contextualChunksStage = defineStage({
     contextualDense: { used: (_options, run) => run.embeds, needs: 'a dense route' },
   },
   create: (options, parts) => createChunkContextualizer(options, parts),
+  chatModel: (options) =>
+    options.contextual === 'llm' ? { role: 'contextual', model: options.contextualModel } : undefined,
+  plan: planContextual,
   provenance: (options) => `contextual (${options.contextual})`,
 });

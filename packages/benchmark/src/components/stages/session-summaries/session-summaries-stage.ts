@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineStage } from '../stage-descriptor.js';
+import { planSummaries } from './plan-summaries.js';
 import { createSessionSummarizer } from './session-summarizer.js';
 
 /**
@@ -32,6 +33,9 @@ export const sessionSummariesStage = defineStage({
     summarizerModel: { used: (options) => options.summarizer === 'llm', needs: '--summarizer llm' },
   },
   create: (options, parts) => createSessionSummarizer(options, parts),
+  chatModel: (options) =>
+    options.summarizer === 'llm' ? { role: 'summarizer', model: options.summarizerModel } : undefined,
+  plan: (options, input) => planSummaries(options.summarizer === 'llm', input),
   // The report lists what reads the summaries (the retriever's session index, contextual chunks).
   provenance: () => undefined,
 });
