@@ -49,6 +49,5 @@ export const rerankingStage = defineStage({
   switch: 'reranker',
   switchOn: { value: offlineId(), is: (value) => value !== undefined },
   create: (options, parts) => ({ reranker: parts.reranker(options.reranker!) }),
-  // The report lists the reranker on a line of its own.
-  provenance: () => undefined,
+  provenance: (options) => `rerank (${options.reranker})`,
 });
