@@ -5,7 +5,8 @@ import type { QaSection } from './sections/qa-section.js';
 import type { StageOptionValues } from './sections/stages-section.js';
 
 /**
- * What a resolved config makes a run do: whether it embeds, summarises, reranks, reads and judges.
+ * What a resolved config makes a run do: whether it embeds, which chat models its stages call,
+ * whether it reranks, reads and judges.
  * Preflight (the keys it needs), the dry run (what it costs), the ineffective-flag warnings and
  * the pipeline itself all ask here, so they cannot disagree. Each takes the sections it reads
  * (a flat resolved config has them all).
@@ -33,14 +34,6 @@ export const pipelineEmbeds = (config: PipelineShape): boolean =>
 /** The run embeds text (the pipeline with `pipelineEmbeds` settings). */
 export const embeds = (config: PipelineShape, provider: Provider): boolean =>
   usesPipeline(provider) && pipelineEmbeds(config);
-
-/**
- * The run writes session summaries: a selected stage provides them (components/stages/), as it is
- * when a retriever's options or a stage read them (`--session-index summary|both`, `--contextual`).
- */
-export const summarizes = (config: PipelineShape, provider: Provider): boolean =>
-  usesPipeline(provider) &&
-  selectedStages(config).some(({ descriptor }) => descriptor.capabilities.providesSummaries);
 
 /**
  * The chat models the selected stages call at the pipeline's endpoint (`--summarizer llm`,
