@@ -27,11 +27,40 @@ export type ComponentKind = {
    * each component by a flag of its own (`--dedup`), or is not in use (`--provider pipeline`).
    */
   needs?(owners: readonly string[], inUse: boolean): string;
+  /** For a key a selected component owns: whether it matters under that component's other options. */
+  optionRule?(
+    key: string,
+    config: RunConfig,
+    provider: ProviderCapabilities,
+  ): { used: boolean; needs: string } | undefined;
 };
 
-/** A stage's own flag (its switch option's): `--dedup`. */
-const switchFlag = (name: string) =>
-  flagOfKey(stageDescriptors().find((stage) => stage.name === name)!.switch);
+/**
+ * What turns a stage on: its switch's flag (`--dedup`), or for one that provides session summaries,
+ * what reads them (`--session-index summary|both or --contextual`).
+ */
+function stageNeeds(name: string): string {
+  const stage = stageDescriptors().find((descriptor) => descriptor.name === name)!;
+  if (!stage.capabilities.providesSummaries) return flagOfKey(stage.switch);
+  const readers = stageDescriptors().filter((descriptor) => descriptor.capabilities.needsSummaries);
+  return [
+    ...(stage.selectedBy ? [stage.selectedBy] : []),
+    ...readers.map((reader) => flagOfKey(reader.switch)),
+  ].join(' or ');
+}
+
+/** A selected stage's rule for one of its options that matters only under its others (`--summarizer-model`). */
+function stageOptionRule(
+  key: string,
+  config: RunConfig,
+  provider: ProviderCapabilities,
+): { used: boolean; needs: string } | undefined {
+  for (const { descriptor, options } of selectedStages(config)) {
+    const rule = descriptor.optionRules?.[key];
+    if (rule) return { used: rule.used(options, { embeds: embeds(config, provider) }), needs: rule.needs };
+  }
+  return undefined;
+}
 
 export const COMPONENT_KINDS = {
   retriever: {
@@ -56,9 +85,10 @@ export const COMPONENT_KINDS = {
   stage: {
     registry: STAGES,
     selected: (config) => selectedStages(config).map(({ descriptor }) => descriptor.name),
-    // Every stage runs on lme's own candidate pool (`runsOn: 'pipeline'`).
+    // Every stage runs in lme's own pipeline (`runsOn: 'pipeline'`).
     inUse: (_config, provider) => usesPipeline(provider),
-    needs: (owners, inUse) => (inUse ? owners.map(switchFlag).join(' or ') : '--provider pipeline'),
+    needs: (owners, inUse) => (inUse ? owners.map(stageNeeds).join(' or ') : '--provider pipeline'),
+    optionRule: stageOptionRule,
   },
 } as const satisfies Record<string, ComponentKind>;
 
@@ -85,6 +115,8 @@ export function componentKeyUsed(
   const { kind, owners } = owned;
   const inUse = kind.inUse(config, provider);
   const used = inUse && kind.selected(config).some((name) => owners.includes(name));
+  const rule = used ? kind.optionRule?.(key, config, provider) : undefined;
+  if (rule) return rule;
   if (kind.needs) return { used, needs: kind.needs(owners, inUse) };
   // Owned by every component of the kind: naming the flag is enough (`--reranker`).
   const all = owners.length === Object.keys(kind.registry).length;

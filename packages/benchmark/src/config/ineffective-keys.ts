@@ -12,7 +12,7 @@ import {
 } from './retriever-rules.js';
 import type { RunConfig } from './run-config.js';
 import { flagOfKey } from './run-options.js';
-import { embeds, judges, readsAndJudges, summarizes, usesPipeline } from './run-shape.js';
+import { embeds, judges, readsAndJudges, usesPipeline } from './run-shape.js';
 
 /**
  * When a key changes nothing in a resolved config: the condition under which it is used, and the
@@ -61,14 +61,6 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
     needs: RETRIEVER_NEEDS.granularity,
   },
   tokenizer: { used: pipeline, needs: '--provider pipeline' },
-  summarizer: {
-    used: (config, provider) => summarizes(config, provider),
-    needs: '--session-index summary|both or --contextual',
-  },
-  summarizerModel: {
-    used: (config, provider) => summarizes(config, provider) && config.summarizer === 'llm',
-    needs: '--summarizer llm',
-  },
   fusion: { used: fuses, needs: FUSES },
   fusionNormalization: {
     used: (config, provider) => fuses(config, provider) && config.fusion !== 'rrf',
@@ -120,11 +112,6 @@ const RULES: Partial<Record<keyof RunConfig, Rule>> = {
   feedbackWeight: {
     used: (config, provider) => embeds(config, provider) && searchesDense(config) && config.feedbackDocs > 0,
     needs: '--feedback-docs above 0',
-  },
-  contextualModel: { used: (config) => config.contextual === 'llm', needs: '--contextual llm' },
-  contextualDense: {
-    used: (config, provider) => config.contextual !== 'none' && embeds(config, provider),
-    needs: '--contextual template|llm with a dense route',
   },
   seed: { used: (config) => config.limit !== undefined, needs: '--limit' },
   exclusion: { used: (config) => config.convention === 'official', needs: '--convention official' },

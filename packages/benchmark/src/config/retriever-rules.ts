@@ -63,11 +63,6 @@ export const retrieverOptions = (
   config: Pick<RetrieverChoice, 'retriever'> & Readonly<Record<string, unknown>>,
 ): Record<string, unknown> => ownOptions(descriptorOf(config), config);
 
-/** The base retriever writes session summaries under its options (a summary session index). */
-export const retrieverSummarizes = (
-  config: Pick<RetrieverChoice, 'retriever'> & Readonly<Record<string, unknown>>,
-): boolean => descriptorOf(config).summarizes?.(retrieverOptions(config)) ?? false;
-
 /** The most candidates per question the base retriever hands the rerank stage (undefined: every document). */
 export const rerankCandidates = (
   config: Pick<RetrieverChoice, 'retriever'> & Readonly<Record<string, unknown>>,

@@ -13,7 +13,6 @@ import { type LegacyRetrieverKey, RETRIEVAL_SHAPE } from './sections/retrieval-s
 import { ROUTES_SHAPE } from './sections/routes-section.js';
 import { RUN_SHAPE } from './sections/run-section.js';
 import { STAGES_SHAPE } from './sections/stages-section.js';
-import { SUMMARIES_SHAPE } from './sections/summaries-section.js';
 
 export { DEFAULT_EMBEDDER } from '../components/embedders/embedder-registry.js';
 
@@ -46,7 +45,6 @@ const SECTIONS_SHAPE = {
   ...RETRIEVAL_SHAPE,
   ...ROUTES_SHAPE,
   ...EMBEDDING_SHAPE,
-  ...SUMMARIES_SHAPE,
   ...STAGES_SHAPE,
   ...QA_SHAPE,
 };

@@ -13,7 +13,6 @@ import { RETRIEVAL_OPTIONS } from './sections/retrieval-section.js';
 import { ROUTES_OPTIONS } from './sections/routes-section.js';
 import { RUN_SECTION_OPTIONS } from './sections/run-section.js';
 import { STAGES_OPTIONS } from './sections/stages-section.js';
-import { SUMMARIES_OPTIONS } from './sections/summaries-section.js';
 
 export {
   RUN_OPTION_GROUPS,
@@ -35,7 +34,6 @@ export const RUN_OPTIONS: readonly RunOptionDeclaration[] = [
   ...EMBEDDING_OPTIONS,
   ...optionDeclarations(EMBEDDERS),
   ...ROUTES_OPTIONS,
-  ...SUMMARIES_OPTIONS,
   ...optionDeclarations(STAGES),
   ...STAGES_OPTIONS,
   ...optionDeclarations(RERANKERS),

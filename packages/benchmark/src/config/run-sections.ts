@@ -14,7 +14,6 @@ import {
 import { ROUTES_SHAPE, type RoutesSection } from './sections/routes-section.js';
 import { RUN_SHAPE, type RunSection } from './sections/run-section.js';
 import { STAGES_SHAPE, type StagesSection } from './sections/stages-section.js';
-import { SUMMARIES_SHAPE, type SummariesSection } from './sections/summaries-section.js';
 
 /** A selected component: its name (for embedders and rerankers, the whole id) and its own options. */
 export type SelectedComponent = {
@@ -27,7 +26,7 @@ export type SelectedComponent = {
 
 /**
  * A resolved run config grouped by owner: a section per part of the run (data, provider,
- * retrieval, routes, embedding, summaries, stages, QA, run) and the selected components with their
+ * retrieval, routes, embedding, stages, QA, run) and the selected components with their
  * own options. Code that needs one part takes that section (its type from config/sections/), never
  * the whole config; a component's factory takes its `options`.
  */
@@ -38,7 +37,6 @@ export type RunSections = {
   readonly retrieval: Omit<RetrievalSection, LegacyRetrieverKey>;
   readonly routes: RoutesSection;
   readonly embedding: EmbeddingSection;
-  readonly summaries: SummariesSection;
   readonly stages: StagesSection;
   readonly qa: QaSection;
   readonly retriever: SelectedComponent;
@@ -71,7 +69,6 @@ export function groupConfig(config: RunConfig): RunSections {
     retrieval: pick(config, RETRIEVAL_SHAPE),
     routes: pick(config, ROUTES_SHAPE),
     embedding: pick(config, EMBEDDING_SHAPE),
-    summaries: pick(config, SUMMARIES_SHAPE),
     stages: pick(config, STAGES_SHAPE),
     qa: pick(config, QA_SHAPE),
     retriever: selected(retriever, config.retriever, config),

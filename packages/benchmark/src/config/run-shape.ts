@@ -1,12 +1,12 @@
 import { selectedStages } from '../components/stages/stage-registry.js';
 import type { ProviderCapabilities } from './provider-capabilities.js';
-import { type RetrieverChoice, retrieverSummarizes, searchesDense } from './retriever-rules.js';
+import { type RetrieverChoice, searchesDense } from './retriever-rules.js';
 import type { QaSection } from './sections/qa-section.js';
-import type { StagesSection } from './sections/stages-section.js';
-import type { SummariesSection } from './sections/summaries-section.js';
+import type { StageOptionValues } from './sections/stages-section.js';
 
 /**
- * What a resolved config makes a run do: whether it embeds, summarises, reranks, reads and judges.
+ * What a resolved config makes a run do: whether it embeds, which chat models its stages call,
+ * whether it reranks, reads and judges.
  * Preflight (the keys it needs), the dry run (what it costs), the ineffective-flag warnings and
  * the pipeline itself all ask here, so they cannot disagree. Each takes the sections it reads
  * (a flat resolved config has them all).
@@ -36,29 +36,27 @@ export const embeds = (config: PipelineShape, provider: Provider): boolean =>
   usesPipeline(provider) && pipelineEmbeds(config);
 
 /**
- * The run writes session summaries: a retriever whose options ask for them (session-aware over a
- * summary index, `--session-index summary|both`), or contextual chunks (`--contextual`), which
- * read them.
+ * The chat models the selected stages call at the pipeline's endpoint (`--summarizer llm`,
+ * `--contextual llm`), each named by its role: preflight checks their key, the dry run counts them.
  */
-export const summarizes = (
-  config: PipelineShape & Pick<SummariesSection, 'contextual'>,
+export const stageChatModels = (
+  config: PipelineShape,
   provider: Provider,
-): boolean => usesPipeline(provider) && (retrieverSummarizes(config) || config.contextual !== 'none');
+): { readonly role: string; readonly model: string }[] =>
+  usesPipeline(provider)
+    ? selectedStages(config).flatMap(({ descriptor, options }) => descriptor.chatModel?.(options) ?? [])
+    : [];
 
-/** The summaries come from an LLM (`--summarizer llm`): calls the dry run counts. */
-export const summarizesWithLlm = (
-  config: PipelineShape & Pick<SummariesSection, 'contextual' | 'summarizer'>,
-  provider: Provider,
-): boolean => summarizes(config, provider) && config.summarizer === 'llm';
-
-/** Contextual chunks are written by an LLM (`--contextual llm`): one call per document. */
-export const contextualizesWithLlm = (
-  config: Pick<SummariesSection, 'contextual'>,
-  provider: Provider,
-): boolean => usesPipeline(provider) && config.contextual === 'llm';
+/** A stage acting at index time calls a chat model: each haystack's indexing is paid for. */
+export const indexesWithLlm = (config: PipelineShape, provider: Provider): boolean =>
+  usesPipeline(provider) &&
+  selectedStages(config).some(
+    ({ descriptor, options }) =>
+      descriptor.capabilities.at === 'index' && descriptor.chatModel?.(options) !== undefined,
+  );
 
 /** The pipeline reranks its candidates (`--reranker`). */
-export const reranks = (config: Pick<StagesSection, 'reranker'>, provider: Provider): boolean =>
+export const reranks = (config: Pick<StageOptionValues, 'reranker'>, provider: Provider): boolean =>
   usesPipeline(provider) && config.reranker !== undefined;
 
 /** A reader answers every question (`--reader-model`), and the judge grades each answer. */

@@ -11,7 +11,8 @@ import { type ScratchPackage, scratchPackage } from '../../testing/scratch-packa
  * edits nothing else, and runs the real CLI on the copy: its flags are in `lme run --help`, warned
  * about where they do nothing, recorded in config.json, traced in explain.jsonl, listed by the dry
  * run, and change the run's figures. Its line comes first in STAGES and its `order` (25) after
- * multi-signal's: it runs after multi-signal.
+ * multi-signal's: it runs after multi-signal. A second one (`scratch-erase`) acts at index time
+ * through a hook, with its own folder and line too.
  */
 
 const SCRATCH_DROP = `import { z } from 'zod';
@@ -32,22 +33,60 @@ export const SCRATCH_DROP_STAGE = defineStage({
 });
 `;
 
+/** A stage acting at index time, through a hook: `--scratch-erase` blanks every other document before it is indexed. */
+const SCRATCH_ERASE = `import { z } from 'zod';
+import { defineStage } from '../stage-descriptor.js';
+
+export const SCRATCH_ERASE_STAGE = defineStage({
+  name: 'scratch-erase',
+  description: 'blanks every other document before indexing (a scratch index-time stage)',
+  options: {
+    scratchErase: { schema: z.boolean().default(false), flags: '--scratch-erase', group: 'stages', help: 'blank every other document before indexing (a scratch stage)' },
+  },
+  capabilities: { runsOn: 'pipeline', at: 'index', order: 3, needsVectors: false },
+  switch: 'scratchErase',
+  create: () => {
+    let erased = 0;
+    return {
+      indexDocuments: async (documents) => ({
+        documents: documents.map((document, index) => {
+          if (index % 2 === 0) return { ...document };
+          erased++;
+          return { ...document, text: '' };
+        }),
+        statuses: [],
+      }),
+      stats: () => ({ scratch_erase: { erased } }),
+    };
+  },
+  provenance: () => 'scratch-erase',
+});
+`;
+
 let scratch: ScratchPackage;
 let out: string;
 
 beforeAll(() => {
   const copy = scratchPackage({
-    files: { 'components/stages/scratch-drop/scratch-drop-stage.ts': SCRATCH_DROP },
+    files: {
+      'components/stages/scratch-drop/scratch-drop-stage.ts': SCRATCH_DROP,
+      'components/stages/scratch-erase/scratch-erase-stage.ts': SCRATCH_ERASE,
+    },
     registry: {
       path: 'components/stages/stage-registry.ts',
-      prepend: "import { SCRATCH_DROP_STAGE } from './scratch-drop/scratch-drop-stage.js';\n",
+      prepend:
+        "import { SCRATCH_DROP_STAGE } from './scratch-drop/scratch-drop-stage.js';\n" +
+        "import { SCRATCH_ERASE_STAGE } from './scratch-erase/scratch-erase-stage.js';\n",
       replacements: [
-        ['export const STAGES = {', "export const STAGES = {\n  'scratch-drop': SCRATCH_DROP_STAGE,"],
+        [
+          'export const STAGES = {',
+          "export const STAGES = {\n  'scratch-drop': SCRATCH_DROP_STAGE,\n  'scratch-erase': SCRATCH_ERASE_STAGE,",
+        ],
       ],
     },
   });
-  // The one registry line and its import: nothing else outside the folder changes.
-  expect(copy.addedLines).toBe(2);
+  // Each stage's one registry line and its import: nothing else outside the folders changes.
+  expect(copy.addedLines).toBe(4);
   scratch = copy;
   out = mkdtempSync(join(tmpdir(), 'lme-scratch-stage-'));
 });
@@ -96,4 +135,24 @@ describe('a scratch stage: one folder and one registry line', () => {
       metricsOf('plain')['session.recall_any@1']!,
     );
   }, 480_000);
+
+  it('acts at index time through its hook: recorded in config.json, counted, and the figures change', () => {
+    const result = scratch.run([
+      ...['run', '-d', 'sample', '--limit', '6', '--retriever', 'bm25', '--scratch-erase'],
+      ...['--out', out, '--run-id', 'erased'],
+    ]);
+    expect(result.stderr).not.toMatch(/error|no effect/i);
+    expect(result.status).toBe(0);
+    const stored = JSON.parse(readFileSync(join(out, 'erased', 'config.json'), 'utf8'));
+    expect(stored.config).toMatchObject({ scratchErase: true });
+    expect(stored.provider_stats.scratch_erase.erased).toBeGreaterThan(0);
+    expect(metricsOf('erased')['session.recall_any@5']).toBeLessThan(
+      metricsOf('plain')['session.recall_any@5']!,
+    );
+    const elsewhere = scratch.run([
+      ...['run', '-d', 'sample', '--provider', 'http', '--provider-url', 'http://127.0.0.1:9'],
+      ...['--scratch-erase', '--dry-run'],
+    ]);
+    expect(elsewhere.stderr).toContain('--scratch-erase has no effect without --provider pipeline.');
+  }, 240_000);
 });

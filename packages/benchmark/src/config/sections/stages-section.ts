@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { OptionShapeOf } from '../../components/component.js';
 import type { RunOptionDeclaration } from '../../components/option-declaration.js';
-import type { RerankerDescriptor } from '../../components/rerankers/reranker-descriptor.js';
-import { RERANKERS } from '../../components/rerankers/reranker-registry.js';
+import type { RERANKERS } from '../../components/rerankers/reranker-registry.js';
 import type { STAGES } from '../../components/stages/stage-registry.js';
 
 /**
@@ -12,8 +11,8 @@ import type { STAGES } from '../../components/stages/stage-registry.js';
 export const PRESET_CONTEXT_BUDGET = 2000;
 
 /**
- * What follows retrieval besides the stages of components/stages/ (each its own options there):
- * the packed context and the reranker.
+ * What follows retrieval besides the stages of components/stages/ (each its own options there,
+ * the reranker's included): the packed context.
  */
 export const STAGES_SHAPE = {
   /**
@@ -21,27 +20,6 @@ export const STAGES_SHAPE = {
    * not measured (packing tokenizes the top documents, which the plain BM25 run should not pay).
    */
   contextBudget: z.number().int().min(1).optional(),
-  /**
-   * Rerank stage after the base retriever and stages (docs/retrieval-stages.md): `llm:<model>`
-   * (listwise, sliding window), `llm-pointwise:<model>`, `http:<url>` (the /rerank wire format),
-   * `offline:session-prior[@w]` (components/rerankers/, each family's own options there). Unset:
-   * no reranking.
-   */
-  reranker: z
-    .string()
-    .min(3)
-    // config.json stores the id: a family's argument is held to its rule (an http: URL: no key in it).
-    .superRefine((value, context) => {
-      const colon = value.indexOf(':');
-      const family = value.slice(0, colon);
-      const rule =
-        colon > 0 && Object.hasOwn(RERANKERS, family)
-          ? (RERANKERS[family as keyof typeof RERANKERS] as RerankerDescriptor).argument
-          : undefined;
-      if (rule && !rule.schema.safeParse(value.slice(colon + 1)).success)
-        context.addIssue({ code: 'custom', message: rule.message });
-    })
-    .optional(),
 };
 
 /** The flags of the stages section (config/run-options.ts lists every section's). */
@@ -53,15 +31,6 @@ export const STAGES_OPTIONS = [
     help: 'measure context.evidence_recall: pack the top hits into this many o200k_base tokens',
     defaultHelp: 'off',
   },
-  {
-    flags: '--reranker <id>',
-    key: 'reranker',
-    group: 'stages',
-    help: `rerank the top --rerank-depth hits: ${Object.values(RERANKERS)
-      .map((reranker) => reranker.capabilities.form)
-      .join(', ')}`,
-    defaultHelp: 'off',
-  },
 ] as const satisfies readonly RunOptionDeclaration[];
 
 export type StagesSection = z.output<z.ZodObject<typeof STAGES_SHAPE>>;
@@ -69,5 +38,5 @@ export type StagesSection = z.output<z.ZodObject<typeof STAGES_SHAPE>>;
 /** The reranker families' own options (components/rerankers/: `--rerank-depth`, `--rerank-model`, `--rerank-key-env`), as a resolved config holds them. */
 export type RerankerOptionValues = z.output<z.ZodObject<OptionShapeOf<typeof RERANKERS>>>;
 
-/** The stages' own options (components/stages/: `--dedup`, `--dedup-threshold`, `--mmr`, ...), as a resolved config holds them. */
+/** The stages' own options (components/stages/: `--summarizer`, `--contextual`, `--dedup`, `--mmr`, `--reranker`, ...), as a resolved config holds them. */
 export type StageOptionValues = z.output<z.ZodObject<OptionShapeOf<typeof STAGES>>>;

@@ -16,16 +16,14 @@ import {
 import type { RetrieverDependencies } from '../../components/retrievers/retriever-descriptor.js';
 import type { AnyRetriever } from '../../components/retrievers/retriever-queries.js';
 import { RETRIEVERS } from '../../components/retrievers/retriever-registry.js';
-import { selectedStages } from '../../components/stages/stage-registry.js';
+import type { IndexedDocuments } from '../../components/stages/stage-descriptor.js';
 import { fromRegistry } from '../../config/config-error.js';
 import { retrieverOptions, searchedRoutes, searchesDense } from '../../config/retriever-rules.js';
 import { pipelineEmbeds } from '../../config/run-shape.js';
 import type { PipelineResources } from './configured-embedder.js';
-import { createConfiguredReranker, newRerankHookState } from './configured-reranker.js';
-import type { ContextualizeCorpusResult } from './contextualize-corpus.js';
-import { type ContextualStats, createPipelineContextualizer } from './pipeline-contextualizer.js';
+import { newRerankHookState } from './configured-reranker.js';
 import type { FusionSettings, PipelineSettings } from './pipeline-settings.js';
-import { createPipelineSummarizer, type SummaryStats } from './pipeline-summarizer.js';
+import { createPipelineStageSet } from './pipeline-stage-set.js';
 import { routeSettingsOf } from './route-settings.js';
 import { withSourceTrace } from './source-trace.js';
 import { createTimedEmbedder } from './timed-embedder.js';
@@ -50,10 +48,8 @@ export type PipelineStats = {
   embedderIdentity?: string;
   /** Wall seconds with an embedding call in flight (concurrent calls counted once). */
   embedSeconds: number;
-  /** Index-time cost of session summaries. */
-  summaries: SummaryStats;
-  /** Index-time cost of contextual chunks (`--contextual`). */
-  contextual?: ContextualStats;
+  /** What the selected stages count, by key (the index-time cost of session summaries, say). */
+  [stageStats: string]: unknown;
 };
 
 /**
@@ -64,11 +60,8 @@ export type PipelineStats = {
 export type Pipeline = {
   readonly id: string;
   createRetriever(namespace: string): PipelineRetriever;
-  /** Contextual chunks of one haystack's documents (`--contextual`); undefined when off. */
-  contextualize?(
-    documents: readonly MemoryDocument[],
-    signal?: AbortSignal,
-  ): Promise<ContextualizeCorpusResult>;
+  /** The index-time stages' rewrite of one haystack's documents (`--contextual`); undefined when none is selected. */
+  indexDocuments?(documents: readonly MemoryDocument[], signal?: AbortSignal): Promise<IndexedDocuments>;
   stats(): PipelineStats;
   /** Writes the embeddings not yet in the cache. */
   flush(): Promise<void>;
@@ -113,8 +106,8 @@ export function createPipeline(
   const usesDense = searchesDense(config);
   const embedding = createTimedEmbedder(config, environment, resources.embedder);
   const vectorStore = pipelineEmbeds(config) ? createVectorStore(config, environment) : undefined;
-  const summaries = createPipelineSummarizer(config, environment);
-  const contextual = createPipelineContextualizer(config, environment, summaries.summarizer);
+  // The stages the config selects (components/stages/): index-time hooks, pool stages, the reranker.
+  const stages = createPipelineStageSet(config, environment);
   const fusion = fusionOf(config);
   const routes = searchedRoutes(config);
   const descriptor: AnyRetriever = fromRegistry(RETRIEVERS, config.retriever, {
@@ -124,10 +117,8 @@ export function createPipeline(
   // The retriever's own options (its descriptor's keys of the resolved config) and shared settings.
   const ownOptions = retrieverOptions(config);
   const routeSettings = routeSettingsOf(config);
-  // The stages the config turns on (components/stages/), in their declared order.
-  const stages = selectedStages(config);
   // --reranker: one reranker for the run (its client, cache and retries shared by every question).
-  const reranker = createConfiguredReranker(config, environment);
+  const rerank = stages.reranker;
 
   const createRetriever = (namespace: string): PipelineRetriever => {
     // Its own count, so a question's embedding time is its own when haystacks overlap.
@@ -141,18 +132,15 @@ export function createPipeline(
         })
       : undefined;
     // A base that reranks its own candidates (session-aware) does so before its final cut.
-    const rerankHook =
-      reranker && descriptor.capabilities.reranksCandidates ? newRerankHookState() : undefined;
+    const rerankHook = rerank && descriptor.capabilities.reranksCandidates ? newRerankHookState() : undefined;
     const dependencies: RetrieverDependencies = {
       tokenizer,
       dense: usesDense ? dense : undefined,
       fusion,
       routes,
       namespace,
-      summarizer: summaries.summarizer,
-      ...(reranker && rerankHook
-        ? { reranker: { reranker, state: rerankHook, depth: config.rerankDepth } }
-        : {}),
+      summarizer: stages.summarizer,
+      ...(rerank && rerankHook ? { reranker: { ...rerank, state: rerankHook } } : {}),
       routeSettings,
       rrfK: config.rrfK,
       finalTopK: config.finalTopK,
@@ -160,7 +148,7 @@ export function createPipeline(
     };
     const base = descriptor.create(ownOptions, dependencies);
     const stagedBase = withStages(base.retriever, {
-      stages: stages.map(({ descriptor, options }) => descriptor.create(options)),
+      stages: stages.poolStages(),
       finalK: config.finalTopK,
       dense,
       indexDense: !usesDense,
@@ -169,10 +157,9 @@ export function createPipeline(
     const staged = base.lastSourceTrace
       ? withSourceTrace(stagedBase, { lastTrace: base.lastSourceTrace })
       : stagedBase;
-    const retriever = reranker
+    const retriever = rerank
       ? withReranker(staged, {
-          reranker,
-          depth: config.rerankDepth,
+          ...rerank,
           ...(rerankHook ? { hookState: rerankHook } : {}),
         })
       : staged;
@@ -182,11 +169,10 @@ export function createPipeline(
   return {
     id: `pipeline:${config.retriever}`,
     createRetriever,
-    ...(contextual.contextualize ? { contextualize: contextual.contextualize } : {}),
+    ...(stages.indexDocuments ? { indexDocuments: stages.indexDocuments } : {}),
     stats: () => {
       const embedder = embedding.inner();
       const counts = embedder?.stats?.();
-      const contextualStats = contextual.stats();
       return {
         embedded: counts?.misses ?? 0,
         cacheHits: counts?.hits ?? 0,
@@ -196,8 +182,7 @@ export function createPipeline(
         truncated: counts?.truncated ?? 0,
         ...(embedder ? { embedderIdentity: cacheIdentityOf(embedder) } : {}),
         embedSeconds: embedding.seconds(),
-        summaries: summaries.stats(),
-        ...(contextualStats ? { contextual: contextualStats } : {}),
+        ...stages.stats(),
       };
     },
     /** Writes the embeddings not yet in the cache (so stats count every race with other processes). */

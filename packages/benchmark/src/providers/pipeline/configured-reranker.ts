@@ -12,13 +12,13 @@ import { resolveReranker } from '../../config/component-ids.js';
 import { type EndpointSettings, resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
 import { addSecret, checkEndpointUrl } from '../../config/secrets.js';
 import type { RunSection } from '../../config/sections/run-section.js';
-import type { RerankerOptionValues, StagesSection } from '../../config/sections/stages-section.js';
+import type { RerankerOptionValues, StageOptionValues } from '../../config/sections/stages-section.js';
 
 /**
  * What a reranker is made from: `--reranker`, the cache, the run's OpenAI-compatible endpoint (for
  * chat models) and the families' own options (components/rerankers/).
  */
-export type RerankerSettings = Pick<StagesSection, 'reranker'> &
+export type RerankerSettings = Pick<StageOptionValues, 'reranker'> &
   Pick<RunSection, 'cache' | 'cacheDir'> &
   EndpointSettings &
   Partial<RerankerOptionValues>;
@@ -81,7 +81,7 @@ export function rerankUsageEntry(
 
 /** The priced model of `--reranker` (the chat model, or a rerank server's model); none for one that calls none. */
 export function rerankModelOf(
-  settings: Pick<StagesSection, 'reranker'> & Partial<RerankerOptionValues>,
+  settings: Pick<StageOptionValues, 'reranker'> & Partial<RerankerOptionValues>,
 ): string | undefined {
   if (!settings.reranker) return undefined;
   const { descriptor, argument } = resolveReranker(settings.reranker);
@@ -93,7 +93,7 @@ export function rerankModelOf(
  * question (its family's `planCalls`); undefined for a reranker that calls no model.
  */
 export function rerankPlanner(
-  settings: Pick<StagesSection, 'reranker'> & Partial<RerankerOptionValues>,
+  settings: Pick<StageOptionValues, 'reranker'> & Partial<RerankerOptionValues>,
 ): { model: string; plan: (size: RerankCallSize) => RerankCallPlan } | undefined {
   if (!settings.reranker) return undefined;
   const { descriptor, argument } = resolveReranker(settings.reranker);

@@ -1,7 +1,7 @@
 import { buildCorpus } from '../../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { IN_PROCESS_CAPABILITIES } from '../../config/provider-capabilities.js';
-import { contextualizesWithLlm } from '../../config/run-shape.js';
+import { indexesWithLlm } from '../../config/run-shape.js';
 import type { Provider } from '../provider.js';
 import { createPipeline, type PipelineResources } from './configured-pipeline.js';
 import { rerankModelOf, rerankStats } from './configured-reranker.js';
@@ -29,7 +29,7 @@ export function createPipelineProvider(
     /** Contextualized and indexed, with the times of each step; rejects with the step's error. */
     ready: Promise<{
       started: number;
-      contextual: Awaited<ReturnType<NonNullable<typeof pipeline.contextualize>>> | undefined;
+      contextual: Awaited<ReturnType<NonNullable<typeof pipeline.indexDocuments>>> | undefined;
       contextualized: number;
       documents: Parameters<ReturnType<typeof pipeline.createRetriever>['index']>[0]['documents'];
       indexed: number;
@@ -42,8 +42,8 @@ export function createPipelineProvider(
     const retriever = pipeline.createRetriever(record.question_id);
     const ready = (async () => {
       const started = performance.now();
-      const contextual = pipeline.contextualize
-        ? await pipeline.contextualize(corpus.documents, signal)
+      const contextual = pipeline.indexDocuments
+        ? await pipeline.indexDocuments(corpus.documents, signal)
         : undefined;
       const contextualized = performance.now();
       const documents = contextual?.documents ?? corpus.documents;
@@ -88,8 +88,8 @@ export function createPipelineProvider(
   };
   return {
     id: pipeline.id,
-    // Contextual chunks from an LLM are paid for: they are made for the question that runs, only.
-    ...(contextualizesWithLlm(config, IN_PROCESS_CAPABILITIES)
+    // Index-time stages calling an LLM (contextual chunks) are paid for: a haystack is indexed for the question that runs, only.
+    ...(indexesWithLlm(config, IN_PROCESS_CAPABILITIES)
       ? {}
       : {
           prepare({ record, signal }: { record: LongMemEvalRecord; signal?: AbortSignal }) {

@@ -5,19 +5,17 @@ import type { RetrievalSection } from '../../config/sections/retrieval-section.j
 import type { RoutesSection } from '../../config/sections/routes-section.js';
 import type { RunSection } from '../../config/sections/run-section.js';
 import type { StageOptionValues } from '../../config/sections/stages-section.js';
-import type { SummariesSection } from '../../config/sections/summaries-section.js';
-import type { createConfiguredReranker, rerankModelOf } from './configured-reranker.js';
+import type { rerankModelOf } from './configured-reranker.js';
 import type { ExplainSettings } from './explain-trace.js';
-import type { ContextualSettings } from './pipeline-contextualizer.js';
-import type { SummarizerSettings } from './pipeline-summarizer.js';
+import type { StagePartsSettings } from './pipeline-stage-set.js';
 import type { routeSettingsOf } from './route-settings.js';
 import type { createTimedEmbedder } from './timed-embedder.js';
 import type { createVectorStore } from './vector-stores.js';
 
 /**
  * What the pipeline reads of a resolved config, by section: the retriever (its choice and own
- * options), the routes' fusion and settings, the stages, the summaries and what the embedder,
- * reranker and vector store read. A flat resolved config has them all; nothing here is the whole
+ * options), the routes' fusion and settings, the stages' shared parts and what the embedder and
+ * vector store read. A flat resolved config has them all; nothing here is the whole
  * config's type.
  */
 
@@ -34,13 +32,11 @@ export type PipelineSettings = RetrieverChoice &
   Parameters<typeof routeSettingsOf>[0] &
   Pick<RoutesSection, 'feedbackDocs' | 'feedbackWeight'> &
   // The stages read their own options (components/stages/); multi-source merges at --dedup-threshold.
-  Pick<StageOptionValues, 'dedupThreshold'> & {
-    readonly rerankDepth: number;
-  } & Parameters<typeof createVectorStore>[0] &
-  SummarizerSettings &
-  ContextualSettings &
-  Parameters<typeof createTimedEmbedder>[0] &
-  Parameters<typeof createConfiguredReranker>[0];
+  Pick<StageOptionValues, 'dedupThreshold'> &
+  Parameters<typeof createVectorStore>[0] &
+  // The stages' shared parts: the endpoint, the cache, the reranker families' options.
+  StagePartsSettings &
+  Parameters<typeof createTimedEmbedder>[0];
 
 /** What the pipeline as a provider reads besides: the provider, the corpus, the trace's settings, `--explain`. */
 export type PipelineProviderSettings = PipelineSettings &
@@ -48,5 +44,4 @@ export type PipelineProviderSettings = PipelineSettings &
   CorpusOptions &
   ExplainSettings &
   Pick<RunSection, 'explain'> &
-  Pick<SummariesSection, 'contextual'> &
   Parameters<typeof rerankModelOf>[0];

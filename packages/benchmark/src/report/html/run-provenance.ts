@@ -41,8 +41,8 @@ export type RunProvenance = {
 
 /** The stages a run's config turns on, in pipeline order. */
 export function runStages(config: Run['config']['config']): string[] {
-  const stages: string[] = [];
-  if (config.contextual !== 'none') stages.push(`contextual (${config.contextual})`);
+  // The stages at index time first (components/stages/: their `provenance`).
+  const stages = stagesProvenance(config, 'index');
   if (config.feedbackDocs > 0)
     stages.push(`dense feedback (${config.feedbackDocs} docs, weight ${config.feedbackWeight})`);
   if (config.bm25FeedbackDocs)

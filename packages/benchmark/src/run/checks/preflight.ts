@@ -5,16 +5,9 @@ import { ownOptions } from '../../components/component.js';
 import { embedderFamily, resolveEmbedder } from '../../config/component-ids.js';
 import { apiKeyVariables, type OpenAiRole, resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
 import { embedderParts } from '../../config/run-config.js';
-import {
-  contextualizesWithLlm,
-  embeds,
-  judges,
-  summarizesWithLlm,
-  usesPipeline,
-} from '../../config/run-shape.js';
+import { embeds, judges, stageChatModels, usesPipeline } from '../../config/run-shape.js';
 import type { QaSection } from '../../config/sections/qa-section.js';
 import type { RunSection } from '../../config/sections/run-section.js';
-import type { SummariesSection } from '../../config/sections/summaries-section.js';
 import { checkModelOnDisk } from '../../models/onnx-model-resolver.js';
 import {
   createConfiguredEmbedder,
@@ -34,12 +27,10 @@ export type PreflightSettings = EmbedderSettings &
   Pick<QaSection, 'readerModel' | 'judgeModel' | 'maxCost'> &
   Pick<RunSection, 'out'> &
   Parameters<typeof embeds>[0] &
-  Parameters<typeof summarizesWithLlm>[0] &
-  Parameters<typeof contextualizesWithLlm>[0] &
+  Parameters<typeof stageChatModels>[0] &
   Parameters<typeof checkReaderSettings>[0] &
   Parameters<typeof checkAnswerSource>[0] &
-  Parameters<typeof checkProviderGranularity>[0] &
-  Pick<SummariesSection, 'summarizerModel' | 'contextualModel'>;
+  Parameters<typeof checkProviderGranularity>[0];
 
 /** What the run needs from outside, checked before any work; each failure is one sentence. */
 export type PreflightOptions = {
@@ -55,7 +46,8 @@ const OPENAI_HOST = 'api.openai.com';
 
 /** A model a run will call at an OpenAI-compatible endpoint. */
 export type LlmRole = {
-  role: 'reader' | 'judge' | 'summarizer' | 'contextual' | 'embedder';
+  /** reader, judge, embedder, or a stage's role (its `chatModel`: summarizer, contextual). */
+  role: string;
   model: string;
   /** Whose endpoint and key it uses (config/openai-endpoints.ts). */
   endpoint: OpenAiRole;
@@ -89,24 +81,8 @@ export function llmRoles(config: PreflightSettings): LlmRole[] {
   }
   const provider = providerCapabilities(config.provider);
   if (usesPipeline(provider)) {
-    if (summarizesWithLlm(config, provider)) {
-      roles.push({
-        role: 'summarizer',
-        model: config.summarizerModel,
-        endpoint: 'pipeline',
-        keyVariables: pipelineKey,
-        counted: false,
-      });
-    }
-    if (contextualizesWithLlm(config, provider)) {
-      roles.push({
-        role: 'contextual',
-        model: config.contextualModel,
-        endpoint: 'pipeline',
-        keyVariables: pipelineKey,
-        counted: false,
-      });
-    }
+    for (const { role, model } of stageChatModels(config, provider))
+      roles.push({ role, model, endpoint: 'pipeline', keyVariables: pipelineKey, counted: false });
     for (const part of embeds(config, provider) ? embedderParts(config.embedder) : []) {
       if (!embedderFamily(part)?.capabilities.hosted) continue;
       roles.push({

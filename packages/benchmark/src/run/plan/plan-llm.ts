@@ -2,7 +2,6 @@ import { sharedQaSettings } from '../../benchmarks/benchmark-registry.js';
 import { isAbstention, type LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import type { ProviderSection } from '../../config/sections/provider-section.js';
 import type { QaSection } from '../../config/sections/qa-section.js';
-import type { SummariesSection } from '../../config/sections/summaries-section.js';
 import { countTokens } from '../../metrics/truncate-tokens.js';
 import { providerCapabilities } from '../../providers/provider-registry.js';
 import { judgeRubricDefinition } from '../../qa/judge-rubrics.js';
@@ -12,7 +11,8 @@ import { judgeOf, readerPromptOf } from '../benchmark-defaults.js';
 
 /** The LLM calls of one role in a run's plan, with their estimated tokens and cost. */
 export type LlmPlan = {
-  role: 'reader' | 'reader-notes' | 'judge' | 'summarizer' | 'contextual' | 'reranker';
+  /** reader, reader-notes, judge, reranker, or a stage's role (its `chatModel`: summarizer, contextual). */
+  role: string;
   model: string;
   calls: number;
   promptTokens: number;
@@ -22,7 +22,6 @@ export type LlmPlan = {
 
 // Reader max_tokens: a prompt's own (`ReaderPromptDefinition.maxTokens`), else 800, what the official run_generation.py sends.
 const ANSWER_TOKENS = 800;
-const SUMMARY_COMPLETION_TOKENS = 150;
 const JUDGE_HYPOTHESIS_TOKENS = 120;
 
 /** An LLM role's calls and tokens, before pricing. */
@@ -122,36 +121,6 @@ export function planJudge(
     notes.push('abstention questions are judged with the official abstention template.');
   }
   return plan;
-}
-
-/** `--summarizer llm`: one call per distinct session, its text cut at 12,000 characters. */
-export function planSummaries(
-  config: Pick<SummariesSection, 'summarizerModel'>,
-  records: readonly LongMemEvalRecord[],
-  tokensPerChar: number,
-  notes: string[],
-): UnpricedPlan {
-  const sessions = new Map<string, number>();
-  for (const record of records) {
-    record.haystack_session_ids.forEach((id, index) => {
-      sessions.set(
-        id,
-        record.haystack_sessions[index]!.reduce(
-          (sum, turn) => sum + Math.min(turn.content.length, 12_000),
-          0,
-        ),
-      );
-    });
-  }
-  const chars = [...sessions.values()].reduce((sum, value) => sum + Math.min(value, 12_000) + 400, 0);
-  notes.push('summaries already in the cache are not requested again; the plan counts every session.');
-  return {
-    role: 'summarizer',
-    model: config.summarizerModel,
-    calls: sessions.size,
-    promptTokens: Math.round(chars * tokensPerChar),
-    completionTokens: sessions.size * SUMMARY_COMPLETION_TOKENS,
-  };
 }
 
 /**

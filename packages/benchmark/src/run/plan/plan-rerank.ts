@@ -4,12 +4,12 @@ import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { type RetrieverChoice, rerankCandidates } from '../../config/retriever-rules.js';
 import { usesPipeline } from '../../config/run-shape.js';
 import type { ProviderSection } from '../../config/sections/provider-section.js';
-import type { StagesSection } from '../../config/sections/stages-section.js';
+import type { StageOptionValues } from '../../config/sections/stages-section.js';
 import { rerankPlanner } from '../../providers/pipeline/configured-reranker.js';
 import { providerCapabilities } from '../../providers/provider-registry.js';
 
 /** What the rerank plan reads: the reranker, the retriever (its own options too) and the corpus settings. */
-export type RerankPlanSettings = Pick<StagesSection, 'reranker'> & {
+export type RerankPlanSettings = Pick<StageOptionValues, 'reranker'> & {
   readonly rerankModel: string;
   readonly rerankDepth: number;
 } & Pick<ProviderSection, 'provider'> &

@@ -1,21 +1,15 @@
 import { type CachedEmbedder, estimateCost, loadPriceTable } from '@lme/search-core';
 import { buildCorpus } from '../../benchmarks/build-corpus.js';
 import { isAbstention, type LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import { stagesProvenance } from '../../components/stages/stage-registry.js';
-import {
-  contextualizesWithLlm,
-  embeds,
-  judges,
-  readsAndJudges,
-  summarizesWithLlm,
-  usesPipeline,
-} from '../../config/run-shape.js';
+import type { MemoryDocument } from '@lme/search-core';
+import { selectedStages, stagesProvenance } from '../../components/stages/stage-registry.js';
+import { embeds, judges, readsAndJudges, usesPipeline } from '../../config/run-shape.js';
 import { countTokens } from '../../metrics/truncate-tokens.js';
 import { createConfiguredEmbedder } from '../../providers/pipeline/configured-embedder.js';
 import { providerCapabilities } from '../../providers/provider-registry.js';
 import { checkAnswerSource } from '../checks/check-answer-source.js';
 import { type IngestPlan, planIngest } from './plan-ingest.js';
-import { type LlmPlan, planJudge, planReader, planSummaries, type UnpricedPlan } from './plan-llm.js';
+import { type LlmPlan, planJudge, planReader, type UnpricedPlan } from './plan-llm.js';
 import { planRerank } from './plan-rerank.js';
 
 export type { LlmPlan } from './plan-llm.js';
@@ -27,12 +21,9 @@ export type { LlmPlan } from './plan-llm.js';
 export type PlannedConfig = Parameters<typeof createConfiguredEmbedder>[0] &
   Parameters<typeof planRerank>[0] &
   Parameters<typeof embeds>[0] &
-  Parameters<typeof contextualizesWithLlm>[0] &
   Parameters<typeof judges>[0] &
-  Parameters<typeof summarizesWithLlm>[0] &
   Parameters<typeof planReader>[0] &
-  Parameters<typeof planJudge>[0] &
-  Parameters<typeof planSummaries>[0] & { readonly contextualModel: string };
+  Parameters<typeof planJudge>[0];
 
 /** What a run would do, counted without calling any model or endpoint. */
 export type RunPlan = {
@@ -59,11 +50,6 @@ export type RunPlan = {
 
 // Token estimates: exact o200k_base counts on a sample of texts, scaled by characters.
 const SAMPLE_QUESTIONS = 12;
-// --contextual llm: one call per document, the conversation around it cut at 8000 characters
-// (contextPrompt), the chunk and about 400 characters of instructions; max_tokens 150.
-const CONTEXT_CONVERSATION_CHARS = 8000;
-const CONTEXT_INSTRUCTION_CHARS = 400;
-const CONTEXT_COMPLETION_TOKENS = 150;
 
 /**
  * The plan of a run over these records: questions, documents to index, texts to embed (and how
@@ -82,8 +68,7 @@ export async function planRun(
   for (const record of records) byType[record.question_type] = (byType[record.question_type] ?? 0) + 1;
   const notes: string[] = [];
   const provider = providerCapabilities(config.provider);
-  const contextualizes = contextualizesWithLlm(config, provider);
-  const corpus = countCorpus(config, records, contextualizes);
+  const corpus = countCorpus(config, records);
   const ingest = planIngest(config, records);
   const stages = usesPipeline(provider) ? stagesProvenance(config) : [];
   const embedding = embeds(config, provider)
@@ -94,19 +79,15 @@ export async function planRun(
   const unpriced: UnpricedPlan[] = [];
   if (readsAndJudges(config)) unpriced.push(...planReader(config, records, tokensPerChar, notes));
   if (judges(config)) unpriced.push(planJudge(config, records, notes));
-  if (summarizesWithLlm(config, provider))
-    unpriced.push(planSummaries(config, records, tokensPerChar, notes));
-  if (contextualizes) {
-    unpriced.push({
-      role: 'contextual',
-      model: config.contextualModel,
-      calls: corpus.documents,
-      promptTokens: Math.round(corpus.contextPromptChars * tokensPerChar),
-      completionTokens: corpus.documents * CONTEXT_COMPLETION_TOKENS,
-    });
-    notes.push(
-      'contexts already in the completion cache are not requested again; the plan counts every document.',
-    );
+  // The selected stages' own counts (their descriptors' `plan`): their chat model's calls, and notes.
+  if (usesPipeline(provider)) {
+    const input = { ...corpus, tokensPerChar, embeds: embeds(config, provider) };
+    for (const { descriptor, options } of selectedStages(config)) {
+      const plan = descriptor.plan?.(options, input);
+      const model = descriptor.chatModel?.(options);
+      if (plan?.calls && model) unpriced.push({ ...model, ...plan.calls });
+      notes.push(...(plan?.notes ?? []));
+    }
   }
   const rerank = planRerank(config, records, tokensPerChar);
   if (rerank) {
@@ -122,7 +103,7 @@ export async function planRun(
     questions: records.length,
     byType,
     abstention: records.filter((record) => isAbstention(record.question_id)).length,
-    documents: corpus.documents,
+    documents: corpus.haystacks.reduce((sum, haystack) => sum + haystack.length, 0),
     ...(ingest ? { ingest } : {}),
     ...(stages.length > 0 ? { stages } : {}),
     embedding,
@@ -134,23 +115,27 @@ export async function planRun(
   };
 }
 
-/** The documents of every haystack, their distinct texts, and the characters of their `--contextual llm` prompts. */
+/** The documents of every haystack, their distinct texts, and each distinct session's turns. */
 function countCorpus(
   config: PlannedConfig,
   records: readonly LongMemEvalRecord[],
-  contextualizes: boolean,
-): { documents: number; texts: Set<string>; contextPromptChars: number } {
-  let documents = 0;
+): { haystacks: MemoryDocument[][]; texts: Set<string>; sessions: Map<string, string[]> } {
+  const haystacks: MemoryDocument[][] = [];
   const texts = new Set<string>();
-  let contextPromptChars = 0;
+  const sessions = new Map<string, string[]>();
   for (const record of records) {
     const corpus = buildCorpus(record, config);
-    documents += corpus.documents.length;
+    haystacks.push(corpus.documents);
     for (const document of corpus.documents)
       for (const part of document.parts ?? [document.text]) texts.add(part);
-    if (contextualizes) contextPromptChars += contextPromptCharacters(corpus.documents);
+    record.haystack_session_ids.forEach((id, index) => {
+      sessions.set(
+        id,
+        record.haystack_sessions[index]!.map((turn) => turn.content),
+      );
+    });
   }
-  return { documents, texts, contextPromptChars };
+  return { haystacks, texts, sessions };
 }
 
 /** Texts and questions to embed, and how many of each the embedding cache already holds. */
@@ -171,9 +156,6 @@ async function planEmbedding(
   };
   await embedder.close?.();
   if (!config.cache) notes.push('--no-cache: every text is embedded, cached or not.');
-  if (config.contextual !== 'none' && config.contextualDense) {
-    notes.push('contextualized texts differ per haystack: they are embedded on top of the counts above.');
-  }
   return embedding;
 }
 
@@ -191,22 +173,4 @@ function sampleTokensPerChar(records: readonly LongMemEvalRecord[]): number {
     tokens += countTokens(text);
   }
   return chars === 0 ? 0.25 : tokens / chars;
-}
-
-/** Characters of the `--contextual llm` prompts of one haystack's documents (see contextPrompt). */
-function contextPromptCharacters(documents: readonly { text: string; sessionId: string }[]): number {
-  const sessionChars = new Map<string, number>();
-  for (const document of documents)
-    sessionChars.set(
-      document.sessionId,
-      (sessionChars.get(document.sessionId) ?? 0) + document.text.length + 1,
-    );
-  return documents.reduce(
-    (sum, document) =>
-      sum +
-      Math.min(sessionChars.get(document.sessionId)!, CONTEXT_CONVERSATION_CHARS) +
-      document.text.length +
-      CONTEXT_INSTRUCTION_CHARS,
-    0,
-  );
 }
