@@ -1,7 +1,7 @@
+import type { MemoryDocument } from '@lme/search-core';
 import { type CachedEmbedder, estimateCost, loadPriceTable } from '@lme/search-core';
 import { buildCorpus } from '../../benchmarks/build-corpus.js';
 import { isAbstention, type LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import type { MemoryDocument } from '@lme/search-core';
 import { selectedStages, stagesProvenance } from '../../components/stages/stage-registry.js';
 import { embeds, judges, readsAndJudges, usesPipeline } from '../../config/run-shape.js';
 import { countTokens } from '../../metrics/truncate-tokens.js';
