@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The runs of issue 47's acceptance ("every output unchanged, before vs after"): the sample under
-# five presets, the sample through --provider http against `lme serve`, and LoCoMo conv-26 under the
+# every preset, the sample through --provider http against `lme serve`, and LoCoMo conv-26 under the
 # evidence convention. Run it once with the release before the change and once with the code after
 # it, into two folders, then compare them:
 #
@@ -52,7 +52,10 @@ timed() {
   printf '%s\t%.1f\n' "$id" "$(echo "$end - $start" | bc)" | tee -a "$OUT/times.tsv"
 }
 
-for preset in bm25-official bm25 hybrid session-aware multi-route; do
+# Every preset of configs/presets/ (those that need a reader or an LLM run retrieval only, as
+# without --reader-model they do).
+for file in "$(dirname "$0")"/../configs/presets/*.json; do
+  preset=$(basename "$file" .json)
   timed "$preset" --dataset sample --preset "$preset"
 done
 
