@@ -9,6 +9,7 @@ import type { ExternalMemoryDescriptor } from '../external/external-memory-descr
 import type { ProtocolSession } from '../http/protocol.js';
 import { mem0Descriptor } from '../mem0/descriptor.js';
 import { mempalaceDescriptor } from '../mempalace/descriptor.js';
+import { parseProviderOptions } from '../provider-registry.js';
 import { type BridgeName, bridgesDir } from './bridge-catalog.js';
 import { bridgeIsolation } from './bridge-isolation.js';
 import { BRIDGE_EMBEDDINGS_FOLDER, type BridgeMemory } from './bridge-memory.js';
@@ -113,7 +114,7 @@ for (const [name, descriptor] of DESCRIPTORS) {
 
       beforeAll(async () => {
         workDir = await mkdtemp(join(tmpdir(), `lme-bridge-${name}-`));
-        memory = descriptor.createMemory(descriptor.options.parse({}), {
+        memory = descriptor.createMemory(parseProviderOptions(descriptor, {}), {
           environment: { ...process.env, ...BRIDGE_ENVIRONMENT },
           timeoutMs: 300_000,
           maxRetries: 0,
@@ -271,7 +272,7 @@ for (const [name, descriptor] of DESCRIPTORS) {
         expect(vectorFiles(vectors)).toEqual(written);
       }, 900_000);
 
-      it("ranks a namespace the same whatever else its process holds, exact ties included", async () => {
+      it('ranks a namespace the same whatever else its process holds, exact ties included', async () => {
         // Eight sessions saying the same thing: their scores tie exactly. mem0's one Qdrant
         // collection sorted every namespace's memories together with an unstable sort, so the ties
         // came back in an order that depended on the other namespaces in the process (at -j 2, on
@@ -299,7 +300,11 @@ for (const [name, descriptor] of DESCRIPTORS) {
             })),
           },
         ];
-        const query = { query: 'What is the name of the cat I adopted?', topK: 8, granularity: 'session' as const };
+        const query = {
+          query: 'What is the name of the cat I adopted?',
+          topK: 8,
+          granularity: 'session' as const,
+        };
         const ranked = async (namespace: string) => {
           await memory.reset(namespace);
           await memory.ingest(namespace, ties);
