@@ -52,6 +52,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   run: async () => (await import('./run-command.js')).runCommand(),
   datasets: async () => (await import('./datasets-command.js')).datasetsCommand(),
   presets: async () => (await import('./presets-command.js')).presetsCommand(),
+  providers: async () => (await import('./providers-command.js')).providersCommand(),
   models: async () => (await import('./models-command.js')).modelsCommand(),
   ablate: async () => (await import('./ablate-command.js')).ablateCommand(),
   versus: async () => (await import('./versus-command.js')).versusCommand(),
@@ -71,7 +72,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
 const asked = process.argv[2];
 // `--plugin <file>` of a command that takes run options: components from outside the tree join the
 // registries before the run config and its flags are built from them (components/plugins/load-plugins.ts).
-const RUN_OPTION_COMMANDS = ['run', 'ablate', 'versus', 'serve', 'claims', 'judge-probe'];
+const RUN_OPTION_COMMANDS = ['run', 'ablate', 'versus', 'serve', 'claims', 'judge-probe', 'providers'];
 const pluginSpecifiers =
   asked !== undefined && RUN_OPTION_COMMANDS.includes(asked) ? pluginArguments(process.argv.slice(3)) : [];
 if (pluginSpecifiers.length > 0) {
@@ -99,7 +100,7 @@ try {
 // `lme --help` lists the commands by what they are for.
 const COMMAND_GROUPS: Readonly<Record<string, readonly string[]>> = {
   'Run a benchmark:': ['run', 'ablate', 'versus', 'merge', 'serve', 'judge-probe'],
-  'Data, presets and models:': ['datasets', 'presets', 'models', 'cache', 'qdrant', 'bridges'],
+  'Data, presets and models:': ['datasets', 'presets', 'providers', 'models', 'cache', 'qdrant', 'bridges'],
   'Read results:': ['runs', 'compare', 'gate', 'report', 'explain', 'claims'],
 };
 for (const [heading, names] of Object.entries(COMMAND_GROUPS))
