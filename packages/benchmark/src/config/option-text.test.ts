@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { optionDefault, optionFromText, unwrapOption } from './option-text.js';
+import { optionFromText, unwrapOption } from './option-text.js';
 
 const option = (schema: z.ZodType) => ({ schema });
 
@@ -44,9 +44,8 @@ describe('an option read from command-line text', () => {
     expect(optionFromText(url, ' ')).toEqual({ problem: 'is empty; give a value or leave the option out' });
   });
 
-  it('gives the default of an option not given, and the schema under its wrappers', () => {
-    expect(optionDefault(option(z.number().default(3)))).toBe(3);
-    expect(optionDefault(option(z.number().optional()))).toBeUndefined();
+  it('gives the schema under its wrappers and its default', () => {
+    expect(unwrapOption(option(z.number().optional())).defaultValue).toBeUndefined();
     const { schema, defaultValue } = unwrapOption(option(z.enum(['a', 'b']).optional().default('a')));
     expect(schema).toBeInstanceOf(z.ZodEnum);
     expect(defaultValue).toBe('a');

@@ -73,9 +73,3 @@ export function optionFromText(option: Pick<ComponentOption, 'schema'>, text: st
   const parsed = option.schema.safeParse(value);
   return parsed.success ? { value: parsed.data } : { problem: problemOf(parsed.error) };
 }
-
-/** An option's value when it is not given: its schema's default (undefined: it has none). */
-export function optionDefault(option: Pick<ComponentOption, 'schema'>): unknown {
-  const parsed = option.schema.safeParse(undefined);
-  return parsed.success ? parsed.data : undefined;
-}

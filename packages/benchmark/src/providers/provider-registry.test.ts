@@ -5,7 +5,7 @@ import { parseRun } from '../cli/parse-run-flags.js';
 import { providersHelp } from '../cli/provider-help.js';
 import { resolveRunConfig } from '../cli/run-option-flags.js';
 import { defineProviderOptions, providerOptionFlag } from '../components/provider-options.js';
-import { optionDefault } from '../config/option-text.js';
+import { unwrapOption } from '../config/option-text.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import { listPresets, loadPreset } from '../config/presets.js';
 import { redact } from '../config/secrets.js';
@@ -82,6 +82,21 @@ describe('the provider registry', () => {
     expect(() => parseProviderOptions(PROVIDERS['http']!, { fresh: 'true' })).toThrow(
       '--provider-option fresh=true: --provider http has no option "fresh" (did you mean "fresh-per-question"?); its options: fresh-per-question, ingest-batch.',
     );
+  });
+
+  it('refuses a run without an option that has no default, naming the flag it needs', () => {
+    const descriptor = {
+      name: 'store',
+      options: defineProviderOptions({
+        space: { schema: z.string().min(1), help: 'the space the memories are kept in' },
+      }),
+    };
+    expect(() => parseProviderOptions(descriptor, {})).toThrow(
+      new Error(
+        '--provider store needs --provider-option space=<value> (the space the memories are kept in).',
+      ),
+    );
+    expect(parseProviderOptions(descriptor, { space: 'lab' })).toEqual({ space: 'lab' });
   });
 
   it('refuses an empty value and a number not in decimal, and cuts a long value it echoes', () => {
@@ -185,7 +200,7 @@ describe("every provider's options (the registry iterated)", () => {
         expect(option.group).toBe('retrieval');
         const line = help.find((text) => text.startsWith(`      ${key}=…  ${option.help}`));
         expect(line, key).toBeDefined();
-        const fallback = optionDefault(option);
+        const fallback = unwrapOption(option).defaultValue;
         expect(defaults[key]).toEqual(fallback);
         if (fallback === undefined) continue;
         expect(line).toContain(`default: ${String(fallback)}`);

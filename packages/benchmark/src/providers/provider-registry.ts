@@ -1,6 +1,7 @@
 import type { ComponentOptions, OptionValues } from '../components/component.js';
+import { providerOptionFlag } from '../components/provider-options.js';
 import { closeNames } from '../config/close-names.js';
-import { optionDefault, optionFromText } from '../config/option-text.js';
+import { optionFromText } from '../config/option-text.js';
 import type { ProviderCapabilities } from '../config/provider-capabilities.js';
 import { fullContextDescriptor, oracleDescriptor } from './context-providers.js';
 import { externalProviderDescriptor } from './external/external-descriptor.js';
@@ -81,12 +82,20 @@ export function parseProviderOptions<O extends ComponentOptions>(
   }
   for (const [key, option] of Object.entries(descriptor.options)) {
     const text = Object.hasOwn(given, key) ? given[key] : undefined;
-    const read = text === undefined ? { value: optionDefault(option) } : optionFromText(option, text);
+    if (text === undefined) {
+      // Not given: its default; an option with neither a default nor `.optional()` must be given.
+      const fallback = option.schema.safeParse(undefined);
+      if (!fallback.success)
+        throw new Error(`--provider ${descriptor.name} needs ${providerOptionFlag(key)} (${option.help}).`);
+      if (fallback.data !== undefined) values[key] = fallback.data;
+      continue;
+    }
+    const read = optionFromText(option, text);
     if ('problem' in read)
       throw new Error(
-        `--provider-option ${key}=${echoed(text ?? '')}: --provider ${descriptor.name}'s option "${key}": ${read.problem}.`,
+        `--provider-option ${key}=${echoed(text)}: --provider ${descriptor.name}'s option "${key}": ${read.problem}.`,
       );
-    if (read.value !== undefined) values[key] = read.value;
+    values[key] = read.value;
   }
   return values as OptionValues<O>;
 }
