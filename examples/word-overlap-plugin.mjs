@@ -94,9 +94,10 @@ export default ({ z, defineRetriever, defineStage }) => ({
     {
       name: 'overlap-memory',
       description: 'an in-process memory ranking sessions or turns by the query words they share',
-      options: z.object({
-        'min-shared': z.coerce.number().int().min(0).default(1).describe('fewest shared words a hit needs'),
-      }),
+      // Given as --provider-option min-shared=2: the text is read by the schema's type.
+      options: {
+        'min-shared': { schema: z.number().int().min(0).default(1), help: 'fewest shared words a hit needs' },
+      },
       capabilities: { external: true, answersItself: false, ranks: true },
       createMemory: (options) => {
         const words = (text) => new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);

@@ -16,6 +16,10 @@ export const COMMAND_MODULES: Readonly<Record<string, CommandModule>> = {
   run: { load: async () => (await import('./run-command.js')).runCommand(), runOptions: true },
   datasets: { load: async () => (await import('./datasets-command.js')).datasetsCommand() },
   presets: { load: async () => (await import('./presets-command.js')).presetsCommand() },
+  providers: {
+    load: async () => (await import('./providers-command.js')).providersCommand(),
+    runOptions: true,
+  },
   models: { load: async () => (await import('./models-command.js')).modelsCommand() },
   ablate: { load: async () => (await import('./ablate-command.js')).ablateCommand(), runOptions: true },
   versus: { load: async () => (await import('./versus-command.js')).versusCommand(), runOptions: true },

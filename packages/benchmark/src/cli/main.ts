@@ -73,7 +73,7 @@ try {
 // `lme --help` lists the commands by what they are for.
 const COMMAND_GROUPS: Readonly<Record<string, readonly string[]>> = {
   'Run a benchmark:': ['run', 'ablate', 'versus', 'merge', 'serve', 'judge-probe'],
-  'Data, presets and models:': ['datasets', 'presets', 'models', 'cache', 'qdrant', 'bridges'],
+  'Data, presets and models:': ['datasets', 'presets', 'providers', 'models', 'cache', 'qdrant', 'bridges'],
   'Read results:': ['runs', 'compare', 'gate', 'report', 'explain', 'claims'],
 };
 for (const [heading, names] of Object.entries(COMMAND_GROUPS))

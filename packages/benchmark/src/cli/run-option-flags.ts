@@ -4,6 +4,7 @@ import type { Benchmark } from '../benchmarks/benchmark.js';
 import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
 import { closeNames } from '../config/close-names.js';
 import { ineffectiveKeyWarnings } from '../config/ineffective-keys.js';
+import { type OptionField, unwrapOption } from '../config/option-text.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import { listPresets, loadPreset } from '../config/presets.js';
 import { type RunConfig, type RunConfigInput, runConfigSchema } from '../config/run-config.js';
@@ -16,7 +17,7 @@ import {
   runOptionOf,
 } from '../config/run-options.js';
 import { PRESET_CONTEXT_BUDGET } from '../config/sections/stages-section.js';
-import { parseProviderOptions, providerNamed, providerOptionKeys } from '../providers/provider-registry.js';
+import { parseProviderOptions, providerNamed } from '../providers/provider-registry.js';
 import { benchmarkLayer, benchmarkOfDataset } from '../run/benchmark-defaults.js';
 import { keyValueFlag, listFlag, namedWeightsFlag, schemaNumberFlag, weightsFlag } from './parse-flag.js';
 
@@ -26,27 +27,23 @@ import { keyValueFlag, listFlag, namedWeightsFlag, schemaNumberFlag, weightsFlag
  * schema, so the CLI and a preset are held to the same limits and the help never drifts.
  */
 
-type Field = z.core.$ZodType & { def: { type: string; innerType?: Field; defaultValue?: unknown } };
-
 /** The schema of one config key, without its `.default()` / `.optional()` wrappers, and its default. */
-export function fieldOf(key: string): { schema: Field; defaultValue: unknown } {
-  let schema = (runConfigSchema.shape as unknown as Record<string, Field>)[key];
+export function fieldOf(key: string): OptionField {
+  const schema = (runConfigSchema.shape as unknown as Record<string, z.ZodType>)[key];
   if (!schema) throw new Error(`run option ${key} is not a run config key.`);
-  let defaultValue: unknown;
-  while (schema.def.innerType && ['default', 'optional', 'prefault', 'nullable'].includes(schema.def.type)) {
-    if (schema.def.type === 'default') defaultValue = schema.def.defaultValue;
-    schema = schema.def.innerType;
-  }
-  return { schema, defaultValue };
+  return unwrapOption({ schema });
 }
 
 function formatDefault(value: unknown): string {
   return Array.isArray(value) ? value.join(',') : String(value);
 }
 
-/** The help of one declaration: its text, then env and default in parentheses. */
-export function helpOf(option: RunOptionDeclaration): string {
-  const { schema, defaultValue } = fieldOf(option.key);
+/**
+ * The help of one declaration: its text, then env and default in parentheses. `field`: the
+ * option's own schema, for one that is not a run config key (a `--provider-option`).
+ */
+export function helpOf(option: RunOptionDeclaration, field: OptionField = fieldOf(option.key)): string {
+  const { schema, defaultValue } = field;
   const notes: string[] = [];
   if (option.env) notes.push(`env ${option.env}`);
   const isBoolean = schema.def.type === 'boolean';
@@ -219,7 +216,7 @@ export function resolveRunConfig(
     flags: Object.keys(flags),
   };
   const warnings = ineffectiveKeyWarnings(config, Object.keys(flags), descriptor.capabilities);
-  if (config.providerOptions !== undefined && providerOptionKeys(descriptor).length === 0) {
+  if (config.providerOptions !== undefined && Object.keys(descriptor.options).length === 0) {
     warnings.push(
       `--provider-option has no effect with --provider ${descriptor.name}, which takes no options.`,
     );

@@ -1,7 +1,7 @@
 import { buildCorpus } from '../benchmarks/build-corpus.js';
 import { evidenceSessions } from '../benchmarks/longmemeval-record.js';
 import type { Provider } from './provider.js';
-import { NO_OPTIONS, type ProviderDescriptor } from './provider-descriptor.js';
+import type { ProviderDescriptor } from './provider-descriptor.js';
 
 /**
  * `full-context`: no retrieval, the whole haystack goes to the reader (cut as the official code
@@ -32,7 +32,7 @@ const READER_ONLY = { external: false, answersItself: false, ranks: false } as c
 export const fullContextDescriptor: ProviderDescriptor = {
   name: 'full-context',
   description: 'no retrieval: the whole haystack goes to the reader (needs --reader-model)',
-  options: NO_OPTIONS,
+  options: {},
   capabilities: { ...READER_ONLY, readerSessions: 'haystack' },
   create: () => createContextProvider('full-context'),
 };
@@ -41,7 +41,7 @@ export const fullContextDescriptor: ProviderDescriptor = {
 export const oracleDescriptor: ProviderDescriptor = {
   name: 'oracle',
   description: 'no retrieval: only the evidence sessions go to the reader (an upper bound)',
-  options: NO_OPTIONS,
+  options: {},
   capabilities: { ...READER_ONLY, readerSessions: 'evidence' },
   create: () => createContextProvider('oracle'),
 };

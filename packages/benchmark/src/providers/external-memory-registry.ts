@@ -12,8 +12,7 @@ import { zepDescriptor } from './zep/descriptor.js';
  * API adapters). Nothing else in the program names them: help, options, warnings and the run's
  * behaviour come from the descriptor.
  */
-// biome-ignore lint/suspicious/noExplicitAny: each descriptor has its own options type.
-export const EXTERNAL_MEMORIES: Readonly<Record<string, ExternalMemoryDescriptor<any>>> = {
+export const EXTERNAL_MEMORIES: Readonly<Record<string, ExternalMemoryDescriptor>> = {
   mem0: mem0Descriptor,
   mempalace: mempalaceDescriptor,
   'mem0-platform': mem0PlatformDescriptor,

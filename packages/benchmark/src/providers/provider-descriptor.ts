@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { ComponentOptions, OptionValues } from '../components/component.js';
 import type { ProviderCapabilities } from '../config/provider-capabilities.js';
 import type { ProviderSection } from '../config/sections/provider-section.js';
 import type { RetrievalSection } from '../config/sections/retrieval-section.js';
@@ -40,17 +40,14 @@ export type ProviderContext<Options> = {
 };
 
 /**
- * One memory system `--provider` can name: what it is, its `--provider-option`s as a zod object
- * (each field's `.describe()` is its help line), its capabilities (what the rest of the program
- * asks instead of its name) and its factory.
+ * One memory system `--provider` can name: what it is, its `--provider-option`s (`ComponentOption`
+ * records, as every component's, made by `defineProviderOptions`: schema, help, `measures`), its
+ * capabilities (what the rest of the program asks instead of its name) and its factory.
  */
-export type ProviderDescriptor<Options = Record<string, unknown>> = {
+export type ProviderDescriptor<O extends ComponentOptions = ComponentOptions> = {
   readonly name: string;
   readonly description: string;
-  readonly options: z.ZodType<Options>;
+  readonly options: O;
   readonly capabilities: ProviderCapabilities;
-  create(context: ProviderContext<Options>): Provider;
+  create(context: ProviderContext<OptionValues<O>>): Provider;
 };
-
-/** The options schema of a provider that takes none. */
-export const NO_OPTIONS = z.object({});

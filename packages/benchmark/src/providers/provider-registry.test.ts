@@ -4,6 +4,8 @@ import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { parseRun } from '../cli/parse-run-flags.js';
 import { providersHelp } from '../cli/provider-help.js';
 import { resolveRunConfig } from '../cli/run-option-flags.js';
+import { defineProviderOptions, providerOptionFlag } from '../components/provider-options.js';
+import { unwrapOption } from '../config/option-text.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import { listPresets, loadPreset } from '../config/presets.js';
 import { redact } from '../config/secrets.js';
@@ -41,11 +43,11 @@ function memoryStore() {
   return { memory, calls, namespaces };
 }
 
-const storeOptions = z.object({
-  'top-boost': z.coerce.number().min(0).max(1).optional().describe('weight of the boost, 0 to 1'),
+const storeOptions = defineProviderOptions({
+  'top-boost': { schema: z.number().min(0).max(1).optional(), help: 'weight of the boost, 0 to 1' },
 });
 
-function storeDescriptor(store = memoryStore()): ExternalMemoryDescriptor<z.infer<typeof storeOptions>> {
+function storeDescriptor(store = memoryStore()): ExternalMemoryDescriptor<typeof storeOptions> {
   return {
     name: 'store',
     description: 'an in-memory store',
@@ -75,11 +77,26 @@ describe('the provider registry', () => {
       '--provider-option top-bost=0.5: --provider store has no option "top-bost" (did you mean "top-boost"?); its options: top-boost.',
     );
     expect(() => parseProviderOptions(descriptor, { 'top-boost': '7' })).toThrow(
-      /^--provider-option top-boost=7: --provider store's option "top-boost": too big: .*1\.$/,
+      `--provider-option top-boost=7: --provider store's option "top-boost": takes a number from 0 to 1.`,
     );
     expect(() => parseProviderOptions(PROVIDERS['http']!, { fresh: 'true' })).toThrow(
       '--provider-option fresh=true: --provider http has no option "fresh" (did you mean "fresh-per-question"?); its options: fresh-per-question, ingest-batch.',
     );
+  });
+
+  it('refuses a run without an option that has no default, naming the flag it needs', () => {
+    const descriptor = {
+      name: 'store',
+      options: defineProviderOptions({
+        space: { schema: z.string().min(1), help: 'the space the memories are kept in' },
+      }),
+    };
+    expect(() => parseProviderOptions(descriptor, {})).toThrow(
+      new Error(
+        '--provider store needs --provider-option space=<value> (the space the memories are kept in).',
+      ),
+    );
+    expect(parseProviderOptions(descriptor, { space: 'lab' })).toEqual({ space: 'lab' });
   });
 
   it('refuses an empty value and a number not in decimal, and cuts a long value it echoes', () => {
@@ -163,17 +180,68 @@ describe('the provider registry', () => {
   });
 });
 
+describe("every provider's options (the registry iterated)", () => {
+  const providers = Object.values(PROVIDERS).map((descriptor) => [descriptor.name, descriptor] as const);
+  const withOptions = providers.filter(([, descriptor]) => Object.keys(descriptor.options).length > 0);
+
+  it('are there to check', () => {
+    expect(withOptions.length).toBeGreaterThan(0);
+  });
+
+  it.each(providers)(
+    '%s: each option is a ComponentOption with help and its flag, and the default its help documents reads back as itself',
+    (name, descriptor) => {
+      const help = providersHelp({ [name]: descriptor }).split('\n');
+      const defaults = parseProviderOptions(descriptor, {});
+      for (const [key, option] of Object.entries(descriptor.options)) {
+        expect(key).toMatch(/^[a-z]+(-[a-z]+)*$/);
+        expect(option.help, key).toMatch(/\w+ \w+/);
+        expect(option.flags).toBe(providerOptionFlag(key));
+        expect(option.group).toBe('retrieval');
+        const line = help.find((text) => text.startsWith(`      ${key}=…  ${option.help}`));
+        expect(line, key).toBeDefined();
+        const fallback = unwrapOption(option).defaultValue;
+        expect(defaults[key]).toEqual(fallback);
+        if (fallback === undefined) continue;
+        expect(line).toContain(`default: ${String(fallback)}`);
+        expect(parseProviderOptions(descriptor, { [key]: String(fallback) })[key]).toEqual(fallback);
+      }
+    },
+  );
+
+  it.each(withOptions)(
+    '%s: an unknown option fails in one sentence naming it, the provider and the option meant',
+    (name, descriptor) => {
+      const keys = Object.keys(descriptor.options);
+      const meant = keys[0]!;
+      const typo = `${meant.slice(0, -1)}${meant.endsWith('q') ? 'z' : 'q'}`;
+      expect(() => parseProviderOptions(descriptor, { [typo]: '1' })).toThrow(
+        new Error(
+          `--provider-option ${typo}=1: --provider ${name} has no option "${typo}" (did you mean "${meant}"?); its options: ${keys.join(', ')}.`,
+        ),
+      );
+    },
+  );
+});
+
 describe('an external memory system registered by its descriptor', () => {
   const config = () => parseRunConfig({ provider: 'store', indexRoles: 'all' });
 
   it('needs the key its capabilities name, from the environment, and keeps it out of every message', () => {
     const descriptor = externalProviderDescriptor(storeDescriptor());
-    expect(() => descriptor.create({ config: config(), options: {}, runId: 'r', environment: {} })).toThrow(
+    expect(() =>
+      descriptor.create({
+        config: config(),
+        options: { 'top-boost': undefined },
+        runId: 'r',
+        environment: {},
+      }),
+    ).toThrow(
       '--provider store needs its API key in the environment variable STORE_API_KEY, which is not set.',
     );
     descriptor.create({
       config: config(),
-      options: {},
+      options: { 'top-boost': undefined },
       runId: 'r',
       environment: { STORE_API_KEY: 'sk-store-0123456789' },
     });
@@ -184,7 +252,7 @@ describe('an external memory system registered by its descriptor', () => {
     const store = memoryStore();
     const provider = externalProviderDescriptor(storeDescriptor(store)).create({
       config: config(),
-      options: {},
+      options: { 'top-boost': undefined },
       runId: 'run',
       environment: { STORE_API_KEY: 'sk-store-0123456789' },
     });
@@ -223,7 +291,7 @@ describe('an external memory system registered by its descriptor', () => {
     };
     const provider = externalProviderDescriptor(storeDescriptor(store)).create({
       config: config(),
-      options: {},
+      options: { 'top-boost': undefined },
       runId: 'run',
       environment: { STORE_API_KEY: 'sk-store-0123456789' },
     });

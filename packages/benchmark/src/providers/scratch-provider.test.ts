@@ -14,19 +14,21 @@ import { type ScratchPackage, scratchPackage } from '../testing/scratch-package.
  */
 
 const SCRATCH_MEMORY = `import { z } from 'zod';
+import type { OptionValues } from '../../components/component.js';
+import { defineProviderOptions } from '../../components/provider-options.js';
 import type { ExternalMemoryDescriptor } from '../external/external-memory-descriptor.js';
 import type { ExternalMemory } from '../external/external-memory.js';
 import type { ProtocolSession } from '../http/protocol.js';
 
 const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []);
 
-export const scratchMemoryOptions = z.object({
-  order: z
-    .enum(['overlap', 'reverse'])
-    .default('overlap')
-    .describe('overlap: most query words shared first; reverse: fewest first (a scratch option)'),
+export const scratchMemoryOptions = defineProviderOptions({
+  order: {
+    schema: z.enum(['overlap', 'reverse']).default('overlap'),
+    help: 'overlap: most query words shared first; reverse: fewest first (a scratch option)',
+  },
 });
-type ScratchMemoryOptions = z.infer<typeof scratchMemoryOptions>;
+type ScratchMemoryOptions = OptionValues<typeof scratchMemoryOptions>;
 
 function createScratchMemory(options: ScratchMemoryOptions): ExternalMemory {
   const stores = new Map<string, ProtocolSession[]>();
@@ -53,7 +55,7 @@ function createScratchMemory(options: ScratchMemoryOptions): ExternalMemory {
   };
 }
 
-export const scratchMemoryDescriptor: ExternalMemoryDescriptor<ScratchMemoryOptions> = {
+export const scratchMemoryDescriptor: ExternalMemoryDescriptor<typeof scratchMemoryOptions> = {
   name: 'scratch-memory',
   description: 'a scratch memory system: sessions ranked by the query words they share',
   options: scratchMemoryOptions,

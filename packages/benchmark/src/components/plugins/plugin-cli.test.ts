@@ -103,10 +103,12 @@ describe('lme run --plugin', () => {
 
   it("runs the plugin's external memory system on the sample, where lme's stage flags do nothing", () => {
     const memory = run(
-      ...['--provider', 'overlap-memory', '--dedup', '--drop-first', '--limit', '6'],
-      ...['--out', out(), '--run-id', 'memory'],
+      ...['--provider', 'overlap-memory', '--provider-option', 'min-shared=1', '--dedup', '--drop-first'],
+      ...['--limit', '6', '--out', out(), '--run-id', 'memory'],
     );
     expect(memory.status).toBe(0);
+    // Its option, a record like lme's own providers' options, read from the text by its schema.
+    expect(configOf('memory').provider_options).toEqual({ 'min-shared': 1 });
     expect(memory.stderr).toContain('--dedup has no effect without --provider pipeline.');
     expect(memory.stderr).toContain('--drop-first has no effect without --provider pipeline.');
     expect(recallOf('memory')).toBeGreaterThan(0.5);
@@ -114,6 +116,11 @@ describe('lme run --plugin', () => {
     const typo = run('--provider', 'overlap-memroy', '--dry-run');
     expect(typo.status).toBe(1);
     expect(typo.stderr).toContain('did you mean "overlap-memory"?');
+    const option = run('--provider', 'overlap-memory', '--provider-option', 'min-share=2', '--dry-run');
+    expect(option.status).toBe(1);
+    expect(option.stderr).toContain(
+      '--provider-option min-share=2: --provider overlap-memory has no option "min-share" (did you mean "min-shared"?); its options: min-shared.',
+    );
   }, 480_000);
 
   it('offers plugin names in "did you mean" and warns about plugin options like any other', () => {
@@ -141,7 +148,7 @@ describe('lme run --plugin', () => {
       ],
       [
         'memory-clash.mjs',
-        "export default ({ z }) => ({ memories: [{ name: 'http', description: '', options: z.object({}), capabilities: {}, createMemory() {} }] });\n",
+        "export default { memories: [{ name: 'http', description: '', options: {}, capabilities: {}, createMemory() {} }] };\n",
         /^lme: Plugin .*memory-clash\.mjs: provider "http" is already registered; give it another name\.\n$/,
       ],
       [

@@ -9,6 +9,7 @@ import type { ExternalMemoryDescriptor } from '../external/external-memory-descr
 import type { ProtocolSession } from '../http/protocol.js';
 import { mem0Descriptor } from '../mem0/descriptor.js';
 import { mempalaceDescriptor } from '../mempalace/descriptor.js';
+import { parseProviderOptions } from '../provider-registry.js';
 import { type BridgeName, bridgesDir } from './bridge-catalog.js';
 import { bridgeIsolation } from './bridge-isolation.js';
 import { BRIDGE_EMBEDDINGS_FOLDER, type BridgeMemory } from './bridge-memory.js';
@@ -113,7 +114,7 @@ for (const [name, descriptor] of DESCRIPTORS) {
 
       beforeAll(async () => {
         workDir = await mkdtemp(join(tmpdir(), `lme-bridge-${name}-`));
-        memory = descriptor.createMemory(descriptor.options.parse({}), {
+        memory = descriptor.createMemory(parseProviderOptions(descriptor, {}), {
           environment: { ...process.env, ...BRIDGE_ENVIRONMENT },
           timeoutMs: 300_000,
           maxRetries: 0,

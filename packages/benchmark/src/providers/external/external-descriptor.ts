@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { ComponentOptions } from '../../components/component.js';
 import { addSecret } from '../../config/secrets.js';
 import type { ProviderDescriptor } from '../provider-descriptor.js';
 import type { ExternalMemoryDescriptor } from './external-memory-descriptor.js';
@@ -10,9 +11,9 @@ import { createExternalProvider } from './external-provider.js';
  * Its credentials come from the environment variables `capabilities.apiKeyEnv` names, each
  * registered as a secret before the system sees it; an unset one stops the run in one sentence.
  */
-export function externalProviderDescriptor<Options>(
-  descriptor: ExternalMemoryDescriptor<Options>,
-): ProviderDescriptor<Options> {
+export function externalProviderDescriptor<O extends ComponentOptions>(
+  descriptor: ExternalMemoryDescriptor<O>,
+): ProviderDescriptor<O> {
   return {
     name: descriptor.name,
     description: descriptor.description,

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { ComponentOptions, OptionValues } from '../../components/component.js';
 import type { ProviderCapabilities } from '../../config/provider-capabilities.js';
 import type { ExternalMemory } from './external-memory.js';
 
@@ -24,13 +24,13 @@ export type ExternalMemoryDependencies = {
 
 /**
  * One external memory system (a folder under providers/ and one registry line): its name, what it
- * is, its options as a zod object parsed from `--provider-option key=value` (each field's
- * `.describe()` is its help line), its capabilities, and the factory.
+ * is, its options (`ComponentOption` records made by `defineProviderOptions`, given as
+ * `--provider-option key=value`), its capabilities, and the factory.
  */
-export type ExternalMemoryDescriptor<Options = Record<string, unknown>> = {
+export type ExternalMemoryDescriptor<O extends ComponentOptions = ComponentOptions> = {
   readonly name: string;
   readonly description: string;
-  readonly options: z.ZodType<Options>;
+  readonly options: O;
   readonly capabilities: ProviderCapabilities;
-  createMemory(options: Options, dependencies: ExternalMemoryDependencies): ExternalMemory;
+  createMemory(options: OptionValues<O>, dependencies: ExternalMemoryDependencies): ExternalMemory;
 };

@@ -1,23 +1,24 @@
 import { z } from 'zod';
+import type { ProviderOptionInput } from '../../components/provider-options.js';
 
 /**
- * Option fields every hosted adapter shares, as zod fields parsed from `--provider-option
- * key=value` text: numbers are coerced, booleans read `true/false/yes/no/1/0` (a plain coercion
- * would read `false` as true).
+ * Options every hosted adapter shares, as provider option records (`defineProviderOptions`): the
+ * text of `--provider-option key=value` is read by each schema's type (config/option-text.ts).
  */
 
 /** The service's base URL, defaulting to the one its API reference documents. */
 export function baseUrlOption(documentedDefault: string) {
-  return z
-    .string()
-    .url()
-    .default(documentedDefault)
-    .describe(`The service's base URL (default ${documentedDefault}); a self-hosted or regional one.`);
+  return {
+    schema: z.string().url().default(documentedDefault),
+    help: "The service's base URL; a self-hosted or regional one",
+    // Where the service is, as --provider-url: a resumed run may reach it elsewhere.
+    measures: false,
+  } as const satisfies ProviderOptionInput;
 }
 
-/** A yes/no option given as text. */
+/** A yes/no option. */
 export function booleanOption(defaultValue: boolean, help: string) {
-  return z.union([z.boolean(), z.stringbool()]).default(defaultValue).describe(help);
+  return { schema: z.boolean().default(defaultValue), help } satisfies ProviderOptionInput;
 }
 
 /**
@@ -25,37 +26,30 @@ export function booleanOption(defaultValue: boolean, help: string) {
  * comes back (`help` names the service's own default).
  */
 export function thresholdOption(help: string) {
-  return z.coerce.number().min(0).max(1).default(0).describe(help);
+  return { schema: z.number().min(0).max(1).default(0), help } satisfies ProviderOptionInput;
 }
-
-/** Most time to wait for the service to finish processing an ingest, in milliseconds. */
-const maxWaitOption = z.coerce
-  .number()
-  .int()
-  .min(0)
-  .max(24 * 3_600_000)
-  .default(600_000)
-  .describe(
-    'Most time to wait, in ms, for the service to finish processing what one ingest sent (default 600000); past it the question fails saying so.',
-  );
-
-/** Time between two looks at an asynchronous job, in milliseconds. */
-const pollIntervalOption = z.coerce
-  .number()
-  .int()
-  .min(10)
-  .max(60_000)
-  .default(2_000)
-  .describe('Time between two looks at a job the service is still processing, in ms (default 2000).');
 
 /**
  * The options of every adapter that polls the service for its asynchronous work (read by
- * `pollHostedJob`): spread into the adapter's option object.
+ * `pollHostedJob`): spread into the adapter's options. How long lme waits changes no figure.
  */
 export const pollingOptions = {
-  'max-wait-ms': maxWaitOption,
-  'poll-interval-ms': pollIntervalOption,
-};
+  'max-wait-ms': {
+    schema: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 3_600_000)
+      .default(600_000),
+    help: 'Most time to wait, in ms, for the service to finish processing what one ingest sent; past it the question fails saying so',
+    measures: false,
+  },
+  'poll-interval-ms': {
+    schema: z.number().int().min(10).max(60_000).default(2_000),
+    help: 'Time between two looks at a job the service is still processing, in ms',
+    measures: false,
+  },
+} as const satisfies Readonly<Record<string, ProviderOptionInput>>;
 
 /** One sentence for a turn-granularity search on a service that keeps sessions only. */
 export function sessionsOnlyError(system: string, reason: string): Error {

@@ -1,23 +1,22 @@
 import { z } from 'zod';
+import { defineProviderOptions } from '../../components/provider-options.js';
 import type { ProviderDescriptor } from '../provider-descriptor.js';
 import { createHttpProvider } from './http-provider.js';
 
-const httpOptions = z.object({
-  'fresh-per-question': z
-    .stringbool()
-    .optional()
-    .describe('true: a namespace per question, never shared (a server that must start empty for each)'),
-  'ingest-batch': z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(10_000)
-    .optional()
-    .describe('sessions per ingest request (default 100)'),
+const httpOptions = defineProviderOptions({
+  'fresh-per-question': {
+    schema: z.boolean().optional(),
+    help: 'true: a namespace per question, never shared (a server that must start empty for each)',
+  },
+  'ingest-batch': {
+    schema: z.number().int().min(1).max(10_000).optional(),
+    help: 'sessions per ingest request',
+    defaultHelp: '100',
+  },
 });
 
 /** `--provider http`: any server speaking docs/provider-protocol.md at `--provider-url`. */
-export const httpDescriptor: ProviderDescriptor<z.infer<typeof httpOptions>> = {
+export const httpDescriptor: ProviderDescriptor<typeof httpOptions> = {
   name: 'http',
   description:
     "an external memory system behind lme's HTTP protocol (--provider-url; docs/provider-protocol.md)",

@@ -1,13 +1,13 @@
 import type { ExternalMemoryDescriptor } from '../external/external-memory-descriptor.js';
 import { createLettaMemory } from './letta-memory.js';
-import { type LettaOptions, lettaOptionsSchema } from './letta-options.js';
+import { lettaOptions } from './letta-options.js';
 
 /** `--provider letta`: Letta's archival memory (agents' passages), Letta Cloud or self-hosted. */
-export const lettaDescriptor: ExternalMemoryDescriptor<LettaOptions> = {
+export const lettaDescriptor: ExternalMemoryDescriptor<typeof lettaOptions> = {
   name: 'letta',
   description:
     'Letta archival memory (SDK 1.12.0): one agent per namespace, one passage per turn tagged with its session and turn; key in LETTA_API_KEY.',
-  options: lettaOptionsSchema,
+  options: lettaOptions,
   capabilities: {
     external: true,
     answersItself: false,

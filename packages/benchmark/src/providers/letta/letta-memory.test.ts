@@ -11,6 +11,7 @@ import {
   hostedContractChecks,
   hostedSetUp,
 } from '../../testing/hosted-contract-checks.js';
+import { parseProviderOptions } from '../provider-registry.js';
 import { lettaDescriptor } from './descriptor.js';
 import { createLettaMemory } from './letta-memory.js';
 
@@ -126,7 +127,7 @@ const contract: HostedContract<Awaited<ReturnType<typeof startLettaStandIn>>> = 
   apiKeyEnv: 'LETTA_API_KEY',
   start: startLettaStandIn,
   create: (options, dependencies, hooks) =>
-    createLettaMemory(lettaDescriptor.options.parse(options), dependencies, hooks),
+    createLettaMemory(parseProviderOptions(lettaDescriptor, options), dependencies, hooks),
   search: { query: 'dog', topK: 5, granularity: 'session' },
 };
 

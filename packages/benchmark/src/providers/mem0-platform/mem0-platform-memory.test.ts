@@ -11,6 +11,7 @@ import {
   hostedContractChecks,
   hostedSetUp,
 } from '../../testing/hosted-contract-checks.js';
+import { parseProviderOptions } from '../provider-registry.js';
 import { mem0PlatformDescriptor } from './descriptor.js';
 import { createMem0PlatformMemory } from './mem0-platform-memory.js';
 
@@ -138,7 +139,7 @@ const contract: HostedContract<Awaited<ReturnType<typeof startMem0StandIn>>, Mem
   apiKeyEnv: 'MEM0_API_KEY',
   start: startMem0StandIn,
   create: (options, dependencies, hooks) =>
-    createMem0PlatformMemory(mem0PlatformDescriptor.options.parse(options), dependencies, hooks),
+    createMem0PlatformMemory(parseProviderOptions(mem0PlatformDescriptor, options), dependencies, hooks),
   search: { query: 'dog', topK: 5, granularity: 'session' },
 };
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineProviderOptions } from '../../components/provider-options.js';
 import { chooseModel, loadModelCatalog } from '../../models/model-catalog.js';
 import { createBridgeMemory } from '../bridges/bridge-pool.js';
 import type { ExternalMemoryDescriptor } from '../external/external-memory-descriptor.js';
@@ -15,23 +16,18 @@ export const MEM0_EMBEDDERS = {
 } as const;
 const EMBEDDERS = MEM0_EMBEDDERS;
 
-export const mem0Options = z.object({
-  embedder: z
-    .enum(Object.keys(EMBEDDERS) as [keyof typeof EMBEDDERS, ...(keyof typeof EMBEDDERS)[]])
-    .default('all-minilm-l6-v2')
-    .describe(
-      'the local ONNX embedder mem0 stores and searches with (int8 unless named fp32; mem0 itself defaults to an OpenAI model)',
-    ),
-  threshold: z.coerce
-    .number()
-    .min(0)
-    .max(1)
-    .default(0.1)
-    .describe(
-      "mem0's search threshold: turns whose semantic score is below it are not returned (mem0's default 0.1)",
-    ),
+export const mem0Options = defineProviderOptions({
+  embedder: {
+    schema: z
+      .enum(Object.keys(EMBEDDERS) as [keyof typeof EMBEDDERS, ...(keyof typeof EMBEDDERS)[]])
+      .default('all-minilm-l6-v2'),
+    help: 'the local ONNX embedder mem0 stores and searches with (int8 unless named fp32; mem0 itself defaults to an OpenAI model)',
+  },
+  threshold: {
+    schema: z.number().min(0).max(1).default(0.1),
+    help: "mem0's search threshold: turns whose semantic score is below it are not returned (mem0's default 0.1)",
+  },
 });
-export type Mem0Options = z.infer<typeof mem0Options>;
 
 /**
  * mem0 (mem0ai 2.2.1) run by lme: every turn stored as said (`Memory.add(..., infer=False)`, no
@@ -39,7 +35,7 @@ export type Mem0Options = z.infer<typeof mem0Options>;
  * turns with its semantic score (its BM25 and entity boost need models it downloads, so they are
  * off), and a session ranks at its best turn. Installed by `lme bridges install mem0`.
  */
-export const mem0Descriptor: ExternalMemoryDescriptor<Mem0Options> = {
+export const mem0Descriptor: ExternalMemoryDescriptor<typeof mem0Options> = {
   name: 'mem0',
   description:
     'mem0 (mem0ai 2.2.1) run locally by lme: turns stored without an LLM (infer=False), embedded Qdrant, a local ONNX embedder; install with `lme bridges install mem0`',

@@ -8,6 +8,7 @@ import { bridgesDir } from '../bridges/bridge-catalog.js';
 import type { BridgeMemory } from '../bridges/bridge-memory.js';
 import { readInstalledBridge } from '../bridges/install-bridge.js';
 import { createPipelineProvider } from '../pipeline/pipeline-provider.js';
+import { parseProviderOptions } from '../provider-registry.js';
 import { mempalaceDescriptor } from './descriptor.js';
 
 // The MemPalace bridge's benchmark modes (`--provider-option mode=raw|hybrid`) against lme's
@@ -21,7 +22,7 @@ const record = sampleRecords()[0]!;
 
 async function bridgeRanking(mode: 'raw' | 'hybrid'): Promise<string[]> {
   const workDir = await mkdtemp(join(tmpdir(), 'lme-mempalace-modes-'));
-  const memory = mempalaceDescriptor.createMemory(mempalaceDescriptor.options.parse({ mode }), {
+  const memory = mempalaceDescriptor.createMemory(parseProviderOptions(mempalaceDescriptor, { mode }), {
     environment: { ...process.env, MEMPALACE_EMBEDDING_THREADS: '1' },
     timeoutMs: 600_000,
     maxRetries: 0,

@@ -1,18 +1,16 @@
 import { z } from 'zod';
+import { defineProviderOptions } from '../../components/provider-options.js';
 import { createBridgeMemory } from '../bridges/bridge-pool.js';
 import type { ExternalMemoryDescriptor } from '../external/external-memory-descriptor.js';
 
 const MINILM = 'Xenova/all-MiniLM-L6-v2@fp32';
 
-export const mempalaceOptions = z.object({
-  mode: z
-    .enum(['mine', 'raw', 'hybrid'])
-    .default('mine')
-    .describe(
-      "mine: the product's mine_convos and search_memories; raw, hybrid: the retrieval modes of MemPalace's own benchmark script (its benchmarks/ folder at 9b7cfc99), one Chroma document per session of its user turns",
-    ),
+export const mempalaceOptions = defineProviderOptions({
+  mode: {
+    schema: z.enum(['mine', 'raw', 'hybrid']).default('mine'),
+    help: "mine: the product's mine_convos and search_memories; raw, hybrid: the retrieval modes of MemPalace's own benchmark script (its benchmarks/ folder at 9b7cfc99), one Chroma document per session of its user turns",
+  },
 });
-export type MempalaceOptions = z.infer<typeof mempalaceOptions>;
 
 /**
  * MemPalace (mempalace 3.11.0) run by lme: one palace per namespace, each session a conversation
@@ -20,7 +18,7 @@ export type MempalaceOptions = z.infer<typeof mempalaceOptions>;
  * chromadb's default all-MiniLM-L6-v2 (fp32). Sessions only: it keeps no turns. Installed by
  * `lme bridges install mempalace`.
  */
-export const mempalaceDescriptor: ExternalMemoryDescriptor<MempalaceOptions> = {
+export const mempalaceDescriptor: ExternalMemoryDescriptor<typeof mempalaceOptions> = {
   name: 'mempalace',
   description:
     'MemPalace (mempalace 3.11.0) run locally by lme: sessions mined into question-answer drawers, chromadb with all-MiniLM-L6-v2; session granularity only; install with `lme bridges install mempalace`',

@@ -1,12 +1,12 @@
 import { IN_PROCESS_CAPABILITIES } from '../../config/provider-capabilities.js';
-import { NO_OPTIONS, type ProviderDescriptor } from '../provider-descriptor.js';
+import type { ProviderDescriptor } from '../provider-descriptor.js';
 import { createPipelineProvider } from './pipeline-provider.js';
 
 /** `--provider pipeline`: search-core's pipeline, configured by the run's flags or a preset. */
 export const pipelineDescriptor: ProviderDescriptor = {
   name: 'pipeline',
   description: "lme's own pipeline (search-core), set by the retrieval flags or a preset",
-  options: NO_OPTIONS,
+  options: {},
   capabilities: IN_PROCESS_CAPABILITIES,
   create: ({ config, resources }) => createPipelineProvider(config, resources),
 };

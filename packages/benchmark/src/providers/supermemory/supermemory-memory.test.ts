@@ -11,6 +11,7 @@ import {
   hostedContractChecks,
   hostedSetUp,
 } from '../../testing/hosted-contract-checks.js';
+import { parseProviderOptions } from '../provider-registry.js';
 import { supermemoryDescriptor } from './descriptor.js';
 import { createSupermemoryMemory } from './supermemory-memory.js';
 
@@ -156,7 +157,7 @@ const contract: HostedContract<Awaited<ReturnType<typeof startSupermemoryStandIn
   apiKeyEnv: 'SUPERMEMORY_API_KEY',
   start: startSupermemoryStandIn,
   create: (options, dependencies, hooks) =>
-    createSupermemoryMemory(supermemoryDescriptor.options.parse(options), dependencies, hooks),
+    createSupermemoryMemory(parseProviderOptions(supermemoryDescriptor, options), dependencies, hooks),
   search: { query: 'dog', topK: 5, granularity: 'session' },
 };
 

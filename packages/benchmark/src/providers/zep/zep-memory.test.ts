@@ -12,6 +12,7 @@ import {
   hostedSetUp,
   hostedTestDependencies,
 } from '../../testing/hosted-contract-checks.js';
+import { parseProviderOptions } from '../provider-registry.js';
 import { zepDescriptor } from './descriptor.js';
 import { createZepMemory } from './zep-memory.js';
 
@@ -182,7 +183,7 @@ const contract: HostedContract<Awaited<ReturnType<typeof startZepStandIn>>> = {
   apiKeyEnv: 'ZEP_API_KEY',
   start: startZepStandIn,
   create: (options, dependencies, hooks) =>
-    createZepMemory(zepDescriptor.options.parse(options), dependencies, hooks),
+    createZepMemory(parseProviderOptions(zepDescriptor, options), dependencies, hooks),
   search: { query: 'dog', topK: 5, granularity: 'session' },
 };
 
