@@ -99,3 +99,22 @@ export function parseProviderOptions<O extends ComponentOptions>(
   }
   return values as OptionValues<O>;
 }
+
+/**
+ * `config` without the `--provider-option`s its provider declares `measures: false` (an endpoint, a
+ * polling interval): what a resume, the setup and the fingerprint compare, as the run config's own
+ * non-result keys are left out of them. A provider this lme does not know keeps every option.
+ */
+export function measuringProviderOptions<
+  C extends {
+    readonly provider: string;
+    readonly providerOptions?: Readonly<Record<string, string>> | undefined;
+  },
+>(config: C): C {
+  const given = config.providerOptions;
+  if (given === undefined || !Object.hasOwn(PROVIDERS, config.provider)) return config;
+  const options = PROVIDERS[config.provider]!.options as Readonly<Record<string, { measures?: boolean }>>;
+  const kept = Object.entries(given).filter(([key]) => options[key]?.measures !== false);
+  if (kept.length === Object.keys(given).length) return config;
+  return { ...config, providerOptions: Object.fromEntries(kept) };
+}

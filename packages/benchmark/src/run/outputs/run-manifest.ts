@@ -4,7 +4,7 @@ import { READ_LIMITS, readGuardedJsonFile } from '../../config/read-guarded-file
 import { recordedConfig, recordedKeyDifferences, unrecordedDefaults } from '../../config/recorded-config.js';
 import { fromLegacyRetrieverKeys } from '../../config/retriever-settle.js';
 import type { RunConfig, RunConfigInput } from '../../config/run-config.js';
-import { providerCapabilities } from '../../providers/provider-registry.js';
+import { measuringProviderOptions, providerCapabilities } from '../../providers/provider-registry.js';
 import type { ProviderIdentity } from '../../results/provider-identity.js';
 import type { Sample } from '../../results/sample.js';
 import { datasetFileSha256 } from '../checks/dataset-checksum.js';
@@ -146,7 +146,11 @@ export async function prepareResume(options: {
   const { config } = options;
   const stored = readManifest(dir);
   const provider = providerCapabilities(config.provider);
-  const differences = recordedKeyDifferences(stored.config, config, provider);
+  const differences = recordedKeyDifferences(
+    measuringProviderOptions(stored.config),
+    measuringProviderOptions(config),
+    provider,
+  );
   if (differences.length > 0) {
     throw new Error(
       `Cannot resume ${dir}: the config differs in ${differences.map((key) => `${key} (stored ${JSON.stringify((stored.config as Record<string, unknown>)[key])}, now ${JSON.stringify((config as Record<string, unknown>)[key])})`).join(', ')}.`,
@@ -159,7 +163,7 @@ export async function prepareResume(options: {
     );
   }
   const recorded = recordedConfig(config, provider);
-  const mixed = checkSetup(dir, stored, recorded, options.mixed === true);
+  const mixed = checkSetup(dir, stored, measuringProviderOptions(recorded), options.mixed === true);
   const { samples, tornLastLine } = readSamplesFile(join(dir, 'samples.jsonl'));
   checkRankings(dir, stored, samples);
   const retrying = options.retryErrors ? samples.filter((sample) => sample.error !== null) : [];

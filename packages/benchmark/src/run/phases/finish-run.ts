@@ -1,4 +1,5 @@
 import type { Provider } from '../../providers/provider.js';
+import { measuringProviderOptions } from '../../providers/provider-registry.js';
 import type { RunFolder } from '../files/run-folder.js';
 import { providerAnswerStats } from '../outputs/provider-answer-stats.js';
 import { runFingerprint } from '../outputs/run-fingerprint.js';
@@ -79,7 +80,7 @@ export function finishRun(
         : undefined;
     const fingerprint = runFingerprint({
       // The config as config.json records it (the options of the components it selected).
-      config: manifest.config,
+      config: measuringProviderOptions(manifest.config),
       datasetSha256: manifest.dataset.sha256,
       samples,
       embedderUsed: typeof reported?.['embedderIdentity'] === 'string',

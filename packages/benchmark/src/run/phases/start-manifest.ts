@@ -1,5 +1,6 @@
 import { recordedConfig } from '../../config/recorded-config.js';
 import {
+  measuringProviderOptions,
   parseProviderOptions,
   providerCapabilities,
   providerNamed,
@@ -23,7 +24,7 @@ export async function startManifest(run: RunContext): Promise<RunManifest> {
     config: { ...recorded, runId },
     provenance: collectProvenance([...run.argv]),
     dataset: { path: datasetPath, sha256: null, file_sha256: await datasetFileSha256(datasetPath) },
-    setup: currentSetup(recorded),
+    setup: currentSetup(measuringProviderOptions(recorded)),
   };
   if (errata.recorded) manifest.errata = errata.recorded;
   const { provider, providerOptions } = run.sections.provider;
