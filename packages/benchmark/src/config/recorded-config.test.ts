@@ -24,19 +24,8 @@ function unselectedOptions(config: RunConfig): Map<string, string[]> {
 describe('the config a results folder records', () => {
   it('names no option of a component a --preset bm25 run did not select, nor the embedder it does not use', () => {
     const out = mkdtempSync(join(tmpdir(), 'lme-recorded-'));
-    const run = runCli([
-      'run',
-      '-d',
-      'sample',
-      '--preset',
-      'bm25',
-      '--limit',
-      '2',
-      '--out',
-      out,
-      '--run-id',
-      'bm25',
-    ]);
+    const bm25 = ['run', '-d', 'sample', '--preset', 'bm25', '--limit', '2'];
+    const run = runCli([...bm25, '--out', out, '--run-id', 'bm25']);
     expect(run.status, run.stderr).toBe(0);
     const manifest = JSON.parse(readFileSync(join(out, 'bm25', 'config.json'), 'utf8')) as {
       config: RunConfig;
@@ -51,17 +40,7 @@ describe('the config a results folder records', () => {
     expect(recorded).not.toContain('embedder');
     expect(manifest.config.retriever).toBe('bm25');
     // A resume of the same command finds nothing changed and reads the folder's config whole.
-    const resumed = runCli([
-      'run',
-      '-d',
-      'sample',
-      '--preset',
-      'bm25',
-      '--limit',
-      '2',
-      '--resume',
-      join(out, 'bm25'),
-    ]);
+    const resumed = runCli([...bm25, '--resume', join(out, 'bm25')]);
     expect(resumed.status, resumed.stderr).toBe(0);
   }, 120_000);
 
