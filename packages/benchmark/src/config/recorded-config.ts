@@ -3,13 +3,17 @@ import type { ProviderCapabilities } from './provider-capabilities.js';
 import { type RunConfig, resultKeyDifferences, runConfigSchema, withDefaults } from './run-config.js';
 import { attributeName } from './run-options.js';
 
-/** The keys `recordedConfig` may leave out: every component's options and every kind's selector. */
-const UNRECORDABLE = new Set<string>(
-  (Object.values(COMPONENT_KINDS) as ComponentKind[]).flatMap((kind) => [
-    ...(kind.flag === undefined ? [] : [attributeName(kind.flag)]),
-    ...Object.values(kind.registry).flatMap((descriptor) => Object.keys(descriptor.options)),
-  ]),
-);
+/**
+ * The keys `recordedConfig` may leave out: every component's options and every kind's selector
+ * (asked when needed: a plugin's components join the registries after this module is loaded).
+ */
+const unrecordable = (): Set<string> =>
+  new Set(
+    (Object.values(COMPONENT_KINDS) as ComponentKind[]).flatMap((kind) => [
+      ...(kind.flag === undefined ? [] : [attributeName(kind.flag)]),
+      ...Object.values(kind.registry).flatMap((descriptor) => Object.keys(descriptor.options)),
+    ]),
+  );
 
 /**
  * The config a results folder records (config.json `config`, its setup's settings and the
@@ -55,8 +59,9 @@ export function recordedKeyDifferences(
 export function unrecordedDefaults(recorded: RunConfig): RunConfig {
   const parsed = runConfigSchema.safeParse(recorded);
   if (!parsed.success) return recorded;
+  const keys = unrecordable();
   const defaults = Object.entries(parsed.data).filter(
-    ([key, value]) => UNRECORDABLE.has(key) && !Object.hasOwn(recorded, key) && value !== undefined,
+    ([key, value]) => keys.has(key) && !Object.hasOwn(recorded, key) && value !== undefined,
   );
   return { ...Object.fromEntries(defaults), ...recorded } as RunConfig;
 }
