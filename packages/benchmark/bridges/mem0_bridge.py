@@ -1,11 +1,12 @@
 """mem0 (mem0ai, pinned in requirements-mem0.txt) behind lme's provider protocol, with no LLM and no
 network: each turn is stored as it is said (`Memory.add(..., infer=False)`), in Qdrant's embedded
-on-disk mode under --work-dir, embedded by a local ONNX model (onnx_embedder.py); `Memory.search`
-ranks them with mem0's own scoring. Each namespace is one mem0 user id with a Qdrant collection of
-its own, dropped on reset: in one shared collection, Qdrant's local search sorted every namespace's
-memories together with an unstable sort, so exact score ties came back in an order that depended on
-what else the process held (at -j N, on which questions it had been dealt), and every search and
-reset scanned every memory the process had ever stored. Started by lme (`lme run --provider mem0`,
+in-memory mode, embedded by a local ONNX model (onnx_embedder.py); `Memory.search` ranks them with
+mem0's own scoring. Each namespace is one mem0 user id with a Qdrant collection of its own, dropped
+on reset: in one shared collection, Qdrant's local search sorted every namespace's memories together
+with an unstable sort, so exact score ties came back in an order that depended on what else the
+process held (at -j N, on which questions it had been dealt), and every search and reset scanned
+every memory the process had ever stored. (mem0's own default collection, which `Memory` makes at
+start under --work-dir, stays empty.) Started by lme (`lme run --provider mem0`,
 installed by `lme bridges install mem0`).
 
 mem0's BM25 and entity boost need fastembed's Qdrant/bm25 files and spaCy's en_core_web_sm, which
