@@ -16,8 +16,10 @@ embeds with chromadb's fp32 all-MiniLM-L6-v2, every text padded to 256 tokens, i
 drawers MemPalace's own convo miner cuts from each session's transcript (plus a `[registry] <path>`
 sentinel for a session whose content the palace already holds, counted but not timed: its path is
 the bridge's), in `raw` mode one document per session of its user turns. Query embeddings (one per
-question) are left out. `--fraction F` times every k-th text of the length-sorted list (k = 1/F) and
-scales the model's seconds by token count to the whole set; the output says so.
+question) are left out. Tokenizing is timed over every distinct text; `--fraction F` runs the model
+on every k-th text of the length-sorted list (k = 1/F) and scales its seconds to the whole set by
+model tokens (each batch padded to its longest text, as run), and the output says so. Wall and CPU
+seconds are both printed: on a shared machine the CPU seconds say more about the work.
 """
 
 from __future__ import annotations
@@ -170,12 +172,16 @@ def batches_of(order: list[int], size: int) -> list[list[int]]:
     return [order[start:start + size] for start in range(0, len(order), size)]
 
 
-def run_model(session, inputs: set[str], encodings: list, batches: list[list[int]]) -> float:
-    """Runs each batch (padded to its longest text, or to 256 if every encoding already is), mean
-    pooling and L2 norm included; returns the seconds."""
+def batch_tokens(encodings: list, batches: list[list[int]]) -> int:
+    """The tokens the model runs: each batch padded to its longest text (256 each when padded)."""
+    return sum(len(batch) * max(len(encodings[i].ids) for i in batch) for batch in batches)
+
+
+def run_model(session, inputs: set[str], encodings: list, batches: list[list[int]]) -> tuple[float, float]:
+    """Runs each batch, mean pooling and L2 norm included; returns the wall and CPU seconds."""
     import numpy as np  # noqa: PLC0415
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for batch in batches:
         width = max(len(encodings[i].ids) for i in batch)
         ids = np.zeros((len(batch), width), dtype=np.int64)
@@ -189,7 +195,7 @@ def run_model(session, inputs: set[str], encodings: list, batches: list[list[int
         hidden = session.run(None, feed)[0]
         pooled = (hidden * mask[:, :, None]).sum(axis=1) / np.clip(mask.sum(axis=1, keepdims=True), 1e-9, None)
         pooled /= np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
-    return time.perf_counter() - started
+    return time.perf_counter() - started, time.process_time() - cpu
 
 
 def main() -> None:
@@ -210,11 +216,9 @@ def main() -> None:
         tokenizer.enable_padding(pad_id=0, pad_token="[PAD]", length=MAX_TOKENS)
     else:
         tokenizer.no_padding()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     encodings = tokenizer.encode_batch(distinct)
-    tokenize_seconds = time.perf_counter() - started
-    tokens = [sum(encoding.attention_mask) for encoding in encodings]
-    fed = [len(encoding.ids) for encoding in encodings]  # what the model runs: 256 each when padded
+    tokenize_seconds, tokenize_cpu = time.perf_counter() - started, time.process_time() - cpu
 
     options = ort.SessionOptions()
     options.intra_op_num_threads = args.threads
@@ -224,15 +228,16 @@ def main() -> None:
     session = ort.InferenceSession(files["model"], sess_options=options, providers=["CPUExecutionProvider"])
     inputs = {item.name for item in session.get_inputs()}
 
-    order = sorted(range(len(distinct)), key=lambda i: (fed[i], i))
+    order = sorted(range(len(distinct)), key=lambda i: (len(encodings[i].ids), i))
     step = max(1, round(1 / args.fraction))
-    timed = order[::step]
+    timed = batches_of(order[::step], args.batch_size)
     if timed:  # warm-up, untimed: onnxruntime's first run allocates
-        run_model(session, inputs, encodings, [timed[:1]])
-    model_seconds = run_model(session, inputs, encodings, batches_of(timed, args.batch_size))
-    timed_fed = sum(fed[i] for i in timed)
-    scale = sum(fed) / timed_fed if timed_fed else 0.0
+        run_model(session, inputs, encodings, [timed[0][:1]])
+    model_seconds, model_cpu = run_model(session, inputs, encodings, timed)
+    all_tokens, timed_tokens = batch_tokens(encodings, batches_of(order, args.batch_size)), batch_tokens(encodings, timed)
+    scale = all_tokens / timed_tokens if timed_tokens else 0.0
     floor = tokenize_seconds + model_seconds * scale
+    timed_texts = sum(len(batch) for batch in timed)
 
     what = {"mem0": "each non-empty turn, every role", "mine": "MemPalace's drawers (convo miner, exchange chunks)",
             "raw": "one document per session of its user turns"}["mem0" if args.bridge == "mem0" else args.mode]
@@ -243,18 +248,19 @@ def main() -> None:
     print(f"distinct texts: {len(distinct)}")
     for name, count in counts.items():
         print(f"{name}: {count}")
-    print(f"tokens: {sum(tokens)}")
-    print(f"model tokens: {sum(fed)}{' (padding included)' if padded else ''}")
-    print(f"threads: {args.threads}, batch size {args.batch_size}, length-sorted batches")
-    print(f"tokenize seconds: {tokenize_seconds:.2f} (every distinct text)")
+    print(f"tokens: {sum(sum(encoding.attention_mask) for encoding in encodings)} (distinct texts, truncated at {MAX_TOKENS})")
+    print(f"model tokens: {all_tokens} (the distinct texts in length-sorted batches of {args.batch_size}, "
+          + ("every text padded to 256)" if padded else "each batch padded to its longest text)"))
+    print(f"threads: {args.threads} (onnxruntime intra-op); tokenizing uses the tokenizers library's own pool")
+    print(f"tokenize seconds: {tokenize_seconds:.2f} wall, {tokenize_cpu:.2f} CPU (every distinct text)")
     extrapolated = step > 1
-    print(f"timed texts: {len(timed)}" + (f" (every {step}th of the length-sorted list; {timed_fed} of {sum(fed)} model tokens)"
-                                          if extrapolated else " (all)"))
-    print(f"model seconds: {model_seconds:.2f}")
-    rate = len(timed) / model_seconds if model_seconds > 0 else math.inf
-    print(f"texts/s: {rate:.1f} (model only, timed texts)")
-    print(f"floor seconds: {floor:.1f} = tokenize + model seconds"
-          + (f" x {scale:.2f} (extrapolated by model tokens to all distinct texts)" if extrapolated else "")
+    print(f"timed texts: {timed_texts}" + (f" (every {step}th of the length-sorted list: {timed_tokens} of {all_tokens} model tokens)"
+                                           if extrapolated else " (all)"))
+    print(f"model seconds: {model_seconds:.2f} wall, {model_cpu:.2f} CPU")
+    rate = timed_texts / model_seconds if model_seconds > 0 else math.inf
+    print(f"texts/s: {rate:.1f} (model only, timed texts, wall)")
+    print(f"floor seconds: {floor:.1f} ({floor / 60:.1f} min) = tokenize + model"
+          + (f" x {scale:.2f} (model seconds extrapolated by model tokens to all distinct texts)" if extrapolated else "")
           + f", for all {len(distinct)} distinct texts of the {len(records)} questions")
 
 
