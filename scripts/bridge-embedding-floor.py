@@ -172,26 +172,38 @@ def batches_of(order: list[int], size: int) -> list[list[int]]:
     return [order[start:start + size] for start in range(0, len(order), size)]
 
 
-def batch_tokens(encodings: list, batches: list[list[int]]) -> int:
-    """The tokens the model runs: each batch padded to its longest text (256 each when padded)."""
-    return sum(len(batch) * max(len(encodings[i].ids) for i in batch) for batch in batches)
+def batch_tokens(ids: list, width: int, batches: list[list[int]]) -> int:
+    """The tokens the model runs: each batch padded to its longest text, or every text to `width`."""
+    return sum(len(batch) * (width or max(len(ids[i]) for i in batch)) for batch in batches)
 
 
-def run_model(session, inputs: set[str], encodings: list, batches: list[list[int]]) -> tuple[float, float]:
-    """Runs each batch, mean pooling and L2 norm included; returns the wall and CPU seconds."""
+def tokenize(tokenizer, texts: list[str]) -> list:
+    """Each text's word-piece ids (truncated), as compact arrays: the library's Encoding objects of
+    all S's drawers took 10 GB."""
+    import numpy as np  # noqa: PLC0415
+
+    ids = []
+    for start in range(0, len(texts), 4096):
+        ids.extend(np.array(encoding.ids, dtype=np.int64) for encoding in tokenizer.encode_batch(texts[start:start + 4096]))
+    return ids
+
+
+def run_model(session, inputs: set[str], ids: list, width: int, batches: list[list[int]]) -> tuple[float, float]:
+    """Runs each batch (zero-padded with a zero mask, as chromadb's tokenizer pads), mean pooling and
+    L2 norm included; returns the wall and CPU seconds."""
     import numpy as np  # noqa: PLC0415
 
     started, cpu = time.perf_counter(), time.process_time()
     for batch in batches:
-        width = max(len(encodings[i].ids) for i in batch)
-        ids = np.zeros((len(batch), width), dtype=np.int64)
-        mask = np.zeros((len(batch), width), dtype=np.int64)
+        columns = width or max(len(ids[i]) for i in batch)
+        feed_ids = np.zeros((len(batch), columns), dtype=np.int64)
+        mask = np.zeros((len(batch), columns), dtype=np.int64)
         for row, i in enumerate(batch):
-            ids[row, :len(encodings[i].ids)] = encodings[i].ids
-            mask[row, :len(encodings[i].ids)] = encodings[i].attention_mask
-        feed = {"input_ids": ids, "attention_mask": mask}
+            feed_ids[row, :len(ids[i])] = ids[i]
+            mask[row, :len(ids[i])] = 1
+        feed = {"input_ids": feed_ids, "attention_mask": mask}
         if "token_type_ids" in inputs:
-            feed["token_type_ids"] = np.zeros_like(ids)
+            feed["token_type_ids"] = np.zeros_like(feed_ids)
         hidden = session.run(None, feed)[0]
         pooled = (hidden * mask[:, :, None]).sum(axis=1) / np.clip(mask.sum(axis=1, keepdims=True), 1e-9, None)
         pooled /= np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
@@ -202,22 +214,24 @@ def main() -> None:
     args = parse_args()
     files = model_files(args.bridges_dir, args.bridge)
     records = read_questions(args.data, args.limit_questions)
+    questions = len(records)
     collect = mem0_texts if args.bridge == "mem0" else (mine_texts if args.mode == "mine" else raw_texts)
     texts, counts = collect(records)
-    distinct = sorted(set(texts))
+    text_count, distinct = len(texts), sorted(set(texts))
+    del records, texts
 
     import onnxruntime as ort  # noqa: PLC0415
     from tokenizers import Tokenizer  # noqa: PLC0415
 
+    # chromadb's ONNXMiniLM_L6_V2 pads every text to 256 (its tokenizer's padding; done here at
+    # batch time, the same zeros); the mem0 bridge runs each text unpadded.
     padded = args.bridge == "mempalace"
+    width = MAX_TOKENS if padded else 0
     tokenizer = Tokenizer.from_file(files["tokenizer"])
     tokenizer.enable_truncation(max_length=MAX_TOKENS)
-    if padded:  # chromadb's ONNXMiniLM_L6_V2.tokenizer
-        tokenizer.enable_padding(pad_id=0, pad_token="[PAD]", length=MAX_TOKENS)
-    else:
-        tokenizer.no_padding()
+    tokenizer.no_padding()
     started, cpu = time.perf_counter(), time.process_time()
-    encodings = tokenizer.encode_batch(distinct)
+    ids = tokenize(tokenizer, distinct)
     tokenize_seconds, tokenize_cpu = time.perf_counter() - started, time.process_time() - cpu
 
     options = ort.SessionOptions()
@@ -228,13 +242,13 @@ def main() -> None:
     session = ort.InferenceSession(files["model"], sess_options=options, providers=["CPUExecutionProvider"])
     inputs = {item.name for item in session.get_inputs()}
 
-    order = sorted(range(len(distinct)), key=lambda i: (len(encodings[i].ids), i))
+    order = sorted(range(len(distinct)), key=lambda i: (len(ids[i]), i))
     step = max(1, round(1 / args.fraction))
     timed = batches_of(order[::step], args.batch_size)
     if timed:  # warm-up, untimed: onnxruntime's first run allocates
-        run_model(session, inputs, encodings, [timed[0][:1]])
-    model_seconds, model_cpu = run_model(session, inputs, encodings, timed)
-    all_tokens, timed_tokens = batch_tokens(encodings, batches_of(order, args.batch_size)), batch_tokens(encodings, timed)
+        run_model(session, inputs, ids, width, [timed[0][:1]])
+    model_seconds, model_cpu = run_model(session, inputs, ids, width, timed)
+    all_tokens, timed_tokens = batch_tokens(ids, width, batches_of(order, args.batch_size)), batch_tokens(ids, width, timed)
     scale = all_tokens / timed_tokens if timed_tokens else 0.0
     floor = tokenize_seconds + model_seconds * scale
     timed_texts = sum(len(batch) for batch in timed)
@@ -243,12 +257,12 @@ def main() -> None:
             "raw": "one document per session of its user turns"}["mem0" if args.bridge == "mem0" else args.mode]
     print(f"bridge: {args.bridge}{'' if args.bridge == 'mem0' else ' (' + args.mode + ' mode)'}: {what}")
     print(f"model: {MODELS[args.bridge]} {files['model']}, {'padded to' if padded else 'truncated at'} {MAX_TOKENS} tokens")
-    print(f"questions: {len(records)}")
-    print(f"texts: {len(texts)}")
+    print(f"questions: {questions}")
+    print(f"texts: {text_count}")
     print(f"distinct texts: {len(distinct)}")
     for name, count in counts.items():
         print(f"{name}: {count}")
-    print(f"tokens: {sum(sum(encoding.attention_mask) for encoding in encodings)} (distinct texts, truncated at {MAX_TOKENS})")
+    print(f"tokens: {sum(len(text_ids) for text_ids in ids)} (distinct texts, truncated at {MAX_TOKENS})")
     print(f"model tokens: {all_tokens} (the distinct texts in length-sorted batches of {args.batch_size}, "
           + ("every text padded to 256)" if padded else "each batch padded to its longest text)"))
     print(f"threads: {args.threads} (onnxruntime intra-op); tokenizing uses the tokenizers library's own pool")
@@ -261,7 +275,7 @@ def main() -> None:
     print(f"texts/s: {rate:.1f} (model only, timed texts, wall)")
     print(f"floor seconds: {floor:.1f} ({floor / 60:.1f} min) = tokenize + model"
           + (f" x {scale:.2f} (model seconds extrapolated by model tokens to all distinct texts)" if extrapolated else "")
-          + f", for all {len(distinct)} distinct texts of the {len(records)} questions")
+          + f", for all {len(distinct)} distinct texts of the {questions} questions")
 
 
 if __name__ == "__main__":
