@@ -276,6 +276,9 @@ def main() -> None:
     print(f"floor seconds: {floor:.1f} ({floor / 60:.1f} min) = tokenize + model"
           + (f" x {scale:.2f} (model seconds extrapolated by model tokens to all distinct texts)" if extrapolated else "")
           + f", for all {len(distinct)} distinct texts of the {questions} questions")
+    cpu_floor = tokenize_cpu + model_cpu * scale
+    print(f"floor CPU seconds: {cpu_floor:.1f} (divided by {args.threads} threads: {cpu_floor / args.threads / 60:.1f} min, "
+          "the wall time if each thread had a core to itself)")
 
 
 if __name__ == "__main__":

@@ -123,6 +123,7 @@ for (const [bridge, modeArgs] of CASES) {
         expect(fields.get('timed texts')).toContain('every 20th of the length-sorted list');
         expect(fields.get('floor seconds')).toContain('extrapolated by model tokens');
         expect(Number.parseFloat(fields.get('floor seconds')!)).toBeGreaterThan(0);
+        expect(Number.parseFloat(fields.get('floor CPU seconds')!)).toBeGreaterThan(0);
       }, 300_000);
 
       it('names the question whose haystack it cannot read', async () => {
