@@ -20,7 +20,7 @@ function fieldsOf(output: string): Map<string, string> {
   return new Map(
     output
       .split('\n')
-      .map((line) => /^([a-z/ ]+): (.*)$/.exec(line))
+      .map((line) => /^([A-Za-z/ ]+): (.*)$/.exec(line))
       .filter((match) => match !== null)
       .map((match) => [match[1]!, match[2]!]),
   );
