@@ -30,9 +30,11 @@ import hashlib
 import json
 import math
 import os
+import shutil
 import sys
 import tempfile
 import time
+from typing import NoReturn
 
 MODELS = {"mem0": "Xenova/all-MiniLM-L6-v2@q8", "mempalace": "Xenova/all-MiniLM-L6-v2@fp32"}
 MAX_TOKENS = 256  # configs/models.json's maxTokens for all-MiniLM-L6-v2; chromadb's too
@@ -51,13 +53,14 @@ def parse_args() -> argparse.Namespace:
     args = parser.parse_args()
     if not 0 < args.fraction <= 1:
         parser.error(f"--fraction must be above 0 and at most 1, not {args.fraction}")
-    for flag in ("limit_questions", "threads", "batch_size"):
-        if getattr(args, flag) < (0 if flag == "limit_questions" else 1):
-            parser.error(f"--{flag.replace('_', '-')} must be {'0 or more' if flag == 'limit_questions' else 'at least 1'}")
+    if args.limit_questions < 0:
+        parser.error("--limit-questions must be 0 or more")
+    if args.threads < 1 or args.batch_size < 1:
+        parser.error("--threads and --batch-size must be at least 1")
     return args
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     print(f"bridge-embedding-floor: {message}", file=sys.stderr)
     sys.exit(1)
 
@@ -89,8 +92,7 @@ def model_files(bridges_dir: str, bridge: str) -> dict:
         with open(manifest, encoding="utf-8") as file:
             return json.load(file)["models"][MODELS[bridge]]
     except (OSError, ValueError, KeyError):
-        fail(f"{manifest} does not name {MODELS[bridge]}: run `lme bridges install {bridge}` first")
-    raise AssertionError
+        fail(f"{manifest} is missing or names no {MODELS[bridge]}: run `lme bridges install {bridge}` first")
 
 
 def mem0_texts(records: list[dict]) -> tuple[list[str], dict[str, int]]:
@@ -132,39 +134,42 @@ def mine_texts(records: list[dict]) -> tuple[list[str], dict[str, int]]:
     from mempalace.convo_miner import MIN_CHUNK_SIZE, chunk_exchanges  # noqa: PLC0415
     from mempalace.normalize import normalize_conversations  # noqa: PLC0415
 
-    config = MempalaceConfig(palace_path=os.path.join(scratch, "palace"))
-    chunk_size = config.chunk_size
-    explicit_min = config.min_chunk_size_explicit
-    min_chunk_size = explicit_min if explicit_min is not None else MIN_CHUNK_SIZE
-    conversations_of: dict[str, list[str]] = {}
-    file_path = os.path.join(scratch, "session.txt")
+    try:
+        config = MempalaceConfig(palace_path=os.path.join(scratch, "palace"))
+        chunk_size = config.chunk_size
+        explicit_min = config.min_chunk_size_explicit
+        min_chunk_size = explicit_min if explicit_min is not None else MIN_CHUNK_SIZE
+        conversations_of: dict[str, list[str]] = {}
+        file_path = os.path.join(scratch, "session.txt")
 
-    def conversations(text: str) -> list[str]:
-        if text not in conversations_of:
-            with open(file_path, "w", encoding="utf-8") as file:
-                file.write(text)
-            conversations_of[text] = [c for c in normalize_conversations(file_path) if c]
-        return conversations_of[text]
+        def conversations(text: str) -> list[str]:
+            if text not in conversations_of:
+                with open(file_path, "w", encoding="utf-8") as file:
+                    file.write(text)
+                conversations_of[text] = [c for c in normalize_conversations(file_path) if c]
+            return conversations_of[text]
 
-    texts: list[str] = []
-    filed_sessions = sentinels = 0
-    for record in records:
-        filed: set[str] = set()
-        for session in record["haystack_sessions"]:
-            text = transcript(session)
-            if not text:
-                continue
-            found = conversations(text)
-            new = [(hashlib.sha256(c.strip().encode("utf-8")).hexdigest(), c) for c in found if c.strip()]
-            new = [(digest, c) for digest, c in new if digest not in filed]
-            chunks = chunk_exchanges("\n\n".join(c for _, c in new), chunk_size=chunk_size,
-                                     min_chunk_size=min_chunk_size) if new else []
-            if not chunks:
-                sentinels += 1
-                continue
-            texts.extend(chunk["content"] for chunk in chunks)
-            filed.update(digest for digest, _ in new)
-            filed_sessions += 1
+        texts: list[str] = []
+        filed_sessions = sentinels = 0
+        for record in records:
+            filed: set[str] = set()
+            for session in record["haystack_sessions"]:
+                text = transcript(session)
+                if not text:
+                    continue
+                found = conversations(text)
+                new = [(hashlib.sha256(c.strip().encode("utf-8")).hexdigest(), c) for c in found if c.strip()]
+                new = [(digest, c) for digest, c in new if digest not in filed]
+                chunks = chunk_exchanges("\n\n".join(c for _, c in new), chunk_size=chunk_size,
+                                         min_chunk_size=min_chunk_size) if new else []
+                if not chunks:
+                    sentinels += 1
+                    continue
+                texts.extend(chunk["content"] for chunk in chunks)
+                filed.update(digest for digest, _ in new)
+                filed_sessions += 1
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     return texts, {"sessions filed": filed_sessions, "registry sentinels": sentinels}
 
 
