@@ -25,7 +25,7 @@ export function finishRun(
     fromOtherEndpoints: Record<string, number>;
   },
 ): BenchmarkResult {
-  const { config, datasetPath, hooks, signal } = run;
+  const { datasetPath, hooks, signal } = run;
   const { dir, manifest, source } = started;
   const { folder, provider, outcome } = options;
   const { samples, spend, stopReason } = outcome;
