@@ -3,14 +3,20 @@ import type { ProviderCapabilities } from './provider-capabilities.js';
 import { type RunConfig, resultKeyDifferences, runConfigSchema, withDefaults } from './run-config.js';
 import { attributeName } from './run-options.js';
 
+const KINDS = Object.values(COMPONENT_KINDS) as ComponentKind[];
+
+/** The config key that names a kind's component (`--embedder` → `embedder`); none for the stages. */
+const selectorKey = (kind: ComponentKind): string[] =>
+  kind.flag === undefined ? [] : [attributeName(kind.flag)];
+
 /**
  * The keys `recordedConfig` may leave out: every component's options and every kind's selector
  * (asked when needed: a plugin's components join the registries after this module is loaded).
  */
 const unrecordable = (): Set<string> =>
   new Set(
-    (Object.values(COMPONENT_KINDS) as ComponentKind[]).flatMap((kind) => [
-      ...(kind.flag === undefined ? [] : [attributeName(kind.flag)]),
+    KINDS.flatMap((kind) => [
+      ...selectorKey(kind),
       ...Object.values(kind.registry).flatMap((descriptor) => Object.keys(descriptor.options)),
     ]),
   );
@@ -22,11 +28,7 @@ const unrecordable = (): Set<string> =>
  * embedder). They changed nothing; resume, merge and compare read a key a folder lacks as its default.
  */
 export function recordedConfig(config: RunConfig, provider: ProviderCapabilities): RunConfig {
-  const unused = new Set(
-    (Object.values(COMPONENT_KINDS) as ComponentKind[])
-      .filter((kind) => kind.flag !== undefined && !kind.inUse(config, provider))
-      .map((kind) => attributeName(kind.flag!)),
-  );
+  const unused = new Set(KINDS.filter((kind) => !kind.inUse(config, provider)).flatMap(selectorKey));
   return Object.fromEntries(
     Object.entries(config).filter(
       ([key]) => !unused.has(key) && componentKeyUsed(key, config, provider)?.used !== false,
