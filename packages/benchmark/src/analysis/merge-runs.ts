@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { recordedConfig } from '../config/recorded-config.js';
-import { knownProviderCapabilities, measuringProviderOptions } from '../providers/provider-registry.js';
+import { knownProviderCapabilities, resultSettings } from '../providers/provider-registry.js';
 import type { Sample } from '../results/sample.js';
 import { openRunFolder } from '../run/files/run-folder.js';
 import { collectProvenance } from '../run/outputs/provenance.js';
@@ -167,7 +167,7 @@ export function mergeRuns(runs: readonly Run[], options: MergeOptions): MergeRes
   for (const { key } of differingSelection) delete config[key];
   const hash = sharedDatasetHash(manifests);
   const fingerprint = mergedFingerprint({
-    config: measuringProviderOptions(config as RunManifest['config']),
+    config: resultSettings(config as RunManifest['config']),
     shards: manifests.map((manifest) => manifest.fingerprint),
     samples,
   });

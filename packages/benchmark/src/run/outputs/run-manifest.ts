@@ -4,7 +4,11 @@ import { READ_LIMITS, readGuardedJsonFile } from '../../config/read-guarded-file
 import { recordedConfig, recordedKeyDifferences, unrecordedDefaults } from '../../config/recorded-config.js';
 import { fromLegacyRetrieverKeys } from '../../config/retriever-settle.js';
 import type { RunConfig, RunConfigInput } from '../../config/run-config.js';
-import { measuringProviderOptions, providerCapabilities } from '../../providers/provider-registry.js';
+import {
+  measuringProviderOptions,
+  providerCapabilities,
+  resultSettings,
+} from '../../providers/provider-registry.js';
 import type { ProviderIdentity } from '../../results/provider-identity.js';
 import type { Sample } from '../../results/sample.js';
 import { datasetFileSha256 } from '../checks/dataset-checksum.js';
@@ -162,14 +166,13 @@ export async function prepareResume(options: {
       `Cannot resume ${dir}: the dataset ${options.datasetPath} is not the file the run started on (SHA-256 ${fileSha256.slice(0, 12)}…, stored ${stored.dataset.file_sha256.slice(0, 12)}…); check --dataset and --data-dir.`,
     );
   }
-  const recorded = recordedConfig(config, provider);
-  const mixed = checkSetup(dir, stored, measuringProviderOptions(recorded), options.mixed === true);
+  const mixed = checkSetup(dir, stored, resultSettings(config), options.mixed === true);
   const { samples, tornLastLine } = readSamplesFile(join(dir, 'samples.jsonl'));
   checkRankings(dir, stored, samples);
   const retrying = options.retryErrors ? samples.filter((sample) => sample.error !== null) : [];
   const manifest: RunManifest = {
     ...stored,
-    config: { ...recorded, runId: stored.run_id },
+    config: { ...recordedConfig(config, provider), runId: stored.run_id },
     dataset: { ...stored.dataset, file_sha256: fileSha256 },
     resumed: [...(stored.resumed ?? []), { argv: [...options.argv], at: new Date().toISOString() }],
     ...(mixed ? { setup: mixed.setup, mixed: mixed.mixed } : {}),

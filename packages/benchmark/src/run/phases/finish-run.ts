@@ -1,5 +1,5 @@
 import type { Provider } from '../../providers/provider.js';
-import { measuringProviderOptions } from '../../providers/provider-registry.js';
+import { resultSettings } from '../../providers/provider-registry.js';
 import type { RunFolder } from '../files/run-folder.js';
 import { providerAnswerStats } from '../outputs/provider-answer-stats.js';
 import { runFingerprint } from '../outputs/run-fingerprint.js';
@@ -25,7 +25,7 @@ export function finishRun(
     fromOtherEndpoints: Record<string, number>;
   },
 ): BenchmarkResult {
-  const { datasetPath, hooks, signal } = run;
+  const { config, datasetPath, hooks, signal } = run;
   const { dir, manifest, source } = started;
   const { folder, provider, outcome } = options;
   const { samples, spend, stopReason } = outcome;
@@ -79,8 +79,7 @@ export function finishRun(
         ? { ...reported, ...(providerAnswers ? { answers: providerAnswers } : {}) }
         : undefined;
     const fingerprint = runFingerprint({
-      // The config as config.json records it (the options of the components it selected).
-      config: measuringProviderOptions(manifest.config),
+      config: resultSettings(config),
       datasetSha256: manifest.dataset.sha256,
       samples,
       embedderUsed: typeof reported?.['embedderIdentity'] === 'string',

@@ -1,9 +1,9 @@
 import { recordedConfig } from '../../config/recorded-config.js';
 import {
-  measuringProviderOptions,
   parseProviderOptions,
   providerCapabilities,
   providerNamed,
+  resultSettings,
 } from '../../providers/provider-registry.js';
 import { datasetFileSha256 } from '../checks/dataset-checksum.js';
 import { collectProvenance } from '../outputs/provenance.js';
@@ -24,7 +24,7 @@ export async function startManifest(run: RunContext): Promise<RunManifest> {
     config: { ...recorded, runId },
     provenance: collectProvenance([...run.argv]),
     dataset: { path: datasetPath, sha256: null, file_sha256: await datasetFileSha256(datasetPath) },
-    setup: currentSetup(measuringProviderOptions(recorded)),
+    setup: currentSetup(resultSettings(config)),
   };
   if (errata.recorded) manifest.errata = errata.recorded;
   const { provider, providerOptions } = run.sections.provider;
