@@ -240,7 +240,7 @@ export type Benchmark = {
   /**
    * What errata read and correct of its records beyond the common fields (LoCoMo: `evidence`, its
    * dialog ids, and `category`): the published values an entry is checked against, and the record
-   * with corrected evidence (errata/apply-errata.ts asks the record's benchmark).
+   * with corrected evidence (errata/apply-errata.ts asks the run's benchmark).
    */
   readonly errata?: {
     evidence(record: LongMemEvalRecord): unknown;

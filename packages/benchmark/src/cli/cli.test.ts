@@ -80,16 +80,16 @@ describe('lme run', () => {
   it('rejects a non-numeric --save-hits', () => {
     const result = runCli(['run', '--save-hits', '5x']);
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/--save-hits.*expected a whole number, got "5x"/);
+    expect(result.stderr).toMatch(/--save-hits.*expected a whole number of at least 0, got "5x"/);
   });
 
   it('rejects a negative --feedback-weight and a fractional --feedback-docs', () => {
     const weight = runCli(['run', '--feedback-weight', '-0.5']);
     expect(weight.status).toBe(1);
-    expect(weight.stderr).toMatch(/--feedback-weight.*expected a number from 0 to Infinity, got -0.5/);
+    expect(weight.stderr).toMatch(/--feedback-weight.*expected a number of at least 0, got "-0.5"/);
     const docs = runCli(['run', '--feedback-docs', '1.5']);
     expect(docs.status).toBe(1);
-    expect(docs.stderr).toMatch(/--feedback-docs.*expected a whole number, got "1.5"/);
+    expect(docs.stderr).toMatch(/--feedback-docs.*expected a whole number from 0 to 1000, got "1.5"/);
   });
 
   it('names the file and question of a malformed dataset, exit code 1', () => {

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import type { z } from 'zod';
+import { numberFromText } from '../config/option-text.js';
 
 /**
  * Commander argument parsers. Commander calls a parser with (value, previous); passing it
@@ -32,36 +33,14 @@ export function numberFlag(min: number, max = Number.POSITIVE_INFINITY) {
 
 /**
  * A parser for a number flag whose type and bounds are those of a zod number schema (the run
- * config's), so the flag and a preset accept the same values: whole numbers when the schema says
- * `int()`, and its min (inclusive or exclusive) and max.
+ * config's), read as a `--provider-option` is (`numberFromText`), so the flag, a preset and a
+ * component's option accept the same values.
  */
 export function schemaNumberFlag(schema: z.ZodNumber) {
-  const integer = schema.isInt === true;
-  const checks = (schema.def.checks ?? []).map(
-    (check) => check._zod.def as { check: string; inclusive?: boolean },
-  );
-  const exclusiveMin = checks.some((check) => check.check === 'greater_than' && check.inclusive === false);
-  const min = schema.minValue ?? Number.NEGATIVE_INFINITY;
-  const max = schema.maxValue ?? Number.POSITIVE_INFINITY;
-  const range = exclusiveMin
-    ? `above ${min}${Number.isFinite(max) ? ` and at most ${max}` : ''}`
-    : `from ${min} to ${max}`;
-  const kind = integer ? 'a whole number' : 'a number';
   return (value: string): number => {
-    const parsed = Number(value);
-    const wellFormed = integer
-      ? /^-?\d+$/.test(value.trim())
-      : value.trim() !== '' && Number.isFinite(parsed);
-    if (!wellFormed) throw new InvalidArgumentError(`expected ${kind}, got "${value}".`);
-    const checked = schema.safeParse(parsed);
-    if (!checked.success) {
-      // A refinement says in its own words what it accepts.
-      const custom = checked.error.issues.find((issue) => issue.code === 'custom');
-      throw new InvalidArgumentError(
-        `expected ${custom ? custom.message : `${kind} ${range}`}, got ${parsed}.`,
-      );
-    }
-    return parsed;
+    const read = numberFromText(schema, value);
+    if ('takes' in read) throw new InvalidArgumentError(`expected ${read.takes}, got "${value}".`);
+    return read.value;
   };
 }
 

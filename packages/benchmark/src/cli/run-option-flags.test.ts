@@ -44,10 +44,10 @@ describe('run option declarations', () => {
   it('take choices and bounds from the schema', () => {
     expect(parseRun(['--top-sessions', '1000']).opts().topSessions).toBe(1000);
     expect(() => parseRun(['--top-sessions', '1001'])).toThrow(
-      /expected a whole number from 1 to 1000, got 1001/,
+      /expected a whole number from 1 to 1000, got "1001"/,
     );
     expect(() => parseRun(['--concurrency', '257'])).toThrow(/from 1 to 256/);
-    expect(() => parseRun(['--max-cost', '0'])).toThrow(/expected a number above 0, got 0/);
+    expect(() => parseRun(['--max-cost', '0'])).toThrow(/expected a number above 0, got "0"/);
     expect(() => parseRun(['--vector-store', 'faiss'])).toThrow(/Allowed choices are memory, qdrant/);
     // A choice a registry gives (the retrievers') is answered with the close one.
     expect(() => parseRun(['--retriever', 'sesion-aware'])).toThrow(

@@ -11,7 +11,7 @@ describe('an option read from command-line text', () => {
     expect(optionFromText(fraction, ' 1e-1 ')).toEqual({ value: 0.1 });
     for (const text of ['0x1', 'Infinity', '1/2', 'NaN'])
       expect(optionFromText(fraction, text), text).toEqual({
-        problem: 'takes a decimal number (such as 0.5)',
+        problem: 'takes a number from 0 to 1',
       });
     expect(optionFromText(fraction, '2')).toEqual({ problem: 'takes a number from 0 to 1' });
     const count = option(z.number().int().min(1).optional());

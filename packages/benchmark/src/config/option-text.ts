@@ -23,7 +23,10 @@ export type OptionText = { value: unknown } | { problem: string };
 const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 const BOOLEAN = z.stringbool();
 
-/** "a number from 0 to 1", "a whole number of at least 1": what a number schema takes. */
+/**
+ * What a number schema takes, as "a whole number from 1 to 64", "a number above 0" or "a number of
+ * at most 1": its `int()`, and its min (inclusive or exclusive) and max.
+ */
 function numberKind(schema: z.ZodNumber): string {
   const kind = schema.isInt ? 'a whole number' : 'a number';
   // `int()` alone bounds a number by the safe integers: no bound a user needs to hear.
@@ -31,9 +34,27 @@ function numberKind(schema: z.ZodNumber): string {
     value !== null && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined;
   const min = bound(schema.minValue);
   const max = bound(schema.maxValue);
+  const exclusiveMin = (schema.def.checks ?? []).some((check) => {
+    const def = check._zod.def as { check: string; inclusive?: boolean };
+    return def.check === 'greater_than' && def.inclusive === false;
+  });
+  if (min !== undefined && exclusiveMin)
+    return `${kind} above ${min}${max === undefined ? '' : ` and at most ${max}`}`;
   if (min !== undefined && max !== undefined) return `${kind} from ${min} to ${max}`;
   if (min !== undefined) return `${kind} of at least ${min}`;
   return max === undefined ? kind : `${kind} of at most ${max}`;
+}
+
+/**
+ * A number read from text and held to a number schema: written in decimal (not 0x1 or Infinity,
+ * which `Number` accepts) and within its bounds; else what the schema takes (`numberKind`, or a
+ * refinement's own words). A flag and a `--provider-option` read numbers through it.
+ */
+export function numberFromText(schema: z.ZodNumber, text: string): { value: number } | { takes: string } {
+  const checked = DECIMAL.test(text.trim()) ? schema.safeParse(Number(text)) : undefined;
+  if (checked?.success) return { value: checked.data };
+  const custom = checked?.error.issues.find((issue) => issue.code === 'custom');
+  return { takes: custom ? custom.message : numberKind(schema) };
 }
 
 /** The first problem zod finds, as a phrase that follows `option "x": `. */
@@ -44,8 +65,7 @@ function problemOf(error: z.ZodError): string {
 
 /**
  * One option's value from the text of a command line (`--provider-option key=value`), read by its
- * schema's type: a number written in decimal (not 0x1 or Infinity, which coercion accepts) within
- * its bounds, a boolean as true/false (yes/no, 1/0, on/off), an enum's value (a close one
+ * schema's type: a number as `numberFromText` reads it, a boolean as true/false (yes/no, 1/0, on/off), an enum's value (a close one
  * suggested), any other type as the text itself; then held to the whole schema.
  */
 export function optionFromText(option: Pick<ComponentOption, 'schema'>, text: string): OptionText {
@@ -53,9 +73,9 @@ export function optionFromText(option: Pick<ComponentOption, 'schema'>, text: st
   const base = unwrapOption(option).schema;
   let value: unknown = text;
   if (base instanceof z.ZodNumber) {
-    if (!DECIMAL.test(text.trim())) return { problem: 'takes a decimal number (such as 0.5)' };
-    value = Number(text);
-    if (!option.schema.safeParse(value).success) return { problem: `takes ${numberKind(base)}` };
+    const read = numberFromText(base, text);
+    if ('takes' in read) return { problem: `takes ${read.takes}` };
+    value = read.value;
   } else if (base instanceof z.ZodBoolean) {
     const read = BOOLEAN.safeParse(text.trim());
     if (!read.success) return { problem: 'takes true or false (or yes/no, 1/0)' };

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { benchmarkNamed } from '../benchmarks/benchmark-registry.js';
 import { loadLocomo } from '../benchmarks/locomo/load-locomo.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
@@ -138,6 +139,24 @@ describe('createErrataApplier', () => {
       turns.flatMap((turn, index) => (turn.has_answer ? [`D${session + 1}:${index + 1}`] : [])),
     );
     expect(marked).toEqual(['D2:1', 'D3:2']);
+  });
+
+  it('reads evidence by the run’s benchmark, found once, not by each record’s question type', async () => {
+    const { records } = await loadLocomo(join(REPO_ROOT, 'datasets/fixtures/locomo-mini.json'));
+    // A question type no benchmark claims: only the run's benchmark can say what its evidence is.
+    const question = { ...records[0]!, question_type: 'in-house' };
+    const entry: Erratum = {
+      question_id: question.question_id,
+      kind: 'evidence',
+      field: 'evidence',
+      published: ['D1:1'],
+      corrected: ['D2:1'],
+      ...provenance,
+    };
+    const apply = createErrataApplier(errataOf([entry]), { benchmark: benchmarkNamed('locomo') });
+    const fixed = apply(question).record as typeof question;
+    expect(fixed.locomo_evidence).toEqual(['D2:1']);
+    expect(() => createErrataApplier(errataOf([entry]))(question)).toThrow('has evidence null');
   });
 
   it('refuses errata whose published value is not the record’s, naming the question and the file', () => {

@@ -1,3 +1,4 @@
+import type { Benchmark } from '../benchmarks/benchmark.js';
 import { benchmarkOfRecord } from '../benchmarks/benchmark-registry.js';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { SampleErrata } from '../results/errata-summary.js';
@@ -8,6 +9,9 @@ import type { LoadedErrata } from './load-errata.js';
 
 export type ErrataApplication = { record: LongMemEvalRecord; mark?: SampleErrata };
 
+/** The evidence and category rules of a record's benchmark (`Benchmark.errata`). */
+type ErrataRules = Benchmark['errata'];
+
 /** `longmemeval-s@1`: how tables and samples name an errata file. */
 export function errataLabel(errata: Pick<LoadedErrata, 'name' | 'version'>): string {
   return `${errata.name}@${errata.version}`;
@@ -17,12 +21,16 @@ export function errataLabel(errata: Pick<LoadedErrata, 'name' | 'version'>): str
  * A function that applies the entries of `errata` to a record: corrected values replace the
  * published ones (on a copy), and the returned mark says what changed and whether the question is
  * excluded. A published value that is not the record's means the errata were written for another
- * file: an error naming the question, unless `skipMismatches` (then the entry is left out).
+ * file: an error naming the question, unless `skipMismatches` (then the entry is left out). The
+ * evidence and category rules are the run's `benchmark`'s, found once; without one, each record's.
  */
 export function createErrataApplier(
   errata: LoadedErrata,
-  options: { skipMismatches?: boolean } = {},
+  options: { skipMismatches?: boolean; benchmark?: Benchmark | undefined } = {},
 ): (record: LongMemEvalRecord) => ErrataApplication {
+  const { benchmark } = options;
+  const rulesOf = (record: LongMemEvalRecord): ErrataRules =>
+    (benchmark ?? benchmarkOfRecord(record))?.errata;
   const byQuestion = new Map<string, Erratum[]>();
   for (const entry of errata.entries) {
     byQuestion.set(entry.question_id, [...(byQuestion.get(entry.question_id) ?? []), entry]);
@@ -34,7 +42,8 @@ export function createErrataApplier(
     let record: LongMemEvalRecord = { ...original };
     const applied: Erratum[] = [];
     for (const entry of entries) {
-      const mismatch = publishedMismatch(record, entry);
+      const rules = rulesOf(record);
+      const mismatch = publishedMismatch(record, entry, rules);
       if (mismatch !== undefined) {
         if (options.skipMismatches) continue;
         throw new Error(
@@ -42,7 +51,7 @@ export function createErrataApplier(
         );
       }
       applied.push(entry);
-      if (!excludes(entry)) record = corrected(record, entry);
+      if (!excludes(entry)) record = corrected(record, entry, rules);
     }
     if (applied.length === 0) return { record: original };
     return {
@@ -60,7 +69,11 @@ export function createErrataApplier(
 const same = (left: unknown, right: unknown) => JSON.stringify(left) === JSON.stringify(right);
 
 /** Why the record does not hold the entry's published value, or undefined when it does. */
-function publishedMismatch(record: LongMemEvalRecord, entry: Erratum): string | undefined {
+function publishedMismatch(
+  record: LongMemEvalRecord,
+  entry: Erratum,
+  rules: ErrataRules,
+): string | undefined {
   switch (entry.field) {
     case 'answer':
       return String(record.answer) === String(entry.published)
@@ -71,13 +84,13 @@ function publishedMismatch(record: LongMemEvalRecord, entry: Erratum): string | 
         ? undefined
         : `has answer_session_ids ${JSON.stringify(record.answer_session_ids)}, not ${JSON.stringify(entry.published)}`;
     case 'evidence': {
-      const evidence = benchmarkOfRecord(record)?.errata?.evidence(record);
+      const evidence = rules?.evidence(record);
       return same(evidence, entry.published)
         ? undefined
         : `has evidence ${JSON.stringify(evidence ?? null)}, not ${JSON.stringify(entry.published)}`;
     }
     case 'category': {
-      const category = benchmarkOfRecord(record)?.errata?.category(record);
+      const category = rules?.category(record);
       return category === entry.published
         ? undefined
         : `is of type ${record.question_type}, not category ${entry.published}`;
@@ -93,7 +106,7 @@ function publishedMismatch(record: LongMemEvalRecord, entry: Erratum): string | 
 }
 
 /** The record with one entry's corrected value in place (never the `exclude` entries). */
-function corrected(record: LongMemEvalRecord, entry: Erratum): LongMemEvalRecord {
+function corrected(record: LongMemEvalRecord, entry: Erratum, rules: ErrataRules): LongMemEvalRecord {
   switch (entry.field) {
     case 'answer':
       return entry.corrected === 'exclude' ? record : { ...record, answer: entry.corrected };
@@ -117,11 +130,10 @@ function corrected(record: LongMemEvalRecord, entry: Erratum): LongMemEvalRecord
     }
     case 'evidence': {
       if (entry.corrected === 'exclude') return record;
-      const errata = benchmarkOfRecord(record)?.errata;
       // Unreachable: an entry whose published evidence the record does not hold is never applied.
-      if (!errata)
+      if (!rules)
         throw new Error(`Errata evidence of question ${record.question_id}: its benchmark has no evidence.`);
-      return errata.correctEvidence(record, entry.corrected);
+      return rules.correctEvidence(record, entry.corrected);
     }
     case 'category':
       return record;

@@ -104,8 +104,8 @@ describe('the provider registry', () => {
     for (const [value, problem] of [
       ['', 'is empty; give a value or leave the option out'],
       ['  ', 'is empty; give a value or leave the option out'],
-      ['0x1', 'takes a decimal number (such as 0.5)'],
-      ['0b1', 'takes a decimal number (such as 0.5)'],
+      ['0x1', 'takes a number from 0 to 1'],
+      ['0b1', 'takes a number from 0 to 1'],
     ]) {
       expect(() => parseProviderOptions(mem0, { threshold: value! })).toThrow(
         `--provider-option threshold=${value}: --provider mem0's option "threshold": ${problem}.`,

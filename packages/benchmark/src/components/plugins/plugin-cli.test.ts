@@ -137,7 +137,7 @@ describe('lme run --plugin', () => {
     expect(configured.status).toBe(0);
   }, 240_000);
 
-  it('refuses a plugin that throws, gives nothing, reuses a name or takes an option of lme, naming the file', () => {
+  it('refuses a plugin that throws, gives nothing, reuses a name, takes an option of lme or breaks its kind’s contract, naming the file', () => {
     const cases: [string, string, RegExp][] = [
       ['throws.mjs', "throw new Error('boom');\n", /^lme: Plugin .*throws\.mjs failed to load: boom\n$/],
       ['empty.mjs', 'export default {};\n', /^lme: Plugin .*empty\.mjs exports nothing lme can use/],
@@ -160,6 +160,31 @@ describe('lme run --plugin', () => {
         'owned.mjs',
         "export default ({ z }) => ({ stages: [{ name: 'mine', description: '', options: { on: { schema: z.boolean(), flags: '--on', group: 'stages', help: 'x' }, rerankDepth: { schema: z.number(), flags: '--y <n>', group: 'stages', help: 'y' } }, capabilities: {}, switch: 'on', create() {}, provenance() {} }] });\n",
         /^lme: Plugin .*owned\.mjs: option "rerankDepth" of stage "mine" is already an option of lme; rename it\.\n$/,
+      ],
+      [
+        'no-create.mjs',
+        "export default { embedders: [{ name: 'mine', description: '', options: {}, capabilities: { form: 'mine:x' } }] };\n",
+        /^lme: Plugin .*no-create\.mjs: embedder family "mine" needs a create function\.\n$/,
+      ],
+      [
+        'colon.mjs',
+        "export default { rerankers: [{ name: 'a:b', description: '', options: {}, capabilities: { form: 'a:b' }, create() {}, pricedModel() {} }] };\n",
+        /^lme: Plugin .*colon\.mjs: reranker family "a:b" has ":" or "\+" in its name, which ids split at\.\n$/,
+      ],
+      [
+        'dims.mjs',
+        "export default ({ z }) => ({ rerankers: [{ name: 'mine', description: '', options: { rerankDepth: { schema: z.number(), flags: '--d <n>', group: 'stages', help: 'd' } }, capabilities: { form: 'mine:x' }, create() {}, pricedModel() {} }] });\n",
+        /^lme: Plugin .*dims\.mjs: option "rerankDepth" of reranker family "mine" is already an option of lme; rename it\.\n$/,
+      ],
+      [
+        'section.mjs',
+        "export default ({ z }) => ({ embedders: [{ name: 'mine', description: '', options: { embedder: { schema: z.string(), flags: '--e <e>', group: 'retrieval', help: 'e' } }, capabilities: { form: 'mine:x' }, create() {} }] });\n",
+        /^lme: Plugin .*section\.mjs: option "embedder" of "mine" is already an option of lme; rename it\.\n$/,
+      ],
+      [
+        'dataset-name.mjs',
+        "export default { benchmarks: [{ name: 'mine', description: '', formatHint: '', recognizes: () => false, load() {}, questionTypes: ['mine'], conventions: {}, defaults: {}, datasets: { names: ['sample'], resolve: () => '' } }] };\n",
+        /^lme: Plugin .*dataset-name\.mjs: benchmark "mine": "sample" is another benchmark's name\.\n$/,
       ],
     ];
     for (const [name, text, message] of cases) {

@@ -1,3 +1,4 @@
+import type { Benchmark } from '../../benchmarks/benchmark.js';
 import { benchmarkNamed } from '../../benchmarks/benchmark-registry.js';
 import { turnWriter } from '../../benchmarks/build-corpus.js';
 import { resolveDatasetPath } from '../../benchmarks/dataset-path.js';
@@ -43,7 +44,7 @@ export async function prepareRun(
     datasetInMemory: dependencies.dataset !== undefined,
   });
   await checkDataset(datasetPath, sections.data, dependencies.dataset?.records, validatesFirst(config));
-  const errata = await prepareErrata(sections.data, datasetPath);
+  const errata = await prepareErrata(sections.data, datasetPath, benchmark);
   const resume = dependencies.resume
     ? await prepareResume({ ...dependencies.resume, config, datasetPath, argv })
     : undefined;
@@ -67,12 +68,16 @@ export async function prepareRun(
   };
 }
 
-async function prepareErrata(data: DataSection, datasetPath: string): Promise<PreparedErrata> {
+async function prepareErrata(
+  data: DataSection,
+  datasetPath: string,
+  benchmark: Benchmark | undefined,
+): Promise<PreparedErrata> {
   if (data.errata === undefined) return { apply: (record) => ({ record }) };
   const errata = loadErrata(data.errata);
   const check = await checkErrataDataset(errata, datasetPath, data.errataAnyChecksum === true);
   return {
-    apply: createErrataApplier(errata, { skipMismatches: check.warning !== undefined }),
+    apply: createErrataApplier(errata, { skipMismatches: check.warning !== undefined, benchmark }),
     recorded: {
       name: errata.name,
       version: errata.version,
