@@ -48,6 +48,11 @@ describe('run option declarations', () => {
     );
     expect(() => parseRun(['--concurrency', '257'])).toThrow(/from 1 to 256/);
     expect(() => parseRun(['--max-cost', '0'])).toThrow(/expected a number above 0, got "0"/);
+    // Numbers in decimal only, as a --provider-option reads them (Number() takes 0x1 and 1e3 alike).
+    expect(() => parseRun(['--feedback-weight', '0x1'])).toThrow(
+      /expected a number of at least 0, got "0x1"/,
+    );
+    expect(parseRun(['--feedback-weight', '.5']).opts().feedbackWeight).toBe(0.5);
     expect(() => parseRun(['--vector-store', 'faiss'])).toThrow(/Allowed choices are memory, qdrant/);
     // A choice a registry gives (the retrievers') is answered with the close one.
     expect(() => parseRun(['--retriever', 'sesion-aware'])).toThrow(
