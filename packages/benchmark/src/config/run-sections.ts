@@ -1,7 +1,9 @@
 import { ownOptions } from '../components/component.js';
+import { type SelectedStage, selectedStages } from '../components/stages/stage-registry.js';
 import { familyOf } from './component-ids.js';
 import { COMPONENT_KINDS, type ComponentKind } from './component-kinds.js';
-import { embedderParts, type RunConfig } from './run-config.js';
+import { parseRunConfig } from './parse-run-config.js';
+import { embedderParts, type RunConfig, type RunConfigInput } from './run-config.js';
 import { DATA_SHAPE, type DataSection } from './sections/data-section.js';
 import { EMBEDDING_SHAPE, type EmbeddingSection } from './sections/embedding-section.js';
 import { PROVIDER_SHAPE, type ProviderSection } from './sections/provider-section.js';
@@ -42,6 +44,8 @@ export type RunSections = {
   readonly retriever: SelectedComponent;
   readonly embedders: readonly SelectedComponent[];
   readonly reranker: SelectedComponent | undefined;
+  /** The pipeline's stages the config turns on (components/stages/), in the order they run, each with its own options. */
+  readonly pipelineStages: readonly SelectedStage[];
 };
 
 function pick<T>(config: RunConfig, shape: object): T {
@@ -74,5 +78,9 @@ export function groupConfig(config: RunConfig): RunSections {
     retriever: selected(retriever, config.retriever, config),
     embedders: embedderParts(config.embedder).map((id) => selected(embedder, id, config)),
     reranker: config.reranker === undefined ? undefined : selected(reranker, config.reranker, config),
+    pipelineStages: selectedStages(config),
   };
 }
+
+/** A config input validated (`parseRunConfig`: one sentence per bad key) and grouped by owner. */
+export const parseRunSections = (input: RunConfigInput): RunSections => groupConfig(parseRunConfig(input));

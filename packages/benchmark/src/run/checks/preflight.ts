@@ -1,18 +1,13 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { cacheIdentityOf, checkEmbeddingCacheFolder, estimateCost, loadPriceTable } from '@lme/search-core';
 import { recognizeBenchmarkPath } from '../../benchmarks/benchmark-registry.js';
-import { ownOptions } from '../../components/component.js';
 import { embedderFamily, resolveEmbedder } from '../../config/component-ids.js';
 import { apiKeyVariables, type OpenAiRole, resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
-import { embedderParts } from '../../config/run-config.js';
+import { embedderParts, type RunConfig } from '../../config/run-config.js';
+import { groupConfig } from '../../config/run-sections.js';
 import { embeds, judges, stageChatModels, usesPipeline } from '../../config/run-shape.js';
-import type { QaSection } from '../../config/sections/qa-section.js';
-import type { RunSection } from '../../config/sections/run-section.js';
 import { checkModelOnDisk } from '../../models/onnx-model-resolver.js';
-import {
-  createConfiguredEmbedder,
-  type EmbedderSettings,
-} from '../../providers/pipeline/configured-embedder.js';
+import { createConfiguredEmbedder } from '../../providers/pipeline/configured-embedder.js';
 import { providerCapabilities } from '../../providers/provider-registry.js';
 import { ensureDirectory } from '../files/ensure-directory.js';
 import { checkReaderSettings } from '../phases/qa-stage.js';
@@ -20,17 +15,10 @@ import { checkAnswerSource } from './check-answer-source.js';
 import { checkProviderGranularity } from './check-provider-granularity.js';
 
 /**
- * The settings preflight reads: the embedders (and their families' options), the LLM roles, the
- * reader's, `--max-cost` and `--out`, as the checks it asks take them.
+ * The settings preflight reads: the resolved config, whose embedders, LLM roles, reader, provider,
+ * `--max-cost` and `--out` it checks before any work (the embedders as the run groups them).
  */
-export type PreflightSettings = EmbedderSettings &
-  Pick<QaSection, 'readerModel' | 'judgeModel' | 'maxCost'> &
-  Pick<RunSection, 'out'> &
-  Parameters<typeof embeds>[0] &
-  Parameters<typeof stageChatModels>[0] &
-  Parameters<typeof checkReaderSettings>[0] &
-  Parameters<typeof checkAnswerSource>[0] &
-  Parameters<typeof checkProviderGranularity>[0];
+export type PreflightSettings = RunConfig;
 
 /** What the run needs from outside, checked before any work; each failure is one sentence. */
 export type PreflightOptions = {
@@ -140,14 +128,16 @@ export async function preflightRun(options: PreflightOptions): Promise<void> {
   // Its cache folder must be writable: a read-only disk or a file where the folder goes stops
   // the run here, naming the folder, instead of failing every question.
   // Each embedder of a joined name (`a+b`) alone: its vectors are cached under its own identity.
-  const inProcess = embedderParts(config.embedder).filter(
-    (part) => !embedderFamily(part)?.capabilities.hosted,
-  );
+  const sections = groupConfig(config);
+  const inProcess = sections.embedders.filter(({ id }) => !embedderFamily(id)?.capabilities.hosted);
   for (const part of embeds(config, providerCapabilities(config.provider)) ? inProcess : []) {
-    const embedder = createConfiguredEmbedder({ ...config, embedder: part, cache: false }, environment);
+    const embedder = createConfiguredEmbedder(
+      { ...sections, run: { ...sections.run, cache: false }, embedders: [part] },
+      environment,
+    );
     await embedder.close?.();
-    const { descriptor, model } = resolveEmbedder(part);
-    await descriptor.check?.(model, ownOptions(descriptor, config), {
+    const { descriptor, model } = resolveEmbedder(part.id);
+    await descriptor.check?.(model, part.options, {
       checkModelFiles: ({ modelDir }, name) =>
         checkModelOnDisk({ cacheDir: config.cacheDir, modelDir }, name),
     });

@@ -3,6 +3,8 @@ import { type CachedEmbedder, estimateCost, loadPriceTable } from '@lme/search-c
 import { buildCorpus } from '../../benchmarks/build-corpus.js';
 import { isAbstention, type LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { selectedStages, stagesProvenance } from '../../components/stages/stage-registry.js';
+import type { RunConfig } from '../../config/run-config.js';
+import { groupConfig } from '../../config/run-sections.js';
 import { embeds, judges, readsAndJudges, usesPipeline } from '../../config/run-shape.js';
 import { countTokens } from '../../metrics/truncate-tokens.js';
 import { createConfiguredEmbedder } from '../../providers/pipeline/configured-embedder.js';
@@ -18,7 +20,7 @@ export type { LlmPlan } from './plan-llm.js';
  * The config a plan reads: the whole run's settings, as the embedder factory, the rerank plan and
  * the corpus builder each take them (the LLM roles' plans take their sections, plan-llm.ts).
  */
-export type PlannedConfig = Parameters<typeof createConfiguredEmbedder>[0] &
+export type PlannedConfig = RunConfig &
   Parameters<typeof planRerank>[0] &
   Parameters<typeof embeds>[0] &
   Parameters<typeof judges>[0] &
@@ -145,7 +147,9 @@ async function planEmbedding(
   texts: ReadonlySet<string>,
   notes: string[],
 ): Promise<RunPlan['embedding']> {
-  const embedder: Partial<CachedEmbedder> & { close?(): Promise<void> } = createConfiguredEmbedder(config);
+  const embedder: Partial<CachedEmbedder> & { close?(): Promise<void> } = createConfiguredEmbedder(
+    groupConfig(config),
+  );
   const queries = records.map((record) => record.question);
   const embedding = {
     embedder: config.embedder,
