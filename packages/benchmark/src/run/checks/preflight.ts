@@ -2,12 +2,22 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { cacheIdentityOf, checkEmbeddingCacheFolder, estimateCost, loadPriceTable } from '@lme/search-core';
 import { recognizeBenchmarkPath } from '../../benchmarks/benchmark-registry.js';
 import { embedderFamily, resolveEmbedder } from '../../config/component-ids.js';
-import { apiKeyVariables, type OpenAiRole, resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
-import { embedderParts, type RunConfig } from '../../config/run-config.js';
-import { groupConfig } from '../../config/run-sections.js';
+import {
+  apiKeyVariables,
+  type EndpointSettings,
+  type OpenAiRole,
+  resolveOpenAiEndpoint,
+} from '../../config/openai-endpoints.js';
+import { embedderParts } from '../../config/run-config.js';
 import { embeds, judges, stageChatModels, usesPipeline } from '../../config/run-shape.js';
+import type { EmbeddingSection } from '../../config/sections/embedding-section.js';
+import type { QaSection } from '../../config/sections/qa-section.js';
+import type { RunSection } from '../../config/sections/run-section.js';
 import { checkModelOnDisk } from '../../models/onnx-model-resolver.js';
-import { createConfiguredEmbedder } from '../../providers/pipeline/configured-embedder.js';
+import {
+  createConfiguredEmbedder,
+  type EmbedderSections,
+} from '../../providers/pipeline/configured-embedder.js';
 import { providerCapabilities } from '../../providers/provider-registry.js';
 import { ensureDirectory } from '../files/ensure-directory.js';
 import { checkReaderSettings } from '../phases/qa-stage.js';
@@ -15,14 +25,24 @@ import { checkAnswerSource } from './check-answer-source.js';
 import { checkProviderGranularity } from './check-provider-granularity.js';
 
 /**
- * The settings preflight reads: the resolved config, whose embedders, LLM roles, reader, provider,
- * `--max-cost` and `--out` it checks before any work (the embedders as the run groups them).
+ * The settings preflight reads: the embedders' names, the cache, the endpoints, the LLM roles, the
+ * reader's, `--max-cost` and `--out`, as the checks it asks take them.
  */
-export type PreflightSettings = RunConfig;
+export type PreflightSettings = Pick<EmbeddingSection, 'embedder'> &
+  Pick<RunSection, 'cache' | 'cacheDir' | 'out'> &
+  EndpointSettings &
+  Pick<QaSection, 'readerModel' | 'judgeModel' | 'maxCost'> &
+  Parameters<typeof embeds>[0] &
+  Parameters<typeof stageChatModels>[0] &
+  Parameters<typeof checkReaderSettings>[0] &
+  Parameters<typeof checkAnswerSource>[0] &
+  Parameters<typeof checkProviderGranularity>[0];
 
 /** What the run needs from outside, checked before any work; each failure is one sentence. */
 export type PreflightOptions = {
   config: PreflightSettings;
+  /** The selected embedders with their own options, and what they share of the run (`RunSections`). */
+  sections: EmbedderSections;
   datasetPath: string;
   /** API keys and endpoints are read from here (the process environment by default). */
   environment?: NodeJS.ProcessEnv;
@@ -128,7 +148,7 @@ export async function preflightRun(options: PreflightOptions): Promise<void> {
   // Its cache folder must be writable: a read-only disk or a file where the folder goes stops
   // the run here, naming the folder, instead of failing every question.
   // Each embedder of a joined name (`a+b`) alone: its vectors are cached under its own identity.
-  const sections = groupConfig(config);
+  const { sections } = options;
   const inProcess = sections.embedders.filter(({ id }) => !embedderFamily(id)?.capabilities.hosted);
   for (const part of embeds(config, providerCapabilities(config.provider)) ? inProcess : []) {
     const embedder = createConfiguredEmbedder(
