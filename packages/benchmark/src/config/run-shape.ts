@@ -41,9 +41,13 @@ export const usesPipeline = (provider: Provider): boolean => provider.pipeline =
 export const pipelineEmbeds = ({ retrieval, pipelineStages }: PipelineParts): boolean =>
   searchesDense(retrieval) || pipelineStages.some(({ descriptor }) => descriptor.capabilities.needsVectors);
 
-/** The run embeds text (the pipeline with `pipelineEmbeds` settings). */
+/** The run embeds text (the pipeline with `pipelineEmbeds` parts). */
+export const partsEmbed = (parts: PipelineParts, provider: Provider): boolean =>
+  usesPipeline(provider) && pipelineEmbeds(parts);
+
+/** `partsEmbed` of a resolved config. */
 export const embeds = (config: PipelineShape, provider: Provider): boolean =>
-  usesPipeline(provider) && pipelineEmbeds(partsOf(config));
+  partsEmbed(partsOf(config), provider);
 
 /**
  * The chat models the selected stages call at the pipeline's endpoint (`--summarizer llm`,
