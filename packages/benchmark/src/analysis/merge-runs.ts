@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { recordedConfig } from '../config/recorded-config.js';
-import { knownProviderCapabilities, resultSettings } from '../providers/provider-registry.js';
+import { knownProviderCapabilities } from '../providers/provider-registry.js';
 import type { Sample } from '../results/sample.js';
 import { openRunFolder } from '../run/files/run-folder.js';
 import { collectProvenance } from '../run/outputs/provenance.js';
-import { partialReason, type RunManifest } from '../run/outputs/run-manifest.js';
+import { partialReason, type RunManifest, resultSettings } from '../run/outputs/run-manifest.js';
 import { type RunResult, writeRunOutputs } from '../run/outputs/write-run-outputs.js';
 import { checkSetups } from './check-setups.js';
 import { checkShards } from './check-shards.js';

@@ -1,8 +1,8 @@
 import { createChatClient } from '@lme/search-core';
 import { Command } from 'commander';
 import { resolveOpenAiEndpoint } from '../config/openai-endpoints.js';
-import { parseRunConfig } from '../config/parse-run-config.js';
 import { configFromEnvironment } from '../config/run-options.js';
+import { parseRunSections } from '../config/run-sections.js';
 import { createJudge } from '../qa/judge.js';
 import { renderJudgeProbe, runJudgeProbe } from '../qa/judge-probe.js';
 import { judgeRubrics } from '../qa/judge-rubrics.js';
@@ -44,19 +44,22 @@ export function judgeProbeCommand(): Command {
         `  lme judge-probe --judge ${Object.keys(judgeRubrics()).at(-1)} --judge-model gpt-4o-mini`,
     )
     .action(async (flags: { json?: boolean }, command: Command) => {
-      const config = parseRunConfig({ ...configFromEnvironment(process.env), ...configFromFlags(command) });
+      const { qa, run } = parseRunSections({
+        ...configFromEnvironment(process.env),
+        ...configFromFlags(command),
+      });
       const client = createChatClient({
-        ...resolveOpenAiEndpoint(config, 'judge'),
-        ...(config.cache ? { cacheDir: config.cacheDir } : {}),
+        ...resolveOpenAiEndpoint(qa, 'judge'),
+        ...(run.cache ? { cacheDir: run.cacheDir } : {}),
       });
       const judge = createJudge({
         client,
-        model: config.judgeModel,
-        samples: config.judgeSamples,
-        temperature: config.judgeTemperature,
-        rubric: judgeOf(config),
+        model: qa.judgeModel,
+        samples: qa.judgeSamples,
+        temperature: qa.judgeTemperature,
+        rubric: judgeOf(qa),
       });
-      const result = await runJudgeProbe({ judge, rubric: judgeOf(config) });
+      const result = await runJudgeProbe({ judge, rubric: judgeOf(qa) });
       process.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : renderJudgeProbe(result));
       if (result.kinds.every((kind) => kind.acceptance === null)) {
         const first = result.grades.find((grade) => grade.error)?.error ?? 'no reply';

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { readRunConfigFile } from '../config/run-config-file.js';
 import { RUN_OPTION_GROUPS } from '../config/run-options.js';
+import { groupConfig } from '../config/run-sections.js';
 import { planRun } from '../run/plan/plan-run.js';
 import { renderPlan } from '../run/plan/render-plan.js';
 import { RunInterruptedError, readManifest, runBenchmark, selectRecords } from '../run/run-benchmark.js';
@@ -110,7 +111,9 @@ export function runCommand(): Command {
         for (const [layer, keys] of Object.entries(layers))
           if (keys.length > 0) log.debug(`config from ${layer}: ${keys.join(', ')}`);
         if (options.dryRun) {
-          process.stdout.write(renderPlan(await planRun(config, await selectRecords(config))));
+          process.stdout.write(
+            renderPlan(await planRun(config, await selectRecords(config), groupConfig(config))),
+          );
           return;
         }
         const progress = createProgress('questions');

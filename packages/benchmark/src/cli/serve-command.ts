@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import { parseRunConfig } from '../config/parse-run-config.js';
 import { configFromEnvironment } from '../config/run-options.js';
+import { parseRunSections } from '../config/run-sections.js';
 import { addSecret } from '../config/secrets.js';
 import { serve } from '../serve/serve.js';
 import { log } from './logger.js';
@@ -67,7 +67,11 @@ export function serveCommand(): Command {
         '  naming a variable that holds "Bearer <the same token>")',
     )
     .action(async (flags: ServeFlags, command: Command) => {
-      const config = parseRunConfig({ ...configFromEnvironment(process.env), ...configFromFlags(command) });
+      const sections = parseRunSections({
+        ...configFromEnvironment(process.env),
+        ...configFromFlags(command),
+      });
+      const { retrieval } = sections;
       let authToken: string | undefined;
       if (flags.authEnv !== undefined) {
         authToken = process.env[flags.authEnv];
@@ -79,7 +83,7 @@ export function serveCommand(): Command {
         addSecret(authToken);
       }
       const server = await serve({
-        config,
+        sections,
         host: flags.host,
         port: flags.port,
         maxNamespaces: flags.maxNamespaces,
@@ -92,7 +96,7 @@ export function serveCommand(): Command {
         );
       }
       log.info(
-        `lme serve: ${config.retriever} (${config.tokenizer} tokenizer, ${config.indexRoles} roles, at most ${flags.maxMemoryMb} MB${authToken === undefined ? '' : ', bearer token required'}) listening on ${server.url}`,
+        `lme serve: ${retrieval.retriever} (${retrieval.tokenizer} tokenizer, ${retrieval.indexRoles} roles, at most ${flags.maxMemoryMb} MB${authToken === undefined ? '' : ', bearer token required'}) listening on ${server.url}`,
       );
       await new Promise<void>((resolve) => {
         let stopping = false;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createConfiguredEmbedder } from '../providers/pipeline/configured-embedder.js';
 import { embedderForms, resolveEmbedder, resolveReranker } from './component-ids.js';
 import { parseRunConfig } from './parse-run-config.js';
+import { groupConfig } from './run-sections.js';
 
 describe('embedder ids', () => {
   it('name a family of the registry and the model after its colon', () => {
@@ -25,15 +26,15 @@ describe('embedder ids', () => {
 
   it('refuse an unknown family of a joined --embedder when the embedder is made', () => {
     const config = parseRunConfig({ retriever: 'dense', embedder: 'local:use-lite+hff:Xenova/e5-small-v2' });
-    expect(() => createConfiguredEmbedder({ ...config, cache: false })).toThrow(
+    expect(() => createConfiguredEmbedder(groupConfig({ ...config, cache: false }))).toThrow(
       /^Unknown embedder "hff:Xenova\/e5-small-v2"; did you mean "hf:Xenova\/e5-small-v2"\?/,
     );
   });
 
   it('refuse a model its family does not know with the known forms', () => {
-    expect(() => createConfiguredEmbedder({ ...parseRunConfig({}), embedder: 'local:use-heavy' })).toThrow(
-      'Unknown embedder "local:use-heavy". Known: local:use-lite,',
-    );
+    expect(() =>
+      createConfiguredEmbedder(groupConfig({ ...parseRunConfig({}), embedder: 'local:use-heavy' })),
+    ).toThrow('Unknown embedder "local:use-heavy". Known: local:use-lite,');
   });
 });
 

@@ -2,12 +2,26 @@ import { type ComponentRegistry, componentsOwning } from '../components/componen
 import { EMBEDDERS } from '../components/embedders/embedder-registry.js';
 import { RERANKERS } from '../components/rerankers/reranker-registry.js';
 import { RETRIEVERS } from '../components/retrievers/retriever-registry.js';
-import { STAGES, selectedStages, stageDescriptors } from '../components/stages/stage-registry.js';
-import { familyOf } from './component-ids.js';
+import { STAGES, stageDescriptors } from '../components/stages/stage-registry.js';
 import type { ProviderCapabilities } from './provider-capabilities.js';
-import { embedderParts, type RunConfig } from './run-config.js';
 import { flagOfKey } from './run-options.js';
-import { embeds, reranks, usesPipeline } from './run-shape.js';
+import { type PipelineParts, partsEmbed, reranks, usesPipeline } from './run-shape.js';
+
+/** A selected component: its name (for embedders and rerankers, the whole id) and its own options. */
+export type SelectedComponent = {
+  /** The name as the config gives it (`session-aware`, `hf:Xenova/e5-small-v2`, `llm:gpt-4o-mini`). */
+  readonly id: string;
+  /** The registry name of its descriptor (`session-aware`, `hf`, `llm`). */
+  readonly name: string;
+  readonly options: Readonly<Record<string, unknown>>;
+};
+
+/** What the kinds read of a run (as `RunSections` holds it): its selected components, each with its own options, and the retriever's routes. */
+export type SelectedComponents = PipelineParts & {
+  readonly retriever: SelectedComponent;
+  readonly embedders: readonly SelectedComponent[];
+  readonly reranker: SelectedComponent | undefined;
+};
 
 /**
  * A kind of component the run config selects by name: the flag that names it, its registry, the
@@ -20,8 +34,8 @@ export type ComponentKind = {
   readonly registry: ComponentRegistry;
   /** Where the kind is used, for the has-no-effect warning (` in a pipeline that embeds`). */
   readonly where?: string;
-  selected(config: RunConfig): string[];
-  inUse(config: RunConfig, provider: ProviderCapabilities): boolean;
+  selected(sections: SelectedComponents): string[];
+  inUse(sections: SelectedComponents, provider: ProviderCapabilities): boolean;
   /**
    * What the warning says a key of `owners` needs, when not `<flag> <owners>`: the kind selects
    * each component by a flag of its own (`--dedup`), or is not in use (`--provider pipeline`).
@@ -30,7 +44,7 @@ export type ComponentKind = {
   /** For a key a selected component owns: whether it matters under that component's other options. */
   optionRule?(
     key: string,
-    config: RunConfig,
+    sections: SelectedComponents,
     provider: ProviderCapabilities,
   ): { used: boolean; needs: string } | undefined;
 };
@@ -52,12 +66,13 @@ function stageNeeds(name: string): string {
 /** A selected stage's rule for one of its options that matters only under its others (`--summarizer-model`). */
 function stageOptionRule(
   key: string,
-  config: RunConfig,
+  sections: SelectedComponents,
   provider: ProviderCapabilities,
 ): { used: boolean; needs: string } | undefined {
-  for (const { descriptor, options } of selectedStages(config)) {
+  for (const { descriptor, options } of sections.pipelineStages) {
     const rule = descriptor.optionRules?.[key];
-    if (rule) return { used: rule.used(options, { embeds: embeds(config, provider) }), needs: rule.needs };
+    if (rule)
+      return { used: rule.used(options, { embeds: partsEmbed(sections, provider) }), needs: rule.needs };
   }
   return undefined;
 }
@@ -66,27 +81,27 @@ export const COMPONENT_KINDS = {
   retriever: {
     flag: '--retriever',
     registry: RETRIEVERS,
-    selected: (config) => [config.retriever],
-    inUse: (_config, provider) => usesPipeline(provider),
+    selected: (sections) => [sections.retriever.name],
+    inUse: (_sections, provider) => usesPipeline(provider),
   },
   embedder: {
     flag: '--embedder',
     registry: EMBEDDERS,
     where: ' in a pipeline that embeds',
-    selected: (config) => embedderParts(config.embedder).map(familyOf),
-    inUse: (config, provider) => embeds(config, provider),
+    selected: (sections) => sections.embedders.map(({ name }) => name),
+    inUse: (sections, provider) => partsEmbed(sections, provider),
   },
   reranker: {
     flag: '--reranker',
     registry: RERANKERS,
-    selected: (config) => (config.reranker ? [familyOf(config.reranker)] : []),
-    inUse: (config, provider) => reranks(config, provider),
+    selected: (sections) => (sections.reranker ? [sections.reranker.name] : []),
+    inUse: (sections, provider) => reranks({ reranker: sections.reranker?.id }, provider),
   },
   stage: {
     registry: STAGES,
-    selected: (config) => selectedStages(config).map(({ descriptor }) => descriptor.name),
+    selected: (sections) => sections.pipelineStages.map(({ descriptor }) => descriptor.name),
     // Every stage runs in lme's own pipeline (`runsOn: 'pipeline'`).
-    inUse: (_config, provider) => usesPipeline(provider),
+    inUse: (_sections, provider) => usesPipeline(provider),
     needs: (owners, inUse) => (inUse ? owners.map(stageNeeds).join(' or ') : '--provider pipeline'),
     optionRule: stageOptionRule,
   },
@@ -102,20 +117,20 @@ export function ownersOf(key: string): { kind: ComponentKind; owners: string[] }
 }
 
 /**
- * Whether a component-owned key matters in a resolved config: the kind is in use and a selected
- * component owns it. Undefined for a key no component owns.
+ * Whether a component-owned key matters in a run: the kind is in use and a selected component
+ * owns it. Undefined for a key no component owns.
  */
 export function componentKeyUsed(
   key: string,
-  config: RunConfig,
+  sections: SelectedComponents,
   provider: ProviderCapabilities,
 ): { used: boolean; needs: string } | undefined {
   const owned = ownersOf(key);
   if (!owned) return undefined;
   const { kind, owners } = owned;
-  const inUse = kind.inUse(config, provider);
-  const used = inUse && kind.selected(config).some((name) => owners.includes(name));
-  const rule = used ? kind.optionRule?.(key, config, provider) : undefined;
+  const inUse = kind.inUse(sections, provider);
+  const used = inUse && kind.selected(sections).some((name) => owners.includes(name));
+  const rule = used ? kind.optionRule?.(key, sections, provider) : undefined;
   if (rule) return rule;
   if (kind.needs) return { used, needs: kind.needs(owners, inUse) };
   // Owned by every component of the kind: naming the flag is enough (`--reranker`).

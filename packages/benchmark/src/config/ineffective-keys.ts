@@ -12,6 +12,7 @@ import {
 } from './retriever-rules.js';
 import type { RunConfig } from './run-config.js';
 import { flagOfKey } from './run-options.js';
+import { groupConfig } from './run-sections.js';
 import { embeds, judges, readsAndJudges, usesPipeline } from './run-shape.js';
 
 /**
@@ -146,10 +147,12 @@ export function ineffectiveKeyWarnings(
   provider: ProviderCapabilities = IN_PROCESS_CAPABILITIES,
 ): string[] {
   const warnings: string[] = [];
+  const sections = groupConfig(config);
   for (const key of explicitKeys) {
     // A key a retriever, embedder, reranker or stage owns (components/) matters when a selected one owns it.
     const rule =
-      componentKeyUsed(key, config, provider) ?? ruleResult(RULES[key as keyof RunConfig], config, provider);
+      componentKeyUsed(key, sections, provider) ??
+      ruleResult(RULES[key as keyof RunConfig], config, provider);
     if (rule && !rule.used) warnings.push(`${flagOfKey(key)} has no effect without ${rule.needs}.`);
   }
   if (judges(config) && config.judgeSamples > 1 && config.judgeTemperature === 0) {

@@ -9,12 +9,14 @@ import { loadPreset } from './presets.js';
 import { IN_PROCESS_CAPABILITIES } from './provider-capabilities.js';
 import { recordedConfig, recordedKeyDifferences, unrecordedDefaults } from './recorded-config.js';
 import type { RunConfig } from './run-config.js';
+import { groupConfig } from './run-sections.js';
 
 /** Every option key of a kind's components the config does not select, by component. */
 function unselectedOptions(config: RunConfig): Map<string, string[]> {
   const found = new Map<string, string[]>();
+  const sections = groupConfig(config);
   for (const kind of Object.values(COMPONENT_KINDS) as ComponentKind[]) {
-    const selected = new Set(kind.inUse(config, IN_PROCESS_CAPABILITIES) ? kind.selected(config) : []);
+    const selected = new Set(kind.inUse(sections, IN_PROCESS_CAPABILITIES) ? kind.selected(sections) : []);
     for (const [name, descriptor] of Object.entries(kind.registry))
       if (!selected.has(name)) found.set(name, Object.keys(descriptor.options));
   }

@@ -2,6 +2,7 @@ import { COMPONENT_KINDS, type ComponentKind, componentKeyUsed } from './compone
 import type { ProviderCapabilities } from './provider-capabilities.js';
 import { type RunConfig, resultKeyDifferences, runConfigSchema, withDefaults } from './run-config.js';
 import { attributeName } from './run-options.js';
+import { groupConfig } from './run-sections.js';
 
 const KINDS = Object.values(COMPONENT_KINDS) as ComponentKind[];
 
@@ -28,10 +29,12 @@ const unrecordable = (): Set<string> =>
  * embedder). They changed nothing; resume, merge and compare read a key a folder lacks as its default.
  */
 export function recordedConfig(config: RunConfig, provider: ProviderCapabilities): RunConfig {
-  const unused = new Set(KINDS.filter((kind) => !kind.inUse(config, provider)).flatMap(selectorKey));
+  // A stored config may lack keys (a newer release records only what its components use): read at their defaults.
+  const sections = groupConfig(withDefaults(config));
+  const unused = new Set(KINDS.filter((kind) => !kind.inUse(sections, provider)).flatMap(selectorKey));
   return Object.fromEntries(
     Object.entries(config).filter(
-      ([key]) => !unused.has(key) && componentKeyUsed(key, config, provider)?.used !== false,
+      ([key]) => !unused.has(key) && componentKeyUsed(key, sections, provider)?.used !== false,
     ),
   ) as RunConfig;
 }

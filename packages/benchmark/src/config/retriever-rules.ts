@@ -58,23 +58,33 @@ export const readsRouteSetting = (
   setting: 'bm25Settings' | 'timeBoost' | 'denseNeighbours',
 ): boolean => descriptorOf(config).capabilities[setting];
 
+/** The base retriever with its own options (as `RunSections.retriever` holds it). */
+export type OwnedRetriever = { readonly name: string; readonly options: Readonly<Record<string, unknown>> };
+
 /** A resolved config's retriever options (those its descriptor declares). */
 export const retrieverOptions = (
   config: Pick<RetrieverChoice, 'retriever'> & Readonly<Record<string, unknown>>,
 ): Record<string, unknown> => ownOptions(descriptorOf(config), config);
 
-/** The most candidates per question the base retriever hands the rerank stage (undefined: every document). */
-export const rerankCandidates = (
+/** The retriever a resolved config selects, with its own options. */
+export const selectedRetriever = (
   config: Pick<RetrieverChoice, 'retriever'> & Readonly<Record<string, unknown>>,
-): number | undefined => descriptorOf(config).rerankCandidates?.(retrieverOptions(config));
+): OwnedRetriever => ({ name: config.retriever, options: retrieverOptions(config) });
+
+const descriptorOwning = (retriever: OwnedRetriever): AnyRetriever =>
+  retrieverNamed(retriever.name as RetrieverName);
+
+/** The most candidates per question the base retriever hands the rerank stage (undefined: every document). */
+export const rerankCandidates = (retriever: OwnedRetriever): number | undefined =>
+  descriptorOwning(retriever).rerankCandidates?.(retriever.options);
 
 /** The base retriever's stages under its options, for the report's provenance. */
-export const retrieverStages = (
-  config: Pick<RetrieverChoice, 'retriever'> & Readonly<Record<string, unknown>>,
-): string[] => descriptorOf(config).stages?.(retrieverOptions(config)) ?? [];
+export const retrieverStages = (retriever: OwnedRetriever): string[] =>
+  descriptorOwning(retriever).stages?.(retriever.options) ?? [];
 
 /** What explain.jsonl says of the base retriever (its own fusion, its weights). */
 export const retrieverExplain = (
-  config: Pick<RetrieverChoice, 'retriever'> & Readonly<Record<string, unknown>> & { rrfK: number },
+  retriever: OwnedRetriever,
+  rrfK: number,
 ): { fusion?: Record<string, unknown>; weights?: Record<string, unknown> } =>
-  descriptorOf(config).explain?.(retrieverOptions(config), { rrfK: config.rrfK }) ?? {};
+  descriptorOwning(retriever).explain?.(retriever.options, { rrfK }) ?? {};

@@ -4,17 +4,21 @@ import { parseRunConfig } from './parse-run-config.js';
 import { runConfigSchema } from './run-config.js';
 import { groupConfig } from './run-sections.js';
 
+/** The fields of `RunSections` that hold selected components, not a section. */
+const COMPONENTS = ['retriever', 'embedders', 'reranker', 'pipelineStages'];
+
 describe('groupConfig', () => {
   it('puts every key of a resolved config in exactly one section or one selected component', () => {
     const config = parseRunConfig({ retriever: 'session-aware', reranker: 'offline:session-prior', topK: 5 });
     const sections = groupConfig(config);
     const placed = [
       ...Object.entries(sections).flatMap(([name, section]) =>
-        ['retriever', 'embedders', 'reranker'].includes(name) ? [] : Object.keys(section ?? {}),
+        COMPONENTS.includes(name) ? [] : Object.keys(section ?? {}),
       ),
       ...Object.keys(sections.retriever.options),
       ...sections.embedders.flatMap((embedder) => Object.keys(embedder.options)),
       ...Object.keys(sections.reranker?.options ?? {}),
+      ...sections.pipelineStages.flatMap((stage) => Object.keys(stage.options)),
     ];
     // The rest are options of components of a kind the config did not select (http's --rerank-model).
     const unplaced = Object.keys(config).filter((key) => !placed.includes(key));
@@ -26,13 +30,17 @@ describe('groupConfig', () => {
     expect(sections.retriever.id).toBe('session-aware');
     expect(sections.reranker?.id).toBe('offline:session-prior');
     expect(sections.embedders.map((embedder) => embedder.name)).toEqual(['hf', 'hf']);
+    // The reranking stage is selected with its own option (the reranker's id), and session-aware's summaries are not.
+    expect(sections.pipelineStages.map(({ descriptor, options }) => [descriptor.name, options])).toEqual([
+      ['reranking', { reranker: 'offline:session-prior' }],
+    ]);
   });
 
   it('knows every key of the run config schema in one section or one component registry', () => {
     const config = parseRunConfig({});
     const sections = groupConfig(config);
     const sectionKeys = Object.entries(sections)
-      .filter(([name]) => !['retriever', 'embedders', 'reranker'].includes(name))
+      .filter(([name]) => !COMPONENTS.includes(name))
       .flatMap(([, section]) => Object.keys(section ?? {}));
     expect(sectionKeys.length).toBe(new Set(sectionKeys).size);
     // Every key the schema knows is a section's or a component's: none is left out of the grouping.

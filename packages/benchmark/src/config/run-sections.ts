@@ -1,7 +1,9 @@
 import { ownOptions } from '../components/component.js';
+import { type SelectedStage, selectedStages } from '../components/stages/stage-registry.js';
 import { familyOf } from './component-ids.js';
-import { COMPONENT_KINDS, type ComponentKind } from './component-kinds.js';
-import { embedderParts, type RunConfig } from './run-config.js';
+import { COMPONENT_KINDS, type ComponentKind, type SelectedComponent } from './component-kinds.js';
+import { parseRunConfig } from './parse-run-config.js';
+import { embedderParts, type RunConfig, type RunConfigInput } from './run-config.js';
 import { DATA_SHAPE, type DataSection } from './sections/data-section.js';
 import { EMBEDDING_SHAPE, type EmbeddingSection } from './sections/embedding-section.js';
 import { PROVIDER_SHAPE, type ProviderSection } from './sections/provider-section.js';
@@ -15,14 +17,7 @@ import { ROUTES_SHAPE, type RoutesSection } from './sections/routes-section.js';
 import { RUN_SHAPE, type RunSection } from './sections/run-section.js';
 import { STAGES_SHAPE, type StagesSection } from './sections/stages-section.js';
 
-/** A selected component: its name (for embedders and rerankers, the whole id) and its own options. */
-export type SelectedComponent = {
-  /** The name as the config gives it (`session-aware`, `hf:Xenova/e5-small-v2`, `llm:gpt-4o-mini`). */
-  readonly id: string;
-  /** The registry name of its descriptor (`session-aware`, `hf`, `llm`). */
-  readonly name: string;
-  readonly options: Readonly<Record<string, unknown>>;
-};
+export type { SelectedComponent } from './component-kinds.js';
 
 /**
  * A resolved run config grouped by owner: a section per part of the run (data, provider,
@@ -42,6 +37,8 @@ export type RunSections = {
   readonly retriever: SelectedComponent;
   readonly embedders: readonly SelectedComponent[];
   readonly reranker: SelectedComponent | undefined;
+  /** The pipeline's stages the config turns on (components/stages/), in the order they run, each with its own options. */
+  readonly pipelineStages: readonly SelectedStage[];
 };
 
 function pick<T>(config: RunConfig, shape: object): T {
@@ -74,5 +71,9 @@ export function groupConfig(config: RunConfig): RunSections {
     retriever: selected(retriever, config.retriever, config),
     embedders: embedderParts(config.embedder).map((id) => selected(embedder, id, config)),
     reranker: config.reranker === undefined ? undefined : selected(reranker, config.reranker, config),
+    pipelineStages: selectedStages(config),
   };
 }
+
+/** A config input validated (`parseRunConfig`: one sentence per bad key) and grouped by owner. */
+export const parseRunSections = (input: RunConfigInput): RunSections => groupConfig(parseRunConfig(input));

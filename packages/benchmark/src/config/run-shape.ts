@@ -1,4 +1,4 @@
-import { selectedStages } from '../components/stages/stage-registry.js';
+import { type SelectedStage, selectedStages } from '../components/stages/stage-registry.js';
 import type { ProviderCapabilities } from './provider-capabilities.js';
 import { type RetrieverChoice, searchesDense } from './retriever-rules.js';
 import type { QaSection } from './sections/qa-section.js';
@@ -20,6 +20,17 @@ type Provider = Pick<ProviderCapabilities, 'pipeline'>;
  */
 type PipelineShape = RetrieverChoice & Readonly<Record<string, unknown>>;
 
+/** The pipeline's retriever choice and its selected stages, each with its own options (as `RunSections` holds them). */
+export type PipelineParts = {
+  readonly retrieval: RetrieverChoice;
+  readonly pipelineStages: readonly SelectedStage[];
+};
+
+const partsOf = (config: PipelineShape): PipelineParts => ({
+  retrieval: config,
+  pipelineStages: selectedStages(config),
+});
+
 /** The run measures lme's own search-core pipeline (the provider's `pipeline` capability). */
 export const usesPipeline = (provider: Provider): boolean => provider.pipeline === true;
 
@@ -27,13 +38,16 @@ export const usesPipeline = (provider: Provider): boolean => provider.pipeline =
  * The pipeline's settings embed text: a dense route, or a selected stage comparing vectors (its
  * `needsVectors`: dedup, MMR). Says nothing of the provider; `embeds` does.
  */
-export const pipelineEmbeds = (config: PipelineShape): boolean =>
-  searchesDense(config) ||
-  selectedStages(config).some(({ descriptor }) => descriptor.capabilities.needsVectors);
+export const pipelineEmbeds = ({ retrieval, pipelineStages }: PipelineParts): boolean =>
+  searchesDense(retrieval) || pipelineStages.some(({ descriptor }) => descriptor.capabilities.needsVectors);
 
-/** The run embeds text (the pipeline with `pipelineEmbeds` settings). */
+/** The run embeds text (the pipeline with `pipelineEmbeds` parts). */
+export const partsEmbed = (parts: PipelineParts, provider: Provider): boolean =>
+  usesPipeline(provider) && pipelineEmbeds(parts);
+
+/** `partsEmbed` of a resolved config. */
 export const embeds = (config: PipelineShape, provider: Provider): boolean =>
-  usesPipeline(provider) && pipelineEmbeds(config);
+  partsEmbed(partsOf(config), provider);
 
 /**
  * The chat models the selected stages call at the pipeline's endpoint (`--summarizer llm`,
@@ -48,9 +62,9 @@ export const stageChatModels = (
     : [];
 
 /** A stage acting at index time calls a chat model: each haystack's indexing is paid for. */
-export const indexesWithLlm = (config: PipelineShape, provider: Provider): boolean =>
+export const indexesWithLlm = (stages: readonly SelectedStage[], provider: Provider): boolean =>
   usesPipeline(provider) &&
-  selectedStages(config).some(
+  stages.some(
     ({ descriptor, options }) =>
       descriptor.capabilities.at === 'index' && descriptor.chatModel?.(options) !== undefined,
   );

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { createEmbedder, type OnnxEmbedder } from '@lme/search-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runConfigSchema } from '../config/run-config.js';
+import { groupConfig } from '../config/run-sections.js';
 import { createConfiguredEmbedder } from '../providers/pipeline/configured-embedder.js';
 import { chooseModel, loadModelCatalog } from './model-catalog.js';
 import { onnxModelResolver, openModelStore } from './onnx-model-resolver.js';
@@ -89,7 +90,7 @@ for (const repository of Object.keys(fixture.models)) {
   describe.skipIf(!present)(`${choice.name} against ${source}${why}`, () => {
     const config = runConfigSchema.parse({ embedder: choice.name, cacheDir, cache: false });
     // As a run makes it, and as search-core's registry makes it (both one text per model call).
-    const embedder = createConfiguredEmbedder(config);
+    const embedder = createConfiguredEmbedder(groupConfig(config));
     const single = createEmbedder(choice.name, {
       threads: 1,
       resolveOnnxModel: onnxModelResolver({ cacheDir }),

@@ -1,35 +1,17 @@
 import type { ComponentOptions, OptionValues } from '../components/component.js';
 import type { ProviderCapabilities } from '../config/provider-capabilities.js';
-import type { ProviderSection } from '../config/sections/provider-section.js';
-import type { RetrievalSection } from '../config/sections/retrieval-section.js';
-import type { RunSection } from '../config/sections/run-section.js';
+import type { RunSections } from '../config/run-sections.js';
 import type { PipelineResources } from './pipeline/configured-embedder.js';
-import type { PipelineProviderSettings } from './pipeline/pipeline-settings.js';
 import type { Provider } from './provider.js';
-
-/**
- * What a provider reads of the run's config: the provider section (its name and options, URL, auth, request budget),
- * the documents it is given and graded on (granularity, roles, top K), the cache folder, and, for
- * lme's own pipeline, the pipeline's settings. A flat resolved config has them all.
- */
-export type ProviderRunSettings = PipelineProviderSettings &
-  Pick<
-    ProviderSection,
-    | 'provider'
-    | 'providerOptions'
-    | 'providerUrl'
-    | 'providerAuthEnv'
-    | 'providerAuthHeader'
-    | 'providerTimeoutMs'
-    | 'providerMaxRetries'
-  > &
-  Pick<RetrievalSection, 'topK' | 'granularity' | 'indexRoles'> &
-  Pick<RunSection, 'cacheDir'> &
-  Partial<Pick<RunSection, 'concurrency'>>;
 
 /** What a run hands a provider's factory. */
 export type ProviderContext<Options> = {
-  config: ProviderRunSettings;
+  /**
+   * The run's settings by owner: a provider reads its section (URL, auth, request budget), the
+   * documents it is given and graded on (retrieval: granularity, roles, top K) and the run's
+   * cache folder and concurrency; lme's own pipeline, the sections and components it selects.
+   */
+  sections: RunSections;
   /** Its `--provider-option`s, parsed by its `options` schema. */
   options: Options;
   /** The run id, or a function giving it (the default run id is known after the provider's preflight). */

@@ -6,8 +6,8 @@ import { providersHelp } from '../cli/provider-help.js';
 import { resolveRunConfig } from '../cli/run-option-flags.js';
 import { defineProviderOptions, providerOptionFlag } from '../components/provider-options.js';
 import { unwrapOption } from '../config/option-text.js';
-import { parseRunConfig } from '../config/parse-run-config.js';
 import { listPresets, loadPreset } from '../config/presets.js';
+import { parseRunSections } from '../config/run-sections.js';
 import { redact } from '../config/secrets.js';
 import { PRESET_CONTEXT_BUDGET } from '../config/sections/stages-section.js';
 import { tinyRecord } from '../testing/tiny-record.js';
@@ -225,13 +225,13 @@ describe("every provider's options (the registry iterated)", () => {
 });
 
 describe('an external memory system registered by its descriptor', () => {
-  const config = () => parseRunConfig({ provider: 'store', indexRoles: 'all' });
+  const sections = () => parseRunSections({ provider: 'store', indexRoles: 'all' });
 
   it('needs the key its capabilities name, from the environment, and keeps it out of every message', () => {
     const descriptor = externalProviderDescriptor(storeDescriptor());
     expect(() =>
       descriptor.create({
-        config: config(),
+        sections: sections(),
         options: { 'top-boost': undefined },
         runId: 'r',
         environment: {},
@@ -240,7 +240,7 @@ describe('an external memory system registered by its descriptor', () => {
       '--provider store needs its API key in the environment variable STORE_API_KEY, which is not set.',
     );
     descriptor.create({
-      config: config(),
+      sections: sections(),
       options: { 'top-boost': undefined },
       runId: 'r',
       environment: { STORE_API_KEY: 'sk-store-0123456789' },
@@ -251,7 +251,7 @@ describe('an external memory system registered by its descriptor', () => {
   it('is driven by the external provider: one ingest for questions sharing a haystack, freed after the last', async () => {
     const store = memoryStore();
     const provider = externalProviderDescriptor(storeDescriptor(store)).create({
-      config: config(),
+      sections: sections(),
       options: { 'top-boost': undefined },
       runId: 'run',
       environment: { STORE_API_KEY: 'sk-store-0123456789' },
@@ -290,7 +290,7 @@ describe('an external memory system registered by its descriptor', () => {
       return ingest(namespace, sessions);
     };
     const provider = externalProviderDescriptor(storeDescriptor(store)).create({
-      config: config(),
+      sections: sections(),
       options: { 'top-boost': undefined },
       runId: 'run',
       environment: { STORE_API_KEY: 'sk-store-0123456789' },

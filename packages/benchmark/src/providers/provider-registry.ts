@@ -3,8 +3,6 @@ import { providerOptionFlag } from '../components/provider-options.js';
 import { closeNames } from '../config/close-names.js';
 import { optionFromText } from '../config/option-text.js';
 import type { ProviderCapabilities } from '../config/provider-capabilities.js';
-import { recordedConfig } from '../config/recorded-config.js';
-import type { RunConfig } from '../config/run-config.js';
 import { fullContextDescriptor, oracleDescriptor } from './context-providers.js';
 import { externalProviderDescriptor } from './external/external-descriptor.js';
 import { EXTERNAL_MEMORIES } from './external-memory-registry.js';
@@ -119,15 +117,4 @@ export function measuringProviderOptions<
   const kept = Object.entries(given).filter(([key]) => options[key]?.measures !== false);
   if (kept.length === Object.keys(given).length) return config;
   return { ...config, providerOptions: Object.fromEntries(kept) };
-}
-
-/**
- * The settings a run's results depend on, as the setup, the fingerprint and a resume's setup check
- * compare them: the options of the components it selected (recorded-config.ts), less the
- * `--provider-option`s that measure nothing. A provider this lme does not know (a plugin's, not
- * loaded now) leaves every component's options in.
- */
-export function resultSettings(config: RunConfig): RunConfig {
-  const provider = knownProviderCapabilities(config.provider);
-  return measuringProviderOptions(provider ? recordedConfig(config, provider) : config);
 }

@@ -17,6 +17,7 @@ import { withBenchmark } from '../benchmarks/benchmark-registry.js';
 import { longMemEvalBenchmark } from '../benchmarks/longmemeval/longmemeval-benchmark.js';
 import { explainQuestion } from '../cli/explain-command.js';
 import type { RunConfig } from '../config/run-config.js';
+import { groupConfig } from '../config/run-sections.js';
 import { buildHtmlReport } from '../report/html/build-html-report.js';
 import { findChromium, openReport } from '../report/html/report-browser.js';
 import type { Sample } from '../results/sample.js';
@@ -282,7 +283,7 @@ describe('the plan of a graded judge (--dry-run)', () => {
     const parsed = sampleConfig({ readerModel: 'gpt-4o-mini', judgeModel: 'gpt-4o-mini' });
     const config: RunConfig = { ...parsed, judge: 'tiny-rubric' };
     const plan = await withBenchmark(tinyRubricBenchmark, async () =>
-      planRun(config, await selectRecords(config)),
+      planRun(config, await selectRecords(config), groupConfig(config)),
     );
     // 22 questions whose gold answers split into more items than that (one call each).
     const items = records.reduce(

@@ -5,6 +5,7 @@ import { createHashingEmbedder, startFakeQdrant } from '@lme/search-core/testing
 import { describe, expect, it } from 'vitest';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import type { RunConfigInput } from '../config/run-config.js';
+import { groupConfig } from '../config/run-sections.js';
 import { createPipelineProvider } from '../providers/pipeline/pipeline-provider.js';
 import type { Provider } from '../providers/provider.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
@@ -24,7 +25,7 @@ const config = (overrides: RunConfigInput = {}) => sampleConfig(overrides, 'lme-
 describe('the next question indexed ahead', () => {
   it('is asked of the provider while the question before is answered, and ranks as it would alone', async () => {
     const base = config({ runId: 'ahead' });
-    const inner = createPipelineProvider(base);
+    const inner = createPipelineProvider(groupConfig(base));
     const events: string[] = [];
     const total = sampleRecords().length;
     // Each question but the last is answered only once the run has asked for the next one to be
@@ -70,11 +71,13 @@ describe('a pipeline provider asked to prepare', () => {
     const fake = await startFakeQdrant();
     try {
       const resources = { embedder: createHashingEmbedder({ dimensions: 32 }) };
-      const plain = createPipelineProvider(qdrantConfig(), resources, { QDRANT_URL: fake.url });
+      const plain = createPipelineProvider(groupConfig(qdrantConfig()), resources, { QDRANT_URL: fake.url });
       const expected = await plain.retrieve({ record: records[1]! });
       await plain.close?.();
 
-      const provider = createPipelineProvider(qdrantConfig(), resources, { QDRANT_URL: fake.url });
+      const provider = createPipelineProvider(groupConfig(qdrantConfig()), resources, {
+        QDRANT_URL: fake.url,
+      });
       provider.prepare!({ record: records[1]! });
       const first = await provider.retrieve({ record: records[0]! });
       const second = await provider.retrieve({ record: records[1]! });
@@ -90,7 +93,7 @@ describe('a pipeline provider asked to prepare', () => {
     const fake = await startFakeQdrant();
     try {
       const provider = createPipelineProvider(
-        qdrantConfig(),
+        groupConfig(qdrantConfig()),
         { embedder: createHashingEmbedder({ dimensions: 32 }) },
         { QDRANT_URL: fake.url },
       );

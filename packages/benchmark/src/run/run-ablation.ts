@@ -4,6 +4,7 @@ import { loadAnyDataset } from '../benchmarks/load-dataset.js';
 import { parseRunConfig } from '../config/parse-run-config.js';
 import { loadPreset } from '../config/presets.js';
 import type { RunConfigInput } from '../config/run-config.js';
+import { groupConfig } from '../config/run-sections.js';
 import { pipelineEmbeds } from '../config/run-shape.js';
 import {
   createConfiguredEmbedder,
@@ -69,9 +70,10 @@ export async function runAblation(options: AblationOptions): Promise<AblationRes
         datasets.set(datasetKey, { format: loaded.format, records: loaded.records, sha256: loaded.sha256 });
       }
       const resources: PipelineResources = {};
-      if (pipelineEmbeds(config)) {
+      const sections = groupConfig(config);
+      if (pipelineEmbeds(sections)) {
         const embedderKey = `${config.embedder}\0${config.cache}\0${resolve(config.cacheDir)}`;
-        if (!embedders.has(embedderKey)) embedders.set(embedderKey, createConfiguredEmbedder(config));
+        if (!embedders.has(embedderKey)) embedders.set(embedderKey, createConfiguredEmbedder(sections));
         resources.embedder = embedders.get(embedderKey);
       }
       const { summary } = await runBenchmark(config, {

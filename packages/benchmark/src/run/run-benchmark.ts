@@ -51,7 +51,7 @@ export async function runBenchmark(
   const provider =
     dependencies.provider ??
     createProvider(
-      run.config,
+      run.sections,
       () => run.runId,
       dependencies.resources,
       dependencies.environment ?? process.env,

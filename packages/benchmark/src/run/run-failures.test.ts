@@ -4,6 +4,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { chatCompletionReply, type OpenAiWireServer, startOpenAiWireServer } from '@lme/search-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunConfig, RunConfigInput } from '../config/run-config.js';
+import { groupConfig } from '../config/run-sections.js';
 import { createProvider } from '../providers/create-provider.js';
 import { EXTERNAL_MEMORIES } from '../providers/external-memory-registry.js';
 import { createPipelineProvider } from '../providers/pipeline/pipeline-provider.js';
@@ -19,7 +20,7 @@ const SAMPLE = join(REPO_ROOT, 'datasets/sample/longmemeval_s_sample.json.gz');
 
 /** BM25 that fails for the questions `fails` picks. */
 function failingProvider(runConfig: RunConfig, fails: (id: string) => boolean): Provider {
-  const inner = createPipelineProvider(runConfig);
+  const inner = createPipelineProvider(groupConfig(runConfig));
   return {
     id: 'pipeline',
     async retrieve(options) {
@@ -117,7 +118,9 @@ describe('preflight', () => {
   });
 
   it('fails an unknown provider id listing the known ones', () => {
-    expect(() => createProvider({ ...config(), provider: 'memgpt' as RunConfig['provider'] }, 'x')).toThrow(
+    expect(() =>
+      createProvider(groupConfig({ ...config(), provider: 'memgpt' as RunConfig['provider'] }), 'x'),
+    ).toThrow(
       // lme's own and http first, then every registered external memory system.
       `Unknown provider "memgpt" (--provider); known providers: ${['pipeline', 'full-context', 'oracle', 'http', ...Object.keys(EXTERNAL_MEMORIES)].join(', ')}.`,
     );

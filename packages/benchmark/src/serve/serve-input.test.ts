@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { groupConfig } from '../config/run-sections.js';
 import { sampleConfig } from '../testing/sample-run.js';
 import { serve } from './serve.js';
 
@@ -19,7 +20,7 @@ async function post(url: string, path: string, body: string | Uint8Array) {
 
 describe('lme serve checks what it is sent as the loaders check their files', () => {
   it('refuses a body that is not UTF-8 with 400 naming the byte, never decoding it to U+FFFD', async () => {
-    const server = await serve({ config: sampleConfig({}, 'lme-serve-input-'), port: 0 });
+    const server = await serve({ sections: groupConfig(sampleConfig({}, 'lme-serve-input-')), port: 0 });
     try {
       const text = Buffer.from(JSON.stringify({ namespace: 'n', sessions: [SESSION] }));
       text[text.indexOf('cat')] = 0xe9;
@@ -37,7 +38,7 @@ describe('lme serve checks what it is sent as the loaders check their files', ()
   });
 
   it('refuses a date that is not a date (yesterday), naming the field', async () => {
-    const server = await serve({ config: sampleConfig({}, 'lme-serve-input-'), port: 0 });
+    const server = await serve({ sections: groupConfig(sampleConfig({}, 'lme-serve-input-')), port: 0 });
     try {
       const yesterday = await post(
         server.url,
@@ -72,7 +73,7 @@ describe('lme serve checks what it is sent as the loaders check their files', ()
   });
 
   it('refuses a body nested past the loaders’ bound with 400 naming where', async () => {
-    const server = await serve({ config: sampleConfig({}, 'lme-serve-input-'), port: 0 });
+    const server = await serve({ sections: groupConfig(sampleConfig({}, 'lme-serve-input-')), port: 0 });
     try {
       const deep = `{"namespace": "n", "sessions": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
       const reply = await post(server.url, '/v1/ingest', deep);
@@ -84,7 +85,7 @@ describe('lme serve checks what it is sent as the loaders check their files', ()
   });
 
   it('reports the process’s measured memory beside the estimate --max-memory-mb bounds', async () => {
-    const server = await serve({ config: sampleConfig({}, 'lme-serve-input-'), port: 0 });
+    const server = await serve({ sections: groupConfig(sampleConfig({}, 'lme-serve-input-')), port: 0 });
     try {
       const health = (await (await fetch(`${server.url}/v1/health`)).json()) as Record<string, number>;
       expect(health.rss_mb).toBeGreaterThan(health.memory_mb!);

@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { groupConfig } from '../config/run-sections.js';
 import { createHttpProvider } from '../providers/http/http-provider.js';
 import { sampleConfig } from '../testing/sample-run.js';
 import { serve } from './serve.js';
@@ -37,7 +38,7 @@ describe('serve safety', () => {
   };
 
   it('refuses a body not sent as application/json with 415 (a page cannot post text/plain to it)', async () => {
-    const server = await serve({ config: config(), port: 0 });
+    const server = await serve({ sections: groupConfig(config()), port: 0 });
     try {
       const plain = await send(server.url, '/v1/reset', { namespace: 'a' }, { 'content-type': 'text/plain' });
       expect(plain).toMatchObject({
@@ -73,7 +74,7 @@ describe('serve safety', () => {
 
   it('with a token, answers 401 to a request without the right bearer token', async () => {
     const token = 'serve-token-0123456789';
-    const server = await serve({ config: config(), port: 0, authToken: token });
+    const server = await serve({ sections: groupConfig(config()), port: 0, authToken: token });
     try {
       const json = { 'content-type': 'application/json' };
       const missing = await send(server.url, '/v1/reset', { namespace: 'a' });
@@ -119,7 +120,11 @@ describe('serve safety', () => {
 
   it('drops least recently used namespaces beyond its memory bound, and refuses with 507 an ingest that alone exceeds it', async () => {
     // Each session: 10 turns of 10,000 characters, about 0.6 MB by the server's estimate.
-    const server = await serve({ config: config(), port: 0, maxMemoryBytes: 1.5 * 1024 * 1024 });
+    const server = await serve({
+      sections: groupConfig(config()),
+      port: 0,
+      maxMemoryBytes: 1.5 * 1024 * 1024,
+    });
     try {
       for (const name of ['a', 'b', 'c']) {
         const ingested = await send(server.url, '/v1/ingest', {
@@ -175,7 +180,12 @@ describe('serve safety', () => {
 
   it('bounds the bytes of all bodies in flight (413 for one too large, 503 when others hold the rest) and times out a stalled body in seconds', async () => {
     const MB = 1024 * 1024;
-    const server = await serve({ config: config(), port: 0, maxMemoryBytes: 4 * MB, requestTimeoutMs: 1500 });
+    const server = await serve({
+      sections: groupConfig(config()),
+      port: 0,
+      maxMemoryBytes: 4 * MB,
+      requestTimeoutMs: 1500,
+    });
     try {
       const tooLarge = await partialPost(server.url, 5 * MB, 1000);
       expect(tooLarge.status).toBe(413);
@@ -210,7 +220,12 @@ describe('serve safety', () => {
   // so four idle connections declaring the whole budget locked every other ingest out (503).
   it('counts the bytes that arrive, not the bytes declared: idle connections lock nobody out', async () => {
     const MB = 1024 * 1024;
-    const server = await serve({ config: config(), port: 0, maxMemoryBytes: 4 * MB, requestTimeoutMs: 3000 });
+    const server = await serve({
+      sections: groupConfig(config()),
+      port: 0,
+      maxMemoryBytes: 4 * MB,
+      requestTimeoutMs: 3000,
+    });
     try {
       const idle = Array.from({ length: 4 }, () => partialPost(server.url, 1 * MB, 0));
       // The idle requests are in before the ingest: their headers are read once health answers after them.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunConfigInput } from '../config/run-config.js';
+import { groupConfig } from '../config/run-sections.js';
 import { createHttpProvider } from '../providers/http/http-provider.js';
 import { createPipelineProvider } from '../providers/pipeline/pipeline-provider.js';
 import type { Provider } from '../providers/provider.js';
@@ -37,9 +38,10 @@ describe('lme serve behind the http provider', () => {
       const localConfig = config({ ...pipeline, runId: 'local' });
       const local = await runBenchmark(localConfig, {
         argv: [],
-        provider: topK === undefined ? undefined : withBudget(createPipelineProvider(localConfig), topK),
+        provider:
+          topK === undefined ? undefined : withBudget(createPipelineProvider(groupConfig(localConfig)), topK),
       });
-      const server = await serve({ config: config(pipeline), port: 0 });
+      const server = await serve({ sections: groupConfig(config(pipeline)), port: 0 });
       try {
         const provider = createHttpProvider({
           url: server.url,
@@ -89,7 +91,11 @@ describe('serve protocol', () => {
   };
 
   beforeAll(async () => {
-    server = await serve({ config: config({ granularity: 'turn' }), port: 0, maxNamespaces: 2 });
+    server = await serve({
+      sections: groupConfig(config({ granularity: 'turn' })),
+      port: 0,
+      maxNamespaces: 2,
+    });
   });
   afterAll(() => server.close());
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RetrievalSection } from '../config/sections/retrieval-section.js';
 import { createPipeline } from '../providers/pipeline/configured-pipeline.js';
+import type { PipelineSections } from '../providers/pipeline/pipeline-sections.js';
 import { createBodyBudget } from './body-budget.js';
 import { bearerCheck, httpError, isJsonContentType, reply, statusOf } from './http-exchange.js';
 import { createNamespaceStore } from './namespace-store.js';
@@ -9,11 +9,11 @@ import { createServeRoutes, type ServeNamespaces } from './serve-routes.js';
 
 export type ServeOptions = {
   /**
-   * The pipeline: retriever (and what its factory reads, e.g. tokenizer), the granularity of
-   * searches that name none, and the roles indexed of what clients send: the resolved config the
-   * pipeline is built from (the routes read only its retrieval section).
+   * The pipeline's sections: its retriever and components with their own options, and the
+   * retrieval section (the granularity of searches that name none, the roles indexed of what
+   * clients send), which the routes read.
    */
-  config: Parameters<typeof createPipeline>[0] & Pick<RetrievalSection, 'granularity' | 'indexRoles'>;
+  sections: PipelineSections;
   /** Default 127.0.0.1. */
   host?: string;
   /** 0 picks a free port. */
@@ -52,8 +52,8 @@ export type RunningServer = {
  * namespace changes) and returns the top hits. Resolves once listening.
  */
 export async function serve(options: ServeOptions): Promise<RunningServer> {
-  const { config } = options;
-  const pipeline = createPipeline(config);
+  const { sections } = options;
+  const pipeline = createPipeline(sections);
   const maxMemoryBytes = options.maxMemoryBytes ?? 1024 * 1024 * 1024;
   const bodies = createBodyBudget({
     maxBytes: maxMemoryBytes,
@@ -65,12 +65,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     maxMemoryBytes,
   });
   const routes = createServeRoutes({
-    retrieval: {
-      retriever: config.retriever,
-      tokenizer: config.tokenizer,
-      granularity: config.granularity,
-      indexRoles: config.indexRoles,
-    },
+    retrieval: sections.retrieval,
     pipeline,
     namespaces,
     maxMemoryBytes,

@@ -19,7 +19,8 @@ export function externalProviderDescriptor<O extends ComponentOptions>(
     description: descriptor.description,
     options: descriptor.options,
     capabilities: { ...descriptor.capabilities, external: true },
-    create({ config, options, runId, environment }) {
+    create({ sections, options, runId, environment }) {
+      const { provider, retrieval, run } = sections;
       for (const name of descriptor.capabilities.apiKeyEnv ?? []) {
         const value = environment[name];
         if (!value) {
@@ -31,16 +32,16 @@ export function externalProviderDescriptor<O extends ComponentOptions>(
       }
       const memory = descriptor.createMemory(options, {
         environment,
-        timeoutMs: config.providerTimeoutMs,
-        maxRetries: config.providerMaxRetries,
-        workDir: join(config.cacheDir, 'providers', descriptor.name),
-        processes: config.concurrency,
+        timeoutMs: provider.providerTimeoutMs,
+        maxRetries: provider.providerMaxRetries,
+        workDir: join(run.cacheDir, 'providers', descriptor.name),
+        processes: run.concurrency,
       });
       return createExternalProvider(memory, {
         name: descriptor.name,
-        granularity: config.granularity,
-        indexRoles: config.indexRoles,
-        ...(config.topK === undefined ? {} : { topK: config.topK }),
+        granularity: retrieval.granularity,
+        indexRoles: retrieval.indexRoles,
+        ...(retrieval.topK === undefined ? {} : { topK: retrieval.topK }),
         namespacePrefix: runId,
         ...(descriptor.capabilities.freshPerQuestion ? { freshPerQuestion: true } : {}),
       });

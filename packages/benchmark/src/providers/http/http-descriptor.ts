@@ -27,22 +27,23 @@ export const httpDescriptor: ProviderDescriptor<typeof httpOptions> = {
     ranks: true,
     runKeys: ['providerUrl', 'providerAuthEnv', 'providerAuthHeader'],
   },
-  create({ config, options, runId, environment }) {
-    if (!config.providerUrl) {
+  create({ sections, options, runId, environment }) {
+    const { provider, retrieval } = sections;
+    if (!provider.providerUrl) {
       throw new Error(
         '--provider http needs --provider-url <url> (a server speaking docs/provider-protocol.md).',
       );
     }
     return createHttpProvider({
-      url: config.providerUrl,
-      authHeaderEnv: config.providerAuthEnv,
-      authHeaderName: config.providerAuthHeader,
+      url: provider.providerUrl,
+      authHeaderEnv: provider.providerAuthEnv,
+      authHeaderName: provider.providerAuthHeader,
       environment,
-      timeoutMs: config.providerTimeoutMs,
-      maxRetries: config.providerMaxRetries,
-      topK: config.topK,
-      granularity: config.granularity,
-      indexRoles: config.indexRoles,
+      timeoutMs: provider.providerTimeoutMs,
+      maxRetries: provider.providerMaxRetries,
+      topK: retrieval.topK,
+      granularity: retrieval.granularity,
+      indexRoles: retrieval.indexRoles,
       namespacePrefix: runId,
       ...(options['ingest-batch'] === undefined ? {} : { ingestBatchSize: options['ingest-batch'] }),
       ...(options['fresh-per-question'] ? { freshPerQuestion: true } : {}),

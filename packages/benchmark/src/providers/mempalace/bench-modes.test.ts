@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sampleRecords } from '@lme/search-core/testing';
 import { describe, expect, it } from 'vitest';
+import { groupConfig } from '../../config/run-sections.js';
 import { sampleConfig } from '../../testing/sample-run.js';
 import { bridgesDir } from '../bridges/bridge-catalog.js';
 import type { BridgeMemory } from '../bridges/bridge-memory.js';
@@ -64,7 +65,7 @@ async function lmeRanking(mode: 'raw' | 'hybrid'): Promise<string[]> {
     modelDir: join(bridgesDir(), 'models'),
     ...(mode === 'hybrid' ? { sessionDocumentBoost: 'keyword-overlap' as const } : {}),
   });
-  const provider = createPipelineProvider(config);
+  const provider = createPipelineProvider(groupConfig(config));
   try {
     return (await provider.retrieve({ record })).hits.map((hit) => hit.sessionId);
   } finally {

@@ -6,6 +6,7 @@ import { createHashingEmbedder } from '@lme/search-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAnyDataset } from '../../benchmarks/load-dataset.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
+import { groupConfig } from '../../config/run-sections.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { sampleConfig } from '../../testing/sample-run.js';
 import { createPipelineProvider } from './pipeline-provider.js';
@@ -27,9 +28,12 @@ afterAll(async () => {
 /** Hybrid retrieval of one sample question through the disk cache: its ranking and progress note. */
 async function hybridRun() {
   const embedder = withDiskCache(createHashingEmbedder(), { dir });
-  const provider = createPipelineProvider(sampleConfig({ retriever: 'hybrid', granularity: 'turn' }), {
-    embedder,
-  });
+  const provider = createPipelineProvider(
+    groupConfig(sampleConfig({ retriever: 'hybrid', granularity: 'turn' })),
+    {
+      embedder,
+    },
+  );
   try {
     const outcome = await provider.retrieve({ record: question });
     const ranking = outcome.ranking.slice(0, 50).map((document) => outcome.corpus.documents[document]!.id);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type OpenAiWireServer, startOpenAiWireServer } from '@lme/search-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseRunConfig } from '../../config/parse-run-config.js';
+import { groupConfig } from '../../config/run-sections.js';
 import { createConfiguredEmbedder } from './configured-embedder.js';
 
 let server: OpenAiWireServer | undefined;
@@ -25,7 +26,9 @@ describe('createConfiguredEmbedder', () => {
       '/embeddings': (request) => embeddings((request.body as { input: string[] }).input),
     });
     const config = parseRunConfig({ embedder: 'openai:test-embed', baseUrl: server.baseUrl, cache: false });
-    const embedder = createConfiguredEmbedder(config, { OPENAI_API_KEY: 'embed-key-0123456789' });
+    const embedder = createConfiguredEmbedder(groupConfig(config), {
+      OPENAI_API_KEY: 'embed-key-0123456789',
+    });
     expect(await embedder.embedDocuments({ texts: ['a', 'b'] })).toHaveLength(2);
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.headers.authorization).toBe('Bearer embed-key-0123456789');
@@ -45,7 +48,9 @@ describe('createConfiguredEmbedder', () => {
       maxRetries: 0,
       cache: false,
     });
-    const embedder = createConfiguredEmbedder(config, { OPENAI_API_KEY: 'embed-key-0123456789' });
+    const embedder = createConfiguredEmbedder(groupConfig(config), {
+      OPENAI_API_KEY: 'embed-key-0123456789',
+    });
     // The server answers after 10 s; the embedder's own default timeout is 60 s.
     await expect(embedder.embedDocuments({ texts: ['a'] })).rejects.toThrow(/timed out/i);
     expect(server.requests).toHaveLength(1);
@@ -54,7 +59,7 @@ describe('createConfiguredEmbedder', () => {
   it('refuses credentials in OPENAI_BASE_URL, naming it', () => {
     const config = parseRunConfig({ embedder: 'openai:test-embed', cache: false });
     expect(() =>
-      createConfiguredEmbedder(config, {
+      createConfiguredEmbedder(groupConfig(config), {
         OPENAI_API_KEY: 'embed-key-0123456789',
         OPENAI_BASE_URL: 'http://user:pw-0123456789@127.0.0.1:1/v1',
       }),
@@ -86,7 +91,7 @@ describe('createConfiguredEmbedder', () => {
         cacheDir,
       });
       const environment = { OPENAI_API_KEY: 'embed-key-0123456789' };
-      const embedder = createConfiguredEmbedder(config, environment);
+      const embedder = createConfiguredEmbedder(groupConfig(config), environment);
       expect(embedder.id).toBe('openai:first+openai:second');
       const [vector] = await embedder.embedDocuments({ texts: ['a'] });
       const half = Math.SQRT1_2;
@@ -94,17 +99,20 @@ describe('createConfiguredEmbedder', () => {
       await embedder.close?.();
       expect(server.requests).toHaveLength(2);
       // A later run finds both parts in the cache, and the first part alone too.
-      const again = createConfiguredEmbedder(config, environment);
+      const again = createConfiguredEmbedder(groupConfig(config), environment);
       expect(Array.from((await again.embedDocuments({ texts: ['a'] }))[0]!)).toEqual(Array.from(vector!));
       expect(again.stats?.()).toMatchObject({ hits: 2, misses: 0 });
       await again.close?.();
-      const first = createConfiguredEmbedder({ ...config, embedder: 'openai:first' }, environment);
+      const first = createConfiguredEmbedder(
+        groupConfig({ ...config, embedder: 'openai:first' }),
+        environment,
+      );
       await first.embedDocuments({ texts: ['a', 'b'] });
       expect(first.stats?.()).toMatchObject({ hits: 1, misses: 1 });
       await first.close?.();
       expect(server.requests).toHaveLength(3);
       // A dry run counts a text as cached when every part has it: "b" only the first has.
-      const planned = createConfiguredEmbedder(config, environment);
+      const planned = createConfiguredEmbedder(groupConfig(config), environment);
       expect(await planned.countCached?.({ texts: ['a', 'b', 'c'] })).toBe(1);
       await planned.close?.();
     } finally {

@@ -5,15 +5,13 @@ import {
   type EmbeddingCacheStats,
   withDiskCache,
 } from '@lme/search-core';
-import { ownOptions } from '../../components/component.js';
 import type { EmbedderDependencies } from '../../components/embedders/embedder-descriptor.js';
 import { resolveEmbedder, unknownEmbedder } from '../../config/component-ids.js';
-import { type EndpointSettings, resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
-import { embedderParts } from '../../config/run-config.js';
-import type { EmbedderOptionValues, EmbeddingSection } from '../../config/sections/embedding-section.js';
-import type { RunSection } from '../../config/sections/run-section.js';
+import { resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
+import type { RunSections } from '../../config/run-sections.js';
 import { onnxModelResolver } from '../../models/onnx-model-resolver.js';
 import { checkEmbedThreads } from './embed-threads-bound.js';
+import type { SharedSections } from './pipeline-sections.js';
 
 /** An embedder, with what its disk cache tells when it has one. */
 export type ConfiguredEmbedder = Embedder &
@@ -25,45 +23,45 @@ export type PipelineResources = {
 };
 
 /**
- * What an embedder is made from: `--embedder`, the cache, the run's OpenAI-compatible endpoint
- * (for hosted families) and the families' own options (components/embedders/).
+ * What an embedder is made from: the selected embedders (`--embedder`, several joined by +, each
+ * with its family's own options: components/embedders/), the cache and the run's
+ * OpenAI-compatible endpoint (for hosted families).
  */
-export type EmbedderSettings = Pick<EmbeddingSection, 'embedder'> &
-  Pick<RunSection, 'cache' | 'cacheDir'> &
-  EndpointSettings &
-  Partial<EmbedderOptionValues>;
+export type EmbedderSections = SharedSections & Pick<RunSections, 'embedders'>;
 
 /** What an embedder family's factory gets from the run: the endpoint, and the model store. */
 function embedderDependencies(
-  settings: EmbedderSettings,
+  sections: EmbedderSections,
   environment: NodeJS.ProcessEnv,
 ): EmbedderDependencies {
   return {
     // --base-url, --timeout and --max-retries reach a hosted embedder as they reach the reader.
-    openAiEndpoint: () => resolveOpenAiEndpoint(settings, 'pipeline', environment),
+    openAiEndpoint: () => resolveOpenAiEndpoint(sections.qa, 'pipeline', environment),
     // ONNX models come from --model-dir, the model store, or are fetched on first use.
     onnxModels: ({ modelDir }) =>
       onnxModelResolver({
-        cacheDir: settings.cacheDir,
+        cacheDir: sections.run.cacheDir,
         modelDir,
         onMessage: (message) => process.stderr.write(`lme: model: ${message}\n`),
       }),
   };
 }
 
-/** The cached embedder the settings name (the caller closes it). */
+/** The cached embedder the sections select (the caller closes it). */
 export function createConfiguredEmbedder(
-  settings: EmbedderSettings,
+  sections: EmbedderSections,
   environment: NodeJS.ProcessEnv = process.env,
 ): ConfiguredEmbedder {
-  const names = embedderParts(settings.embedder);
+  const { embedders, run } = sections;
   // Refused before a thread starts when the threads asked for would not fit in memory.
-  checkEmbedThreads(settings);
-  if (names.length > 1) {
+  checkEmbedThreads(embedders);
+  if (embedders.length > 1) {
     // Each part is created (and cached) as if named alone, so its vectors serve runs of it alone too.
-    const parts = names.map((embedder) => createConfiguredEmbedder({ ...settings, embedder }, environment));
+    const parts = embedders.map((embedder) =>
+      createConfiguredEmbedder({ ...sections, embedders: [embedder] }, environment),
+    );
     const joined = concatEmbedders(parts);
-    if (!settings.cache) return joined;
+    if (!run.cache) return joined;
     const stats = (): EmbeddingCacheStats => {
       const each = parts.map((part) => part.stats!());
       const sum = (key: keyof EmbeddingCacheStats) => each.reduce((total, part) => total + part[key], 0);
@@ -90,12 +88,10 @@ export function createConfiguredEmbedder(
     return Object.assign(joined, { stats, cachedTexts, countCached, flush });
   }
   // The family's factory gets its own options (components/embedders/<family>/) and the run's parts.
-  const { descriptor, model } = resolveEmbedder(settings.embedder);
-  const base = descriptor.create(
-    model,
-    ownOptions(descriptor, settings),
-    embedderDependencies(settings, environment),
-  );
-  if (!base) throw unknownEmbedder(settings.embedder);
-  return settings.cache ? withDiskCache(base, { dir: settings.cacheDir }) : base;
+  const [selected] = embedders;
+  if (!selected) throw new Error('No embedder is selected.');
+  const { descriptor, model } = resolveEmbedder(selected.id);
+  const base = descriptor.create(model, selected.options, embedderDependencies(sections, environment));
+  if (!base) throw unknownEmbedder(selected.id);
+  return run.cache ? withDiskCache(base, { dir: run.cacheDir }) : base;
 }

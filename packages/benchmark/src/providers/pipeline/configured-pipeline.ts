@@ -16,13 +16,15 @@ import {
 import type { RetrieverDependencies } from '../../components/retrievers/retriever-descriptor.js';
 import type { AnyRetriever } from '../../components/retrievers/retriever-queries.js';
 import { RETRIEVERS } from '../../components/retrievers/retriever-registry.js';
+import { DEDUP_THRESHOLD_OPTION } from '../../components/stages/dedup/dedup-threshold-option.js';
 import type { IndexedDocuments } from '../../components/stages/stage-descriptor.js';
 import { fromRegistry } from '../../config/config-error.js';
-import { retrieverOptions, searchedRoutes, searchesDense } from '../../config/retriever-rules.js';
+import { searchedRoutes, searchesDense } from '../../config/retriever-rules.js';
 import { pipelineEmbeds } from '../../config/run-shape.js';
+import type { RoutesSection } from '../../config/sections/routes-section.js';
 import type { PipelineResources } from './configured-embedder.js';
 import { newRerankHookState } from './configured-reranker.js';
-import type { FusionSettings, PipelineSettings } from './pipeline-settings.js';
+import type { PipelineSections } from './pipeline-sections.js';
 import { createPipelineStageSet } from './pipeline-stage-set.js';
 import { routeSettingsOf } from './route-settings.js';
 import { withSourceTrace } from './source-trace.js';
@@ -53,7 +55,7 @@ export type PipelineStats = {
 };
 
 /**
- * The search-core pipeline a config describes, with the resources its retrievers share across
+ * The search-core pipeline the run's sections describe, with the resources its retrievers share across
  * questions: one (cached) embedder, one vector store. `createRetriever` gives a fresh retriever
  * per haystack; `close` flushes the cache and drops what the run created in the vector store.
  */
@@ -70,7 +72,7 @@ export type Pipeline = {
 
 /**
  * The base retriever (its descriptor in components/retrievers/<name>/) wrapped with the stages
- * the config turns on; `searchStaged` also returns the session order of base retrievers that rank
+ * the run selects; `searchStaged` also returns the session order of base retrievers that rank
  * sessions, and the stage trace.
  */
 export type PipelineRetriever = Retriever & {
@@ -84,39 +86,50 @@ export type PipelineRetriever = Retriever & {
 
 export type { PipelineResources } from './configured-embedder.js';
 
-/** The fusion of the routes the config names (`--fusion`, `--weights`, `--rrf-k` and the weighted options). */
-export function fusionOf(config: FusionSettings): Fusion {
-  if (config.fusion === 'rrf') return { kind: 'rrf', k: config.rrfK };
+/** `--fusion`, `--weights`, `--rrf-k` and the weighted fusion's options. */
+export type FusionSettings = Pick<
+  RoutesSection,
+  'fusion' | 'rrfK' | 'weights' | 'fusionNormalization' | 'adaptiveWeights' | 'adaptivePower' | 'denseGap'
+>;
+
+/** The fusion of the routes the routes section names (`--fusion`, `--weights`, `--rrf-k` and the weighted options). */
+export function fusionOf(routes: FusionSettings): Fusion {
+  if (routes.fusion === 'rrf') return { kind: 'rrf', k: routes.rrfK };
   return {
-    kind: config.fusion,
-    weights: { bm25: config.weights[0], dense: config.weights[1] },
-    ...(config.fusionNormalization ? { normalization: config.fusionNormalization } : {}),
-    ...(config.adaptiveWeights ? { adaptive: true } : {}),
-    ...(config.adaptivePower !== undefined ? { adaptivePower: config.adaptivePower } : {}),
-    ...(config.denseGap ? { gapReference: { dense: config.denseGap } } : {}),
+    kind: routes.fusion,
+    weights: { bm25: routes.weights[0], dense: routes.weights[1] },
+    ...(routes.fusionNormalization ? { normalization: routes.fusionNormalization } : {}),
+    ...(routes.adaptiveWeights ? { adaptive: true } : {}),
+    ...(routes.adaptivePower !== undefined ? { adaptivePower: routes.adaptivePower } : {}),
+    ...(routes.denseGap ? { gapReference: { dense: routes.denseGap } } : {}),
   };
 }
 
 export function createPipeline(
-  config: PipelineSettings,
+  sections: PipelineSections,
   resources: PipelineResources = {},
   environment: NodeJS.ProcessEnv = process.env,
 ): Pipeline {
-  const tokenizer = getTokenizer(config.tokenizer);
-  const usesDense = searchesDense(config);
-  const embedding = createTimedEmbedder(config, environment, resources.embedder);
-  const vectorStore = pipelineEmbeds(config) ? createVectorStore(config, environment) : undefined;
-  // The stages the config selects (components/stages/): index-time hooks, pool stages, the reranker.
-  const stages = createPipelineStageSet(config, environment);
-  const fusion = fusionOf(config);
-  const routes = searchedRoutes(config);
-  const descriptor: AnyRetriever = fromRegistry(RETRIEVERS, config.retriever, {
+  const { retrieval, routes: routesSection } = sections;
+  const tokenizer = getTokenizer(retrieval.tokenizer);
+  const usesDense = searchesDense(retrieval);
+  const embeds = pipelineEmbeds(sections);
+  const embedding = createTimedEmbedder(sections, environment, resources.embedder);
+  const vectorStore = embeds ? createVectorStore(sections.embedding, environment) : undefined;
+  // The stages the run selects (components/stages/): index-time hooks, pool stages, the reranker.
+  const stages = createPipelineStageSet(sections, environment);
+  const fusion = fusionOf(routesSection);
+  const routes = searchedRoutes(retrieval);
+  const descriptor: AnyRetriever = fromRegistry(RETRIEVERS, sections.retriever.name, {
     key: 'retriever',
     label: 'retriever',
   });
-  // The retriever's own options (its descriptor's keys of the resolved config) and shared settings.
-  const ownOptions = retrieverOptions(config);
-  const routeSettings = routeSettingsOf(config);
+  const routeSettings = routeSettingsOf(routesSection);
+  // The near-duplicate cosine of a retriever merging sources: the selected dedup stage's, else its default.
+  const dedupThreshold = DEDUP_THRESHOLD_OPTION.schema.parse(
+    sections.pipelineStages.find(({ options }) => options.dedupThreshold !== undefined)?.options
+      .dedupThreshold,
+  );
   // --reranker: one reranker for the run (its client, cache and retries shared by every question).
   const rerank = stages.reranker;
 
@@ -124,11 +137,11 @@ export function createPipeline(
     // Its own count, so a question's embedding time is its own when haystacks overlap.
     const embedTime = { seconds: 0 };
     // One dense scorer per haystack, shared by the base retriever and the stages that need vectors.
-    const dense: DenseScorer | undefined = pipelineEmbeds(config)
+    const dense: DenseScorer | undefined = embeds
       ? createDenseScorer({
           embedder: embedding.embedder(embedTime),
           createIndex: vectorStore!.factory,
-          feedback: { documents: config.feedbackDocs, weight: config.feedbackWeight },
+          feedback: { documents: routesSection.feedbackDocs, weight: routesSection.feedbackWeight },
         })
       : undefined;
     // A base that reranks its own candidates (session-aware) does so before its final cut.
@@ -142,14 +155,15 @@ export function createPipeline(
       summarizer: stages.summarizer,
       ...(rerank && rerankHook ? { reranker: { ...rerank, state: rerankHook } } : {}),
       routeSettings,
-      rrfK: config.rrfK,
-      finalTopK: config.finalTopK,
-      dedupThreshold: config.dedupThreshold,
+      rrfK: routesSection.rrfK,
+      finalTopK: retrieval.finalTopK,
+      dedupThreshold,
     };
-    const base = descriptor.create(ownOptions, dependencies);
+    // The retriever's own options (its descriptor's keys), grouped once for the run.
+    const base = descriptor.create(sections.retriever.options, dependencies);
     const stagedBase = withStages(base.retriever, {
       stages: stages.poolStages(),
-      finalK: config.finalTopK,
+      finalK: retrieval.finalTopK,
       dense,
       indexDense: !usesDense,
       namespace,
@@ -167,7 +181,7 @@ export function createPipeline(
   };
 
   return {
-    id: `pipeline:${config.retriever}`,
+    id: `pipeline:${sections.retriever.name}`,
     createRetriever,
     ...(stages.indexDocuments ? { indexDocuments: stages.indexDocuments } : {}),
     stats: () => {

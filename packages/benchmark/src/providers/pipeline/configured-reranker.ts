@@ -9,19 +9,11 @@ import {
 import { ownOptions } from '../../components/component.js';
 import type { RerankCallPlan, RerankCallSize } from '../../components/rerankers/reranker-descriptor.js';
 import { resolveReranker } from '../../config/component-ids.js';
-import { type EndpointSettings, resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
+import { resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
+import type { SelectedComponent } from '../../config/run-sections.js';
 import { addSecret, checkEndpointUrl } from '../../config/secrets.js';
-import type { RunSection } from '../../config/sections/run-section.js';
 import type { RerankerOptionValues, StageOptionValues } from '../../config/sections/stages-section.js';
-
-/**
- * What a reranker is made from: `--reranker`, the cache, the run's OpenAI-compatible endpoint (for
- * chat models) and the families' own options (components/rerankers/).
- */
-export type RerankerSettings = Pick<StageOptionValues, 'reranker'> &
-  Pick<RunSection, 'cache' | 'cacheDir'> &
-  EndpointSettings &
-  Partial<RerankerOptionValues>;
+import type { SharedSections } from './pipeline-sections.js';
 
 /**
  * The reranker `--reranker` names, built once per run by its family (components/rerankers/): chat
@@ -31,20 +23,21 @@ export type RerankerSettings = Pick<StageOptionValues, 'reranker'> &
  * never stored).
  */
 export function createConfiguredReranker(
-  settings: RerankerSettings,
+  /** The selected reranker (`--reranker`) with its family's own options. */
+  reranker: SelectedComponent,
+  { run, qa }: SharedSections,
   environment: NodeJS.ProcessEnv = process.env,
-): CandidateReranker | undefined {
-  if (!settings.reranker) return undefined;
-  const { descriptor, argument } = resolveReranker(settings.reranker);
-  const cacheDir = settings.cache ? settings.cacheDir : undefined;
-  return descriptor.create(argument, ownOptions(descriptor, settings), {
+): CandidateReranker {
+  const { descriptor, argument } = resolveReranker(reranker.id);
+  const cacheDir = run.cache ? run.cacheDir : undefined;
+  return descriptor.create(argument, reranker.options, {
     chat: () => ({
-      ...resolveOpenAiEndpoint(settings, 'pipeline', environment),
+      ...resolveOpenAiEndpoint(qa, 'pipeline', environment),
       ...(cacheDir ? { cacheDir } : {}),
     }),
     cacheDir,
-    maxRetries: settings.maxRetries,
-    timeoutMs: settings.timeoutMs,
+    maxRetries: qa.maxRetries,
+    timeoutMs: qa.timeoutMs,
     environment,
     checkEndpointUrl,
     addSecret,
@@ -80,12 +73,10 @@ export function rerankUsageEntry(
 }
 
 /** The priced model of `--reranker` (the chat model, or a rerank server's model); none for one that calls none. */
-export function rerankModelOf(
-  settings: Pick<StageOptionValues, 'reranker'> & Partial<RerankerOptionValues>,
-): string | undefined {
-  if (!settings.reranker) return undefined;
-  const { descriptor, argument } = resolveReranker(settings.reranker);
-  return descriptor.pricedModel(argument, ownOptions(descriptor, settings));
+export function rerankModelOf(reranker: SelectedComponent | undefined): string | undefined {
+  if (!reranker) return undefined;
+  const { descriptor, argument } = resolveReranker(reranker.id);
+  return descriptor.pricedModel(argument, reranker.options);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { freemem } from 'node:os';
 import { embedderFamily } from '../../config/component-ids.js';
-import { embedderParts } from '../../config/run-config.js';
+import type { SelectedComponent } from '../../config/run-sections.js';
 
 const MB = 1024 * 1024;
 
@@ -24,14 +24,17 @@ function size(bytes: number): string {
  * to 4, always fits) or for hosted embedders (no thread).
  */
 export function checkEmbedThreads(
-  config: { embedder: string; embedThreads?: number | undefined },
+  embedders: readonly SelectedComponent[],
   freeBytes: number = freemem(),
 ): void {
-  const threads = config.embedThreads;
+  // One `--embed-threads` for every in-process family (a shared option of theirs).
+  const threads = embedders
+    .map(({ options }) => options.embedThreads as number | undefined)
+    .find((value) => value !== undefined);
   if (threads === undefined) return;
   // An unknown family holds nothing here: creating it refuses it by name.
-  const perThread = embedderParts(config.embedder).reduce(
-    (total, part) => total + (embedderFamily(part)?.capabilities.threadBytes ?? 0),
+  const perThread = embedders.reduce(
+    (total, { id }) => total + (embedderFamily(id)?.capabilities.threadBytes ?? 0),
     0,
   );
   if (perThread === 0) return;
@@ -39,6 +42,6 @@ export function checkEmbedThreads(
   if (threads * perThread <= budget) return;
   const fit = Math.max(1, Math.floor(budget / perThread));
   throw new Error(
-    `--embed-threads ${threads}: ${threads} threads of ${config.embedder} would hold about ${size(threads * perThread)} (about ${size(perThread)} each, a copy of the model per thread), more than ${budget === THREADS_MAX_BYTES ? `the ${size(THREADS_MAX_BYTES)} lme lets embedder threads take` : `half of the ${size(freeBytes)} this machine has free`}; pass --embed-threads ${fit} or fewer (threads beyond the cores add memory, not speed).`,
+    `--embed-threads ${threads}: ${threads} threads of ${embedders.map(({ id }) => id).join('+')} would hold about ${size(threads * perThread)} (about ${size(perThread)} each, a copy of the model per thread), more than ${budget === THREADS_MAX_BYTES ? `the ${size(THREADS_MAX_BYTES)} lme lets embedder threads take` : `half of the ${size(freeBytes)} this machine has free`}; pass --embed-threads ${fit} or fewer (threads beyond the cores add memory, not speed).`,
   );
 }

@@ -9,11 +9,8 @@ import {
 } from '@lme/search-core';
 import type { Corpus } from '../../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import { selectedStages } from '../../components/stages/stage-registry.js';
-import { type RetrieverChoice, retrieverExplain, searchedRoutes } from '../../config/retriever-rules.js';
-import type { DataSection } from '../../config/sections/data-section.js';
-import type { RetrievalSection } from '../../config/sections/retrieval-section.js';
-import type { RoutesSection } from '../../config/sections/routes-section.js';
+import { retrieverExplain, searchedRoutes } from '../../config/retriever-rules.js';
+import type { RunSections } from '../../config/run-sections.js';
 import { goldTrace } from './gold-trace.js';
 
 /** Traces that are a fused score or a stage's output, not a retrieval source of their own. */
@@ -34,27 +31,16 @@ function isStageRoute(route: string): boolean {
 }
 
 /**
- * The settings a trace states: the retriever (with its own options), its routes' fusion, the
- * stages and the convention the gold items are read under.
+ * What a trace states: the retriever (with its own options), its routes' fusion, the selected
+ * stages (with theirs) and the convention the gold items are read under.
  */
-export type ExplainSettings = RetrieverChoice &
-  Readonly<Record<string, unknown>> &
-  Pick<RetrievalSection, 'finalTopK' | 'granularity'> &
-  Pick<
-    RoutesSection,
-    | 'fusion'
-    | 'rrfK'
-    | 'weights'
-    | 'fusionNormalization'
-    | 'adaptiveWeights'
-    | 'adaptivePower'
-    | 'denseGap'
-    | 'timeBoost'
-  > &
-  Pick<DataSection, 'convention'>;
+export type ExplainSections = Pick<
+  RunSections,
+  'retrieval' | 'routes' | 'retriever' | 'pipelineStages' | 'data'
+>;
 
 export type ExplainTraceOptions = {
-  config: ExplainSettings;
+  sections: ExplainSections;
   retrieverId: string;
   result: StagedSearchResult & { rerank?: RerankTrace; multiSource?: MultiSourceTrace };
   /** The documents as indexed (contextualized text when `--contextual` is on). */
@@ -79,13 +65,14 @@ const round = (value: number) => Math.round(value * 1000) / 1000;
  * used and the milliseconds per stage.
  */
 export function explainTrace(options: ExplainTraceOptions): Record<string, unknown> {
-  const { config, result, indexed, original } = options;
+  const { sections, result, indexed, original } = options;
+  const { retrieval, routes, data } = sections;
   const { trace } = result;
   const removed = trace.merges.reduce((count, merge) => count + merge.removed.length, 0);
   const pool = result.hits.slice(0, Math.max(0, trace.basePool.length - removed));
   const base = new Map(trace.basePool.map((hit, position) => [hit.document, { hit, rank: position + 1 }]));
   const mmr = new Map((trace.mmr ?? []).map((decision) => [decision.document, decision]));
-  const finalK = config.finalTopK;
+  const finalK = retrieval.finalTopK;
 
   const sources: Record<string, number> = {};
   for (const hit of result.hits.slice(0, finalK)) {
@@ -97,29 +84,29 @@ export function explainTrace(options: ExplainTraceOptions): Record<string, unkno
   }
 
   // A retriever that fuses its own way says so (its descriptor's `explain`), with its own weights.
-  const own = retrieverExplain(config);
+  const own = retrieverExplain(sections.retriever, routes.rrfK);
   const weights: Record<string, unknown> = {
     fusion:
       own.fusion ??
-      (searchedRoutes(config).length > 1
-        ? config.fusion === 'rrf'
-          ? { kind: 'rrf', k: config.rrfK }
+      (searchedRoutes(retrieval).length > 1
+        ? routes.fusion === 'rrf'
+          ? { kind: 'rrf', k: routes.rrfK }
           : {
-              kind: config.fusion,
-              bm25: config.weights[0],
-              dense: config.weights[1],
-              ...(config.fusionNormalization ? { normalization: config.fusionNormalization } : {}),
-              ...(config.adaptiveWeights
-                ? { adaptive: true, adaptive_power: config.adaptivePower ?? 1 }
+              kind: routes.fusion,
+              bm25: routes.weights[0],
+              dense: routes.weights[1],
+              ...(routes.fusionNormalization ? { normalization: routes.fusionNormalization } : {}),
+              ...(routes.adaptiveWeights
+                ? { adaptive: true, adaptive_power: routes.adaptivePower ?? 1 }
                 : {}),
-              ...(config.denseGap ? { dense_gap: config.denseGap } : {}),
+              ...(routes.denseGap ? { dense_gap: routes.denseGap } : {}),
             }
-        : { kind: 'single', route: searchedRoutes(config)[0] }),
+        : { kind: 'single', route: searchedRoutes(retrieval)[0] }),
   };
-  if (config.timeBoost) weights.time_boost = { weight: config.timeBoost, span: timeSpan(options.record) };
+  if (routes.timeBoost) weights.time_boost = { weight: routes.timeBoost, span: timeSpan(options.record) };
   Object.assign(weights, own.weights);
   // What each selected stage adds (its descriptor's `explain`), in the order they ran.
-  for (const { descriptor, options: stageOptions } of selectedStages(config))
+  for (const { descriptor, options: stageOptions } of sections.pipelineStages)
     Object.assign(weights, descriptor.explain?.(stageOptions, { trace, finalK }));
 
   const gold =
@@ -127,8 +114,8 @@ export function explainTrace(options: ExplainTraceOptions): Record<string, unkno
       ? goldTrace({
           record: options.record,
           corpus: options.corpus,
-          convention: config.convention,
-          granularity: config.granularity,
+          convention: data.convention,
+          granularity: retrieval.granularity,
           hits: result.hits,
           ...(result.sessionOrder ? { sessionOrder: result.sessionOrder } : {}),
           baseRank: (document) => base.get(document)?.rank ?? null,
@@ -137,14 +124,14 @@ export function explainTrace(options: ExplainTraceOptions): Record<string, unkno
   const goldSessions = new Set(gold?.gold.sessions.map((item) => item.session_id));
   const goldTurns = new Set(gold?.gold.turns.map((item) => item.id));
   const turnKey = (document: number) =>
-    config.convention === 'official'
+    data.convention === 'official'
       ? options.corpus?.officialIds[document]
       : options.corpus?.documents[document]?.id;
   /** `turn`: the hit is a gold turn; `session`: it belongs to a gold session. */
   const goldMark = (hit: RetrievalHit): 'turn' | 'session' | undefined => {
     if (!gold) return undefined;
     const key = turnKey(hit.document);
-    if (config.granularity === 'turn' && key !== undefined && goldTurns.has(key)) return 'turn';
+    if (retrieval.granularity === 'turn' && key !== undefined && goldTurns.has(key)) return 'turn';
     return goldSessions.has(hit.sessionId) ? 'session' : undefined;
   };
   return {

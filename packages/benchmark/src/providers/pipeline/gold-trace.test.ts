@@ -3,6 +3,7 @@ import { createHashingEmbedder } from '@lme/search-core/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAnyDataset } from '../../benchmarks/load-dataset.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
+import { groupConfig } from '../../config/run-sections.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { sampleConfig } from '../../testing/sample-run.js';
 import { type GoldItem, missCause } from './gold-trace.js';
@@ -77,7 +78,7 @@ describe('the explain trace of a question', () => {
 
   it('carries the question and ranks every gold session and turn, with route scores and a cause', async () => {
     const provider = createPipelineProvider(
-      sampleConfig({ cache: false, retriever: 'hybrid', granularity: 'turn', explain: true }),
+      groupConfig(sampleConfig({ cache: false, retriever: 'hybrid', granularity: 'turn', explain: true })),
       { embedder: createHashingEmbedder() },
     );
     const outcome = await provider.retrieve({ record });

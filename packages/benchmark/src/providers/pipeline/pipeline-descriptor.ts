@@ -8,5 +8,5 @@ export const pipelineDescriptor: ProviderDescriptor = {
   description: "lme's own pipeline (search-core), set by the retrieval flags or a preset",
   options: {},
   capabilities: IN_PROCESS_CAPABILITIES,
-  create: ({ config, resources }) => createPipelineProvider(config, resources),
+  create: ({ sections, resources }) => createPipelineProvider(sections, resources),
 };

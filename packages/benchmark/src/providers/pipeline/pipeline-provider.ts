@@ -1,27 +1,32 @@
 import { buildCorpus } from '../../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { IN_PROCESS_CAPABILITIES } from '../../config/provider-capabilities.js';
+import type { RunSections } from '../../config/run-sections.js';
 import { indexesWithLlm } from '../../config/run-shape.js';
 import type { Provider } from '../provider.js';
 import { createPipeline, type PipelineResources } from './configured-pipeline.js';
 import { rerankModelOf, rerankStats } from './configured-reranker.js';
-import { explainTrace } from './explain-trace.js';
-import type { PipelineProviderSettings } from './pipeline-settings.js';
+import { type ExplainSections, explainTrace } from './explain-trace.js';
+import type { PipelineSections } from './pipeline-sections.js';
+
+/** What the pipeline as a provider reads: the pipeline's sections, the convention explain grades by, and `--explain`. */
+export type PipelineProviderSections = PipelineSections &
+  ExplainSections & { readonly run: Pick<RunSections['run'], 'explain'> };
 
 /**
  * The search-core pipeline as a provider: the haystack is cut into documents of the configured
  * granularity, roles and chunk unit, contextualized when `--contextual` is on (the index sees the
  * context, the corpus keeps the original text for the reader and the metrics), indexed by a fresh
- * retriever, and every document ranked by the base retriever and the stages the config turns on.
+ * retriever, and every document ranked by the base retriever and the stages the run selects.
  */
 export function createPipelineProvider(
-  config: PipelineProviderSettings,
+  sections: PipelineProviderSections,
   resources: PipelineResources = {},
   environment: NodeJS.ProcessEnv = process.env,
 ): Provider {
-  const pipeline = createPipeline(config, resources, environment);
+  const pipeline = createPipeline(sections, resources, environment);
   // --reranker: its calls are priced like the reader's and counted per question and per run.
-  const rerankModel = rerankModelOf(config);
+  const rerankModel = rerankModelOf(sections.reranker);
   const rerank = rerankStats(rerankModel);
   type Indexing = {
     corpus: ReturnType<typeof buildCorpus>;
@@ -38,7 +43,7 @@ export function createPipelineProvider(
   };
   /** Contextualizes and indexes one haystack, timing each step. */
   const startIndexing = (record: LongMemEvalRecord, signal: AbortSignal | undefined): Indexing => {
-    const corpus = buildCorpus(record, config);
+    const corpus = buildCorpus(record, sections.retrieval);
     const retriever = pipeline.createRetriever(record.question_id);
     const ready = (async () => {
       const started = performance.now();
@@ -89,7 +94,7 @@ export function createPipelineProvider(
   return {
     id: pipeline.id,
     // Index-time stages calling an LLM (contextual chunks) are paid for: a haystack is indexed for the question that runs, only.
-    ...(indexesWithLlm(config, IN_PROCESS_CAPABILITIES)
+    ...(indexesWithLlm(sections.pipelineStages, IN_PROCESS_CAPABILITIES)
       ? {}
       : {
           prepare({ record, signal }: { record: LongMemEvalRecord; signal?: AbortSignal }) {
@@ -132,10 +137,10 @@ export function createPipelineProvider(
         hits,
         timings: { indexMs: indexed - started, retrieveMs },
         ...(usage ? { usage: { reranker: usage } } : {}),
-        ...(config.explain
+        ...(sections.run.explain
           ? {
               explain: explainTrace({
-                config,
+                sections,
                 retrieverId: retriever.id,
                 result,
                 indexed: documents,
@@ -176,7 +181,7 @@ export function createPipelineProvider(
       );
     },
     flush: () => pipeline.flush(),
-    report: () => ({ ...pipeline.stats(), ...(config.reranker ? { rerank: rerank.totals() } : {}) }),
+    report: () => ({ ...pipeline.stats(), ...(sections.reranker ? { rerank: rerank.totals() } : {}) }),
     async close() {
       // Haystacks prepared for questions that never ran (a stopped run) leave the store first.
       const left = [...prepared.values()];

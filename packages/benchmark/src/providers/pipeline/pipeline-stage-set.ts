@@ -1,19 +1,18 @@
 import type { CandidateReranker, MemoryDocument, Stage, Summarizer } from '@lme/search-core';
+import { RERANK_DEPTH_OPTION } from '../../components/rerankers/rerank-depth-option.js';
 import type {
   IndexedDocuments,
   StageDescriptor,
   StageHooks,
   StageParts,
 } from '../../components/stages/stage-descriptor.js';
-import { selectedStages } from '../../components/stages/stage-registry.js';
-import { type EndpointSettings, resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
-import type { RunSection } from '../../config/sections/run-section.js';
-import { createConfiguredReranker, type RerankerSettings } from './configured-reranker.js';
+import { resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
+import type { RunSections } from '../../config/run-sections.js';
+import { createConfiguredReranker } from './configured-reranker.js';
+import type { SharedSections } from './pipeline-sections.js';
 
-/** What the stages' shared parts read: the endpoint, the cache, the reranker families' options. */
-export type StagePartsSettings = EndpointSettings &
-  Pick<RunSection, 'cache' | 'cacheDir'> &
-  Omit<RerankerSettings, 'reranker'> & { readonly rerankDepth: number } & Readonly<Record<string, unknown>>;
+/** What the stages read: each selected stage's own options, the selected reranker's, the cache and the endpoint. */
+export type StageSections = SharedSections & Pick<RunSections, 'pipelineStages' | 'reranker'>;
 
 /** The selected stages of one run, folded by where they act. */
 export type PipelineStageSet = {
@@ -32,27 +31,32 @@ export type PipelineStageSet = {
 const isPoolStage = (descriptor: StageDescriptor) => (descriptor.capabilities.at ?? 'pool') === 'pool';
 
 /**
- * The stages a config selects (components/stages/), made from their descriptors: the index-time and
+ * The stages a run selects (components/stages/), made from their descriptors: the index-time and
  * ranking stages once per run (their hooks share a client, cache and counts), the pool stages per
  * haystack. Each `create` receives its own options and the run's shared parts.
  */
 export function createPipelineStageSet(
-  config: StagePartsSettings,
+  sections: StageSections,
   environment: NodeJS.ProcessEnv,
 ): PipelineStageSet {
-  const selected = selectedStages(config);
+  const { pipelineStages: selected, reranker, run, qa } = sections;
   let provided: (() => Summarizer) | undefined;
   const parts: StageParts = {
-    endpoint: () => resolveOpenAiEndpoint(config, 'pipeline', environment),
-    cacheDir: config.cache ? config.cacheDir : undefined,
+    endpoint: () => resolveOpenAiEndpoint(qa, 'pipeline', environment),
+    cacheDir: run.cache ? run.cacheDir : undefined,
     summarizer: () => {
       if (!provided) throw new Error('No selected stage provides session summaries.');
       return provided();
     },
-    reranker: (id) => ({
-      reranker: createConfiguredReranker({ ...config, reranker: id }, environment)!,
-      depth: config.rerankDepth,
-    }),
+    reranker: (id) => {
+      // The reranker the run selected (`--reranker`), made by its family with its own options.
+      if (reranker?.id !== id) throw new Error(`The reranker "${id}" is not the one the run selected.`);
+      return {
+        reranker: createConfiguredReranker(reranker, sections, environment),
+        // `--rerank-depth`, which every family shares (its default for a family that declares none).
+        depth: RERANK_DEPTH_OPTION.schema.parse(reranker.options.rerankDepth),
+      };
+    },
   };
   const hooks = selected
     .filter(({ descriptor }) => !isPoolStage(descriptor))

@@ -8,6 +8,7 @@ import { loadAnyDataset } from '../../benchmarks/load-dataset.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { parseRunConfig } from '../../config/parse-run-config.js';
 import { type RunConfig, type RunConfigInput, resultKeyDifferences } from '../../config/run-config.js';
+import { groupConfig } from '../../config/run-sections.js';
 import { runBenchmark } from '../../run/run-benchmark.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { sampleConfig, samplesOf } from '../../testing/sample-run.js';
@@ -29,7 +30,9 @@ async function retrieve(
   question: LongMemEvalRecord,
   embedder = createHashingEmbedder(),
 ): Promise<RetrievalOutcome> {
-  const provider = createPipelineProvider(sampleConfig({ cache: false, ...overrides }), { embedder });
+  const provider = createPipelineProvider(groupConfig(sampleConfig({ cache: false, ...overrides })), {
+    embedder,
+  });
   try {
     return await provider.retrieve({ record: question });
   } finally {
@@ -151,7 +154,7 @@ describe('pipeline stages on the committed sample', () => {
         cache: false,
         explain: true,
       });
-      const provider = createPipelineProvider(config, {}, { OPENAI_API_KEY: 'sk-test' });
+      const provider = createPipelineProvider(groupConfig(config), {}, { OPENAI_API_KEY: 'sk-test' });
       const outcome = await provider.retrieve({ record: question });
       const count = corpus.documents.length;
       // One request per distinct prompt: a turn repeated with the same conversation around it is
@@ -281,7 +284,7 @@ describe('explain.jsonl and context.evidence_recall', () => {
       cache: false,
       runId: 'explained',
     });
-    const provider = createPipelineProvider(config, { embedder: createHashingEmbedder() });
+    const provider = createPipelineProvider(groupConfig(config), { embedder: createHashingEmbedder() });
     const { dir } = await runBenchmark(config, { argv: [], provider });
     const lines = readFileSync(join(dir, 'explain.jsonl'), 'utf8')
       .trim()

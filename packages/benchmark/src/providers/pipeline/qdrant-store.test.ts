@@ -4,6 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { createHashingEmbedder, type FakeQdrant, startFakeQdrant } from '@lme/search-core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
+import { groupConfig } from '../../config/run-sections.js';
 import { runBenchmark } from '../../run/run-benchmark.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { sampleConfig } from '../../testing/sample-run.js';
@@ -54,7 +55,7 @@ describe('the qdrant vector store (against a loopback Qdrant)', () => {
     });
     const config = qdrantConfig();
     const provider = createPipelineProvider(
-      config,
+      groupConfig(config),
       { embedder: createHashingEmbedder({ dimensions: 32 }) },
       { QDRANT_URL: fake.url },
     );
@@ -71,7 +72,7 @@ describe('the qdrant vector store (against a loopback Qdrant)', () => {
   it("logs a finished question's delete without waiting for Qdrant to apply it", async () => {
     fake = await startFakeQdrant();
     const provider = createPipelineProvider(
-      qdrantConfig(),
+      groupConfig(qdrantConfig()),
       { embedder: createHashingEmbedder({ dimensions: 32 }) },
       { QDRANT_URL: fake.url },
     );
@@ -94,7 +95,7 @@ describe('the qdrant vector store (against a loopback Qdrant)', () => {
   it('indexes the payload keys searches filter on, and no other', async () => {
     fake = await startFakeQdrant();
     const provider = createPipelineProvider(
-      qdrantConfig({ retriever: 'session-aware', feedbackDocs: 2, feedbackWeight: 0.3 }),
+      groupConfig(qdrantConfig({ retriever: 'session-aware', feedbackDocs: 2, feedbackWeight: 0.3 })),
       { embedder: createHashingEmbedder({ dimensions: 32 }) },
       { QDRANT_URL: fake.url },
     );

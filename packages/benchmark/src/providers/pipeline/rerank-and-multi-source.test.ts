@@ -10,6 +10,7 @@ import { loadAnyDataset } from '../../benchmarks/load-dataset.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { parseRunConfig } from '../../config/parse-run-config.js';
 import type { RunConfigInput } from '../../config/run-config.js';
+import { groupConfig } from '../../config/run-sections.js';
 import { planRerank } from '../../run/plan/plan-rerank.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { sampleConfig } from '../../testing/sample-run.js';
@@ -35,7 +36,11 @@ async function retrieve(
   environment: NodeJS.ProcessEnv = {},
 ): Promise<RetrievalOutcome> {
   const config = sampleConfig({ cache: false, explain: true, ...overrides });
-  const provider = createPipelineProvider(config, { embedder: createHashingEmbedder() }, environment);
+  const provider = createPipelineProvider(
+    groupConfig(config),
+    { embedder: createHashingEmbedder() },
+    environment,
+  );
   try {
     return await provider.retrieve({ record: records.find((record) => record.question_id === '6d550036')! });
   } finally {

@@ -6,6 +6,7 @@ import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import type { RetrieverCapabilities } from '../../components/retrievers/retriever-descriptor.js';
 import { RETRIEVERS, type RetrieverName } from '../../components/retrievers/retriever-registry.js';
 import type { RunConfig } from '../../config/run-config.js';
+import { groupConfig } from '../../config/run-sections.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { sampleConfig } from '../../testing/sample-run.js';
 import { createPipelineProvider } from './pipeline-provider.js';
@@ -26,7 +27,7 @@ describe('the retriever descriptors built by the pipeline', () => {
     const ranked: Record<string, [string, string]> = {};
     for (const name of Object.keys(RETRIEVERS) as RetrieverName[]) {
       const config = sampleConfig({ cache: false, explain: true, retriever: name, granularity: 'session' });
-      const provider = createPipelineProvider(config, { embedder: createHashingEmbedder() }, {});
+      const provider = createPipelineProvider(groupConfig(config), { embedder: createHashingEmbedder() }, {});
       try {
         const outcome = await provider.retrieve({ record: records[0]! });
         expect(outcome.ranking.length, name).toBeGreaterThan(0);
@@ -48,7 +49,7 @@ describe('the retriever descriptors built by the pipeline', () => {
   /** The hits of the first sample question under these settings (session granularity). */
   const hitsWith = async (retriever: RetrieverName, settings: Partial<RunConfig>, record = records[0]!) => {
     const config = sampleConfig({ cache: false, retriever, granularity: 'session', ...settings });
-    const provider = createPipelineProvider(config, { embedder: createHashingEmbedder() }, {});
+    const provider = createPipelineProvider(groupConfig(config), { embedder: createHashingEmbedder() }, {});
     try {
       return (await provider.retrieve({ record })).hits;
     } finally {

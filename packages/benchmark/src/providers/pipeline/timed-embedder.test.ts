@@ -1,6 +1,6 @@
 import { createHashingEmbedder } from '@lme/search-core/testing';
 import { describe, expect, it } from 'vitest';
-import type { RunConfig } from '../../config/run-config.js';
+import { parseRunSections } from '../../config/run-sections.js';
 import type { ConfiguredEmbedder } from './configured-embedder.js';
 import { createTimedEmbedder } from './timed-embedder.js';
 
@@ -23,7 +23,7 @@ describe('the embedding time of a run', () => {
   it('is wall time with a call in flight, overlapping calls counted once; each retriever keeps its own sum', async () => {
     let clock = 0;
     const { embedder, finishOldest } = manualEmbedder();
-    const timed = createTimedEmbedder({} as RunConfig, {}, embedder, () => clock);
+    const timed = createTimedEmbedder(parseRunSections({}), {}, embedder, () => clock);
     const left = { seconds: 0 };
     const right = { seconds: 0 };
     // Two workers: one embeds from 0 s to 10 s, the other from 5 s to 15 s.

@@ -2,20 +2,20 @@ import type { Embedder } from '@lme/search-core';
 import {
   type ConfiguredEmbedder,
   createConfiguredEmbedder,
-  type EmbedderSettings,
+  type EmbedderSections,
 } from './configured-embedder.js';
 
 /** Seconds one retriever's embedding calls took: the sum of its calls' durations. */
 export type OwnEmbedTime = { seconds: number };
 
 /**
- * The run's embedder (`given`, else the one `settings` name, created on first use), with its time
+ * The run's embedder (`given`, else the one `sections` select, created on first use), with its time
  * counted two ways: each retriever's own calls (summed: a question's embedding time), and the
  * run's wall time with any call in flight, so calls of concurrent workers that overlap count once
  * and `embedded / seconds()` is the speed a user sees.
  */
 export function createTimedEmbedder(
-  settings: EmbedderSettings,
+  sections: EmbedderSections,
   environment: NodeJS.ProcessEnv,
   given: ConfiguredEmbedder | undefined,
   /** Milliseconds since some fixed point; injected by tests. */
@@ -44,7 +44,7 @@ export function createTimedEmbedder(
   };
   return {
     embedder(own) {
-      inner ??= createConfiguredEmbedder(settings, environment);
+      inner ??= createConfiguredEmbedder(sections, environment);
       const embedder = inner;
       return {
         id: embedder.id,

@@ -1,8 +1,14 @@
 import type { Run } from '../../analysis/read-run.js';
 import { describeErrata, runLabel } from '../../analysis/run-label.js';
 import { stagesProvenance } from '../../components/stages/stage-registry.js';
-import { fusesRoutes, retrieverStages, takesRoutes } from '../../config/retriever-rules.js';
+import {
+  fusesRoutes,
+  retrieverStages,
+  selectedRetriever,
+  takesRoutes,
+} from '../../config/retriever-rules.js';
 import { BM25_FEEDBACK_WEIGHT } from '../../config/run-config.js';
+import { groupConfig } from '../../config/run-sections.js';
 import { pipelineEmbeds } from '../../config/run-shape.js';
 import { knownProviderCapabilities } from '../../providers/provider-registry.js';
 import { describeProvider } from '../../results/provider-identity.js';
@@ -50,14 +56,14 @@ export function runStages(config: Run['config']['config']): string[] {
       `BM25 feedback (${config.bm25FeedbackDocs} docs, weight ${config.bm25FeedbackWeight ?? BM25_FEEDBACK_WEIGHT}${config.bm25FeedbackKeep ? ', kept first' : ''})`,
     );
   // The base retriever's own stages (its descriptor's `stages`).
-  stages.push(...retrieverStages(config));
+  stages.push(...retrieverStages(selectedRetriever(config)));
   // Then the stages after retrieval, in the order they ran (components/stages/: their `provenance`).
   stages.push(...stagesProvenance(config));
   return stages;
 }
 
 function usesEmbeddings(config: Run['config']['config']): boolean {
-  return pipelineEmbeds(config) || config.feedbackDocs > 0;
+  return pipelineEmbeds(groupConfig(config)) || config.feedbackDocs > 0;
 }
 
 export function describeRun(run: Run, summary: Summary): RunProvenance {

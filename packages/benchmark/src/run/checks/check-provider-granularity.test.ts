@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRunConfig } from '../../config/parse-run-config.js';
+import { groupConfig } from '../../config/run-sections.js';
 import { PROVIDERS } from '../../providers/provider-registry.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { preflightRun } from './preflight.js';
@@ -23,7 +24,9 @@ describe('a provider that ranks whole sessions only, at --granularity turn', () 
         granularity: 'turn',
         out: mkdtempSync(join(tmpdir(), 'lme-granularity-')),
       });
-      await expect(preflightRun({ config, datasetPath: SAMPLE, environment: {} })).rejects.toThrow(
+      await expect(
+        preflightRun({ config, sections: groupConfig(config), datasetPath: SAMPLE, environment: {} }),
+      ).rejects.toThrow(
         `--provider ${name} ranks whole sessions only (${reason}), so --granularity turn cannot be graded; run it with --granularity session.`,
       );
     },
@@ -35,6 +38,8 @@ describe('a provider that ranks whole sessions only, at --granularity turn', () 
       granularity: 'session',
       out: mkdtempSync(join(tmpdir(), 'lme-granularity-')),
     });
-    await expect(preflightRun({ config, datasetPath: SAMPLE, environment: {} })).resolves.toBeUndefined();
+    await expect(
+      preflightRun({ config, sections: groupConfig(config), datasetPath: SAMPLE, environment: {} }),
+    ).resolves.toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { mountTmpfs, unmountTmpfs } from '@lme/search-core/testing';
 import { describe, expect, it } from 'vitest';
 import { parseRunConfig } from '../../config/parse-run-config.js';
+import { groupConfig } from '../../config/run-sections.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { createQaStage } from '../phases/qa-stage.js';
 import { preflightRun } from './preflight.js';
@@ -21,7 +22,9 @@ describe('reader settings', () => {
   });
 
   it('are refused by preflight, before any work, naming the flags', async () => {
-    await expect(preflightRun({ config, datasetPath: SAMPLE, environment: ENVIRONMENT })).rejects.toThrow(
+    await expect(
+      preflightRun({ config, sections: groupConfig(config), datasetPath: SAMPLE, environment: ENVIRONMENT }),
+    ).rejects.toThrow(
       /^--reader-context turn reads retrieved turns .*--provider oracle gives whole sessions/,
     );
   });
@@ -40,9 +43,9 @@ describe('the answer source', () => {
   });
 
   it('is refused by preflight, before any work', async () => {
-    await expect(preflightRun({ config, datasetPath: SAMPLE, environment: ENVIRONMENT })).rejects.toThrow(
-      /--answers provider/,
-    );
+    await expect(
+      preflightRun({ config, sections: groupConfig(config), datasetPath: SAMPLE, environment: ENVIRONMENT }),
+    ).rejects.toThrow(/--answers provider/);
   });
 
   it('is checked once: the QA stage, built after preflight, does not check it again', async () => {
@@ -63,7 +66,9 @@ describe('the hf: model in --model-dir', () => {
       cacheDir: mkdtempSync(join(tmpdir(), 'lme-preflight-cache-')),
       out: mkdtempSync(join(tmpdir(), 'lme-preflight-')),
     });
-    await expect(preflightRun({ config, datasetPath: SAMPLE, environment: ENVIRONMENT })).rejects.toThrow(
+    await expect(
+      preflightRun({ config, sections: groupConfig(config), datasetPath: SAMPLE, environment: ENVIRONMENT }),
+    ).rejects.toThrow(
       `${join(modelDir, 'onnx', 'model_quantized.onnx')} (--model-dir) has 17 bytes, but configs/models.json pins`,
     );
   });
@@ -83,7 +88,14 @@ describe('the model store folder', () => {
         cache: false,
         out: mkdtempSync(join(tmpdir(), 'lme-preflight-')),
       });
-      await expect(preflightRun({ config, datasetPath: SAMPLE, environment: ENVIRONMENT })).rejects.toThrow(
+      await expect(
+        preflightRun({
+          config,
+          sections: groupConfig(config),
+          datasetPath: SAMPLE,
+          environment: ENVIRONMENT,
+        }),
+      ).rejects.toThrow(
         `The model store folder ${join(readOnly.dir, 'models')} cannot be written (EROFS): make it writable, point --cache-dir at another folder, or pass --model-dir with the model's files.`,
       );
     } finally {
@@ -101,7 +113,12 @@ describe('the embedding cache folder', () => {
       cacheDir,
       out: mkdtempSync(join(tmpdir(), 'lme-preflight-')),
     });
-    await preflightRun({ config, datasetPath: SAMPLE, environment: ENVIRONMENT });
+    await preflightRun({
+      config,
+      sections: groupConfig(config),
+      datasetPath: SAMPLE,
+      environment: ENVIRONMENT,
+    });
     expect(readdirSync(join(cacheDir, 'embeddings'))).toEqual([
       expect.stringMatching(/^local_use-lite-[0-9a-f]{12}$/),
     ]);

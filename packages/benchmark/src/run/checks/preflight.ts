@@ -1,17 +1,22 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { cacheIdentityOf, checkEmbeddingCacheFolder, estimateCost, loadPriceTable } from '@lme/search-core';
 import { recognizeBenchmarkPath } from '../../benchmarks/benchmark-registry.js';
-import { ownOptions } from '../../components/component.js';
 import { embedderFamily, resolveEmbedder } from '../../config/component-ids.js';
-import { apiKeyVariables, type OpenAiRole, resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
+import {
+  apiKeyVariables,
+  type EndpointSettings,
+  type OpenAiRole,
+  resolveOpenAiEndpoint,
+} from '../../config/openai-endpoints.js';
 import { embedderParts } from '../../config/run-config.js';
 import { embeds, judges, stageChatModels, usesPipeline } from '../../config/run-shape.js';
+import type { EmbeddingSection } from '../../config/sections/embedding-section.js';
 import type { QaSection } from '../../config/sections/qa-section.js';
 import type { RunSection } from '../../config/sections/run-section.js';
 import { checkModelOnDisk } from '../../models/onnx-model-resolver.js';
 import {
   createConfiguredEmbedder,
-  type EmbedderSettings,
+  type EmbedderSections,
 } from '../../providers/pipeline/configured-embedder.js';
 import { providerCapabilities } from '../../providers/provider-registry.js';
 import { ensureDirectory } from '../files/ensure-directory.js';
@@ -20,12 +25,13 @@ import { checkAnswerSource } from './check-answer-source.js';
 import { checkProviderGranularity } from './check-provider-granularity.js';
 
 /**
- * The settings preflight reads: the embedders (and their families' options), the LLM roles, the
+ * The settings preflight reads: the embedders' names, the cache, the endpoints, the LLM roles, the
  * reader's, `--max-cost` and `--out`, as the checks it asks take them.
  */
-export type PreflightSettings = EmbedderSettings &
+export type PreflightSettings = Pick<EmbeddingSection, 'embedder'> &
+  Pick<RunSection, 'cache' | 'cacheDir' | 'out'> &
+  EndpointSettings &
   Pick<QaSection, 'readerModel' | 'judgeModel' | 'maxCost'> &
-  Pick<RunSection, 'out'> &
   Parameters<typeof embeds>[0] &
   Parameters<typeof stageChatModels>[0] &
   Parameters<typeof checkReaderSettings>[0] &
@@ -35,6 +41,8 @@ export type PreflightSettings = EmbedderSettings &
 /** What the run needs from outside, checked before any work; each failure is one sentence. */
 export type PreflightOptions = {
   config: PreflightSettings;
+  /** The selected embedders with their own options, and what they share of the run (`RunSections`). */
+  sections: EmbedderSections;
   datasetPath: string;
   /** API keys and endpoints are read from here (the process environment by default). */
   environment?: NodeJS.ProcessEnv;
@@ -140,14 +148,16 @@ export async function preflightRun(options: PreflightOptions): Promise<void> {
   // Its cache folder must be writable: a read-only disk or a file where the folder goes stops
   // the run here, naming the folder, instead of failing every question.
   // Each embedder of a joined name (`a+b`) alone: its vectors are cached under its own identity.
-  const inProcess = embedderParts(config.embedder).filter(
-    (part) => !embedderFamily(part)?.capabilities.hosted,
-  );
+  const { sections } = options;
+  const inProcess = sections.embedders.filter(({ id }) => !embedderFamily(id)?.capabilities.hosted);
   for (const part of embeds(config, providerCapabilities(config.provider)) ? inProcess : []) {
-    const embedder = createConfiguredEmbedder({ ...config, embedder: part, cache: false }, environment);
+    const embedder = createConfiguredEmbedder(
+      { ...sections, run: { ...sections.run, cache: false }, embedders: [part] },
+      environment,
+    );
     await embedder.close?.();
-    const { descriptor, model } = resolveEmbedder(part);
-    await descriptor.check?.(model, ownOptions(descriptor, config), {
+    const { descriptor, model } = resolveEmbedder(part.id);
+    await descriptor.check?.(model, part.options, {
       checkModelFiles: ({ modelDir }, name) =>
         checkModelOnDisk({ cacheDir: config.cacheDir, modelDir }, name),
     });

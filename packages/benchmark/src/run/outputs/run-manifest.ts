@@ -5,9 +5,9 @@ import { recordedConfig, recordedKeyDifferences, unrecordedDefaults } from '../.
 import { fromLegacyRetrieverKeys } from '../../config/retriever-settle.js';
 import type { RunConfig, RunConfigInput } from '../../config/run-config.js';
 import {
+  knownProviderCapabilities,
   measuringProviderOptions,
   providerCapabilities,
-  resultSettings,
 } from '../../providers/provider-registry.js';
 import type { ProviderIdentity } from '../../results/provider-identity.js';
 import type { Sample } from '../../results/sample.js';
@@ -19,6 +19,17 @@ import { checkRankings } from './rankings-check.js';
 import type { RunFingerprint } from './run-fingerprint.js';
 import { currentSetup, type RunSetup, setupChanges } from './run-setup.js';
 import { readSamplesFile } from './samples-file.js';
+
+/**
+ * The settings a run's results depend on, as the setup, the fingerprint and a resume's setup check
+ * compare them: the options of the components it selected (recorded-config.ts), less the
+ * `--provider-option`s that measure nothing. A provider this lme does not know (a plugin's, not
+ * loaded now) leaves every component's options in.
+ */
+export function resultSettings(config: RunConfig): RunConfig {
+  const provider = knownProviderCapabilities(config.provider);
+  return measuringProviderOptions(provider ? recordedConfig(config, provider) : config);
+}
 
 /** The manifest written to config.json. */
 export type RunManifest = {

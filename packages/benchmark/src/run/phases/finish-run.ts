@@ -1,8 +1,8 @@
 import type { Provider } from '../../providers/provider.js';
-import { resultSettings } from '../../providers/provider-registry.js';
 import type { RunFolder } from '../files/run-folder.js';
 import { providerAnswerStats } from '../outputs/provider-answer-stats.js';
 import { runFingerprint } from '../outputs/run-fingerprint.js';
+import { resultSettings } from '../outputs/run-manifest.js';
 import { writeRunOutputs } from '../outputs/write-run-outputs.js';
 import { type BenchmarkResult, type RunContext, RunInterruptedError } from '../run-context.js';
 import { absentGoldWarning } from '../selection/absent-gold.js';

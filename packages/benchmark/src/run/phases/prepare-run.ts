@@ -39,6 +39,7 @@ export async function prepareRun(
   if (sections.run.runId !== undefined) checkRunId(sections.run.runId);
   await preflightRun({
     config,
+    sections,
     datasetPath,
     environment: dependencies.environment,
     datasetInMemory: dependencies.dataset !== undefined,

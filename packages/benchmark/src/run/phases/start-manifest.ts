@@ -3,11 +3,10 @@ import {
   parseProviderOptions,
   providerCapabilities,
   providerNamed,
-  resultSettings,
 } from '../../providers/provider-registry.js';
 import { datasetFileSha256 } from '../checks/dataset-checksum.js';
 import { collectProvenance } from '../outputs/provenance.js';
-import type { RunManifest } from '../outputs/run-manifest.js';
+import { type RunManifest, resultSettings } from '../outputs/run-manifest.js';
 import { currentSetup } from '../outputs/run-setup.js';
 import type { RunContext } from '../run-context.js';
 

@@ -1,7 +1,7 @@
 import { RERANK_PASSAGE_CHARS } from '@lme/search-core';
 import { buildCorpus, type CorpusOptions } from '../../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import { type RetrieverChoice, rerankCandidates } from '../../config/retriever-rules.js';
+import { type RetrieverChoice, rerankCandidates, selectedRetriever } from '../../config/retriever-rules.js';
 import { usesPipeline } from '../../config/run-shape.js';
 import type { ProviderSection } from '../../config/sections/provider-section.js';
 import type { StageOptionValues } from '../../config/sections/stages-section.js';
@@ -39,7 +39,7 @@ export function planRerank(
   for (const record of records) {
     const documents = buildCorpus(record, config).documents;
     // A retriever that hands the stage fewer candidates than documents says how many.
-    const available = rerankCandidates(config) ?? documents.length;
+    const available = rerankCandidates(selectedRetriever(config)) ?? documents.length;
     const depth = Math.min(config.rerankDepth, available, documents.length);
     if (depth < 2) continue;
     const chars =

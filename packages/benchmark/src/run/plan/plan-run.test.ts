@@ -1,13 +1,20 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadLocomo } from '../../benchmarks/locomo/load-locomo.js';
+import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import type { StageDescriptor } from '../../components/stages/stage-descriptor.js';
 import { STAGES, selectedStages } from '../../components/stages/stage-registry.js';
 import { parseRunConfig } from '../../config/parse-run-config.js';
+import type { RunConfig } from '../../config/run-config.js';
+import { groupConfig } from '../../config/run-sections.js';
 import { PROVIDERS } from '../../providers/provider-registry.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { planRun } from './plan-run.js';
 import { renderPlan } from './render-plan.js';
+
+/** The plan of a resolved config, its embedders grouped as the run groups them. */
+const planOf = (config: RunConfig, records: readonly LongMemEvalRecord[]) =>
+  planRun(config, records, groupConfig(config));
 
 const fixture = resolve(REPO_ROOT, 'datasets/fixtures/locomo-mini.json');
 
@@ -17,7 +24,7 @@ describe('planRun', () => {
     const stages = Object.values(STAGES) as StageDescriptor[];
     const allOn = Object.fromEntries(stages.map((stage) => [stage.switch, stage.switchOn?.value ?? true]));
     const config = parseRunConfig({ dataset: fixture, convention: 'evidence', cache: false, ...allOn });
-    const plan = await planRun(config, records);
+    const plan = await planOf(config, records);
     // The stages after retrieval: those not at index time, each as its provenance lists it.
     const expected = selectedStages(config)
       .filter(({ descriptor }) => descriptor.capabilities.at !== 'index')
@@ -26,7 +33,7 @@ describe('planRun', () => {
     expect(plan.stages).toEqual(expected);
     expect(renderPlan(plan)).toContain(`stages after retrieval: ${expected.join(', ')}\n`);
     const [external] = Object.entries(PROVIDERS).find(([, provider]) => provider.capabilities.external)!;
-    const elsewhere = await planRun({ ...config, provider: external as never }, records);
+    const elsewhere = await planOf({ ...config, provider: external as never }, records);
     expect(elsewhere.stages).toBeUndefined();
   });
 
@@ -44,7 +51,7 @@ describe('planRun', () => {
         readerNotes,
       });
     const sessions = records.reduce((sum, record) => sum + record.haystack_sessions.length, 0);
-    const plan = await planRun(config(true), records);
+    const plan = await planOf(config(true), records);
     const notes = plan.llm.find((role) => role.role === 'reader-notes');
     expect(notes).toMatchObject({ model: 'gpt-4o-mini', calls: sessions, completionTokens: sessions * 500 });
     expect(notes!.promptTokens).toBeGreaterThan(sessions * 50);
@@ -55,7 +62,7 @@ describe('planRun', () => {
       ),
     );
     // The notes add to the cost; without --reader-notes there is no such line.
-    const without = await planRun(config(false), records);
+    const without = await planOf(config(false), records);
     expect(without.llm.map((role) => role.role)).toEqual(['reader', 'judge']);
     expect(plan.costUsd!).toBeGreaterThan(without.costUsd!);
   });
@@ -70,7 +77,7 @@ describe('planRun', () => {
       summarizerModel: 'gpt-4o-mini',
       contextualModel: 'gpt-4o-mini',
     });
-    const plan = await planRun(config, records);
+    const plan = await planOf(config, records);
     const sessions = new Set(records.flatMap((record) => record.haystack_session_ids)).size;
     expect(plan.llm.find((role) => role.role === 'summarizer')).toMatchObject({ calls: sessions });
     expect(plan.llm.find((role) => role.role === 'contextual')).toMatchObject({
@@ -83,7 +90,7 @@ describe('planRun', () => {
 
   it("plans the configured judge: Mem0's LoCoMo judge grades categories 1-4 only, max_tokens 512", async () => {
     const { records } = await loadLocomo(fixture);
-    const plan = await planRun(
+    const plan = await planOf(
       parseRunConfig({
         dataset: fixture,
         convention: 'evidence',
@@ -114,7 +121,7 @@ describe('the plan of a run on an external system', () => {
       indexRoles: 'all',
     });
     const turns = records[0]!.haystack_sessions.reduce((sum, session) => sum + session.length, 0);
-    const shared = await planRun(external, records);
+    const shared = await planOf(external, records);
     expect(shared.ingest).toEqual({
       ingests: 1,
       sessions: records[0]!.haystack_sessions.length,
@@ -125,8 +132,8 @@ describe('the plan of a run on an external system', () => {
     expect(renderPlan(shared)).toContain(
       `ingests into the external system: 1 for ${records.length} questions (${records[0]!.haystack_sessions.length} sessions, ${turns} turns sent, every role; one per distinct haystack)`,
     );
-    const fresh = await planRun({ ...external, providerOptions: { 'fresh-per-question': 'true' } }, records);
+    const fresh = await planOf({ ...external, providerOptions: { 'fresh-per-question': 'true' } }, records);
     expect(fresh.ingest).toMatchObject({ ingests: records.length, fresh: true });
-    expect((await planRun(parseRunConfig({}), records)).ingest).toBeUndefined();
+    expect((await planOf(parseRunConfig({}), records)).ingest).toBeUndefined();
   });
 });

@@ -4,8 +4,13 @@ import { buildCorpus } from '../../benchmarks/build-corpus.js';
 import { isAbstention, type LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { selectedStages, stagesProvenance } from '../../components/stages/stage-registry.js';
 import { embeds, judges, readsAndJudges, usesPipeline } from '../../config/run-shape.js';
+import type { EmbeddingSection } from '../../config/sections/embedding-section.js';
+import type { RunSection } from '../../config/sections/run-section.js';
 import { countTokens } from '../../metrics/truncate-tokens.js';
-import { createConfiguredEmbedder } from '../../providers/pipeline/configured-embedder.js';
+import {
+  createConfiguredEmbedder,
+  type EmbedderSections,
+} from '../../providers/pipeline/configured-embedder.js';
 import { providerCapabilities } from '../../providers/provider-registry.js';
 import { checkAnswerSource } from '../checks/check-answer-source.js';
 import { type IngestPlan, planIngest } from './plan-ingest.js';
@@ -18,7 +23,11 @@ export type { LlmPlan } from './plan-llm.js';
  * The config a plan reads: the whole run's settings, as the embedder factory, the rerank plan and
  * the corpus builder each take them (the LLM roles' plans take their sections, plan-llm.ts).
  */
-export type PlannedConfig = Parameters<typeof createConfiguredEmbedder>[0] &
+export type PlannedConfig = Pick<EmbeddingSection, 'embedder'> &
+  Pick<RunSection, 'cache'> &
+  Parameters<typeof buildCorpus>[1] &
+  Parameters<typeof planIngest>[0] &
+  Parameters<typeof stagesProvenance>[0] &
   Parameters<typeof planRerank>[0] &
   Parameters<typeof embeds>[0] &
   Parameters<typeof judges>[0] &
@@ -61,6 +70,8 @@ const SAMPLE_QUESTIONS = 12;
 export async function planRun(
   config: PlannedConfig,
   records: readonly LongMemEvalRecord[],
+  /** The selected embedders with their own options (`RunSections`), whose cache the plan counts. */
+  sections: EmbedderSections,
 ): Promise<RunPlan> {
   // A plan of a run preflight would refuse is refused the same way.
   checkAnswerSource(config);
@@ -72,7 +83,7 @@ export async function planRun(
   const ingest = planIngest(config, records);
   const stages = usesPipeline(provider) ? stagesProvenance(config) : [];
   const embedding = embeds(config, provider)
-    ? await planEmbedding(config, records, corpus.texts, notes)
+    ? await planEmbedding(config, sections, records, corpus.texts, notes)
     : undefined;
 
   const tokensPerChar = sampleTokensPerChar(records);
@@ -141,11 +152,12 @@ function countCorpus(
 /** Texts and questions to embed, and how many of each the embedding cache already holds. */
 async function planEmbedding(
   config: PlannedConfig,
+  sections: EmbedderSections,
   records: readonly LongMemEvalRecord[],
   texts: ReadonlySet<string>,
   notes: string[],
 ): Promise<RunPlan['embedding']> {
-  const embedder: Partial<CachedEmbedder> & { close?(): Promise<void> } = createConfiguredEmbedder(config);
+  const embedder: Partial<CachedEmbedder> & { close?(): Promise<void> } = createConfiguredEmbedder(sections);
   const queries = records.map((record) => record.question);
   const embedding = {
     embedder: config.embedder,

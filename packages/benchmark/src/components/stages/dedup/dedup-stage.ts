@@ -1,6 +1,7 @@
 import { dedupStage as createDedupStage } from '@lme/search-core';
 import { z } from 'zod';
 import { defineStage } from '../stage-descriptor.js';
+import { DEDUP_THRESHOLD_OPTION } from './dedup-threshold-option.js';
 
 /** `--dedup`: near-duplicate merging of the candidate pool. */
 export const dedupStage = defineStage({
@@ -13,12 +14,7 @@ export const dedupStage = defineStage({
       group: 'stages',
       help: 'merge near-duplicate hits (cosine >= --dedup-threshold)',
     },
-    dedupThreshold: {
-      schema: z.number().min(0).max(1).default(0.95),
-      flags: '--dedup-threshold <cosine>',
-      group: 'stages',
-      help: 'cosine at which --dedup merges two hits',
-    },
+    dedupThreshold: DEDUP_THRESHOLD_OPTION,
   },
   capabilities: { runsOn: 'pipeline', order: 10, needsVectors: true },
   switch: 'dedup',
