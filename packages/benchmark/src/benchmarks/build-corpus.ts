@@ -12,11 +12,15 @@ export type { Convention, Corpus, CorpusOptions, Granularity, IndexRoles } from 
  * `indexRoles: 'all'` assistant turns are indexed too. With `chunkUnit: 'round'` a user turn and
  * the assistant turn right after it are one document under the user turn's id (a lone turn stays
  * a turn document, a lone assistant turn only with `indexRoles: 'all'`). Each document's key under
- * the `official` convention comes from the record's benchmark (`Benchmark.conventions.official`;
- * a record of no known benchmark takes the default benchmark's); its evidence from the record.
+ * the `official` convention comes from `benchmark` (`Benchmark.conventions.official`): the run's,
+ * found once; without one, the record's (the default benchmark's for a record of none it knows).
+ * Its evidence comes from the record.
  */
-export function buildCorpus(record: LongMemEvalRecord, options: CorpusOptions): Corpus {
-  const benchmark = benchmarkOfRecord(record) ?? defaultBenchmark();
+export function buildCorpus(
+  record: LongMemEvalRecord,
+  options: CorpusOptions,
+  benchmark: Benchmark = benchmarkOfRecord(record) ?? defaultBenchmark(),
+): Corpus {
   const rule = benchmark.conventions.official;
   const write = turnWriter(benchmark, options.turnForm);
   const documents: MemoryDocument[] = [];

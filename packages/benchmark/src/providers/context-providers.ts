@@ -1,3 +1,4 @@
+import type { Benchmark } from '../benchmarks/benchmark.js';
 import { buildCorpus } from '../benchmarks/build-corpus.js';
 import { evidenceSessions } from '../benchmarks/longmemeval-record.js';
 import type { Provider } from './provider.js';
@@ -9,12 +10,12 @@ import type { ProviderDescriptor } from './provider-descriptor.js';
  * `readerHaystackSessions`, so the QA stage needs no provider names. Neither ranks anything, so
  * their samples carry QA results and no retrieval metrics.
  */
-export function createContextProvider(kind: 'full-context' | 'oracle'): Provider {
+export function createContextProvider(kind: 'full-context' | 'oracle', benchmark?: Benchmark): Provider {
   return {
     id: kind,
     async retrieve({ record }) {
       return {
-        corpus: buildCorpus(record, { granularity: 'session', indexRoles: 'user' }),
+        corpus: buildCorpus(record, { granularity: 'session', indexRoles: 'user' }, benchmark),
         ranking: [],
         hits: [],
         graded: false,
@@ -34,7 +35,7 @@ export const fullContextDescriptor: ProviderDescriptor = {
   description: 'no retrieval: the whole haystack goes to the reader (needs --reader-model)',
   options: {},
   capabilities: { ...READER_ONLY, readerSessions: 'haystack' },
-  create: () => createContextProvider('full-context'),
+  create: ({ benchmark }) => createContextProvider('full-context', benchmark),
 };
 
 /** `--provider oracle`: the evidence sessions to the reader. */
@@ -43,5 +44,5 @@ export const oracleDescriptor: ProviderDescriptor = {
   description: 'no retrieval: only the evidence sessions go to the reader (an upper bound)',
   options: {},
   capabilities: { ...READER_ONLY, readerSessions: 'evidence' },
-  create: () => createContextProvider('oracle'),
+  create: ({ benchmark }) => createContextProvider('oracle', benchmark),
 };

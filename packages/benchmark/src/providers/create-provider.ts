@@ -1,3 +1,4 @@
+import type { Benchmark } from '../benchmarks/benchmark.js';
 import type { RunSections } from '../config/run-sections.js';
 import type { PipelineResources } from './pipeline/configured-embedder.js';
 import type { Provider } from './provider.js';
@@ -12,9 +13,10 @@ export function createProvider(
   runId: string | (() => string),
   resources?: PipelineResources,
   environment: Readonly<Record<string, string | undefined>> = process.env,
+  benchmark?: Benchmark,
 ): Provider {
   const { provider, providerOptions } = sections.provider;
   const descriptor = providerNamed(provider);
   const options = parseProviderOptions(descriptor, providerOptions);
-  return descriptor.create({ sections, options, runId, resources, environment });
+  return descriptor.create({ sections, options, runId, resources, environment, benchmark });
 }

@@ -1,3 +1,4 @@
+import type { Benchmark } from '../benchmarks/benchmark.js';
 import type { ComponentOptions, OptionValues } from '../components/component.js';
 import type { ProviderCapabilities } from '../config/provider-capabilities.js';
 import type { RunSections } from '../config/run-sections.js';
@@ -19,6 +20,8 @@ export type ProviderContext<Options> = {
   resources?: PipelineResources | undefined;
   /** Where credentials are looked up. */
   environment: Readonly<Record<string, string | undefined>>;
+  /** The dataset's benchmark, found once per run: how the documents it ranks are keyed and graded. */
+  benchmark?: Benchmark | undefined;
 };
 
 /**

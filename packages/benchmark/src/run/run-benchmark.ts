@@ -55,6 +55,7 @@ export async function runBenchmark(
       () => run.runId,
       dependencies.resources,
       dependencies.environment ?? process.env,
+      run.benchmark,
     );
   try {
     const started = await startRun(run, provider);

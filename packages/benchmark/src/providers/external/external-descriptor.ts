@@ -19,7 +19,7 @@ export function externalProviderDescriptor<O extends ComponentOptions>(
     description: descriptor.description,
     options: descriptor.options,
     capabilities: { ...descriptor.capabilities, external: true },
-    create({ sections, options, runId, environment }) {
+    create({ sections, options, runId, environment, benchmark }) {
       const { provider, retrieval, run } = sections;
       for (const name of descriptor.capabilities.apiKeyEnv ?? []) {
         const value = environment[name];
@@ -41,6 +41,7 @@ export function externalProviderDescriptor<O extends ComponentOptions>(
         name: descriptor.name,
         granularity: retrieval.granularity,
         indexRoles: retrieval.indexRoles,
+        benchmark,
         ...(retrieval.topK === undefined ? {} : { topK: retrieval.topK }),
         namespacePrefix: runId,
         ...(descriptor.capabilities.freshPerQuestion ? { freshPerQuestion: true } : {}),

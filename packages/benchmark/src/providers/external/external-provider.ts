@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Benchmark } from '../../benchmarks/benchmark.js';
 import { buildCorpus, type Granularity, type IndexRoles } from '../../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { redact as redactRegistered } from '../../config/secrets.js';
@@ -14,6 +15,8 @@ export type ExternalProviderOptions = {
   granularity: Granularity;
   /** Which turns are sent, and graded: the same documents as the in-process pipeline. */
   indexRoles: IndexRoles;
+  /** The run's benchmark, found once (how the documents are keyed); default: each record's. */
+  benchmark?: Benchmark | undefined;
   /**
    * Hits asked of the system: the same budget every provider of a comparison is held to. Default:
    * every document of the haystack, as the in-process pipeline ranks them all.
@@ -146,7 +149,7 @@ export function createExternalProvider(
     record: LongMemEvalRecord,
     signal: AbortSignal | undefined,
   ): Promise<ExternalRetrievalOutcome> {
-    const corpus = buildCorpus(record, corpusOptions);
+    const corpus = buildCorpus(record, corpusOptions, options.benchmark);
     const topK = options.topK ?? Math.max(1, corpus.documents.length);
     const sessions = sentSessions(record, options.indexRoles);
     const key = keyOf(sessions);

@@ -27,7 +27,7 @@ export const httpDescriptor: ProviderDescriptor<typeof httpOptions> = {
     ranks: true,
     runKeys: ['providerUrl', 'providerAuthEnv', 'providerAuthHeader'],
   },
-  create({ sections, options, runId, environment }) {
+  create({ sections, options, runId, environment, benchmark }) {
     const { provider, retrieval } = sections;
     if (!provider.providerUrl) {
       throw new Error(
@@ -44,6 +44,7 @@ export const httpDescriptor: ProviderDescriptor<typeof httpOptions> = {
       topK: retrieval.topK,
       granularity: retrieval.granularity,
       indexRoles: retrieval.indexRoles,
+      benchmark,
       namespacePrefix: runId,
       ...(options['ingest-batch'] === undefined ? {} : { ingestBatchSize: options['ingest-batch'] }),
       ...(options['fresh-per-question'] ? { freshPerQuestion: true } : {}),

@@ -1,3 +1,4 @@
+import type { Benchmark } from '../../benchmarks/benchmark.js';
 import type { Granularity, IndexRoles } from '../../benchmarks/build-corpus.js';
 import { createExternalProvider, type ExternalProvider } from '../external/external-provider.js';
 import { createHttpMemory, type HttpMemoryOptions, searchUrlOf } from './http-memory.js';
@@ -14,6 +15,8 @@ export type HttpProviderOptions = HttpMemoryOptions & {
   granularity: Granularity;
   /** Which turns are sent, and graded: the same documents as the in-process pipeline. */
   indexRoles: IndexRoles;
+  /** The run's benchmark, found once (how the documents are keyed); default: each record's. */
+  benchmark?: Benchmark | undefined;
   /** Namespace prefix (the run id, or a function giving it); a random one by default. */
   namespacePrefix?: string | (() => string);
   /** Sessions per ingest request; default 100. */
@@ -41,6 +44,7 @@ export function createHttpProvider(options: HttpProviderOptions): HttpProvider {
     name: 'http',
     granularity: options.granularity,
     indexRoles: options.indexRoles,
+    benchmark: options.benchmark,
     ...(options.topK === undefined ? {} : { topK: options.topK }),
     ...(options.namespacePrefix === undefined ? {} : { namespacePrefix: options.namespacePrefix }),
     ...(options.ingestBatchSize === undefined ? {} : { ingestBatchSize: options.ingestBatchSize }),

@@ -8,5 +8,6 @@ export const pipelineDescriptor: ProviderDescriptor = {
   description: "lme's own pipeline (search-core), set by the retrieval flags or a preset",
   options: {},
   capabilities: IN_PROCESS_CAPABILITIES,
-  create: ({ sections, resources }) => createPipelineProvider(sections, resources),
+  create: ({ sections, resources, benchmark }) =>
+    createPipelineProvider(sections, resources, process.env, benchmark),
 };

@@ -1,3 +1,4 @@
+import type { Benchmark } from '../../benchmarks/benchmark.js';
 import { buildCorpus } from '../../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { IN_PROCESS_CAPABILITIES } from '../../config/provider-capabilities.js';
@@ -23,6 +24,8 @@ export function createPipelineProvider(
   sections: PipelineProviderSections,
   resources: PipelineResources = {},
   environment: NodeJS.ProcessEnv = process.env,
+  /** The run's benchmark, found once: how its documents are keyed (default: each record's). */
+  benchmark?: Benchmark,
 ): Provider {
   const pipeline = createPipeline(sections, resources, environment);
   // --reranker: its calls are priced like the reader's and counted per question and per run.
@@ -43,7 +46,7 @@ export function createPipelineProvider(
   };
   /** Contextualizes and indexes one haystack, timing each step. */
   const startIndexing = (record: LongMemEvalRecord, signal: AbortSignal | undefined): Indexing => {
-    const corpus = buildCorpus(record, sections.retrieval);
+    const corpus = buildCorpus(record, sections.retrieval, benchmark);
     const retriever = pipeline.createRetriever(record.question_id);
     const ready = (async () => {
       const started = performance.now();
