@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ownersOf } from './component-kinds.js';
-import { parseRunConfig } from './parse-run-config.js';
 import { runConfigSchema } from './run-config.js';
-import { groupConfig } from './run-sections.js';
+import { groupConfig, parseRunConfig } from './run-sections.js';
 
 /** The fields of `RunSections` that hold selected components, not a section. */
 const COMPONENTS = ['retriever', 'embedders', 'reranker', 'pipelineStages'];

@@ -8,9 +8,8 @@ import {
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadAnyDataset } from '../../benchmarks/load-dataset.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import { parseRunConfig } from '../../config/parse-run-config.js';
 import type { RunConfigInput } from '../../config/run-config.js';
-import { groupConfig } from '../../config/run-sections.js';
+import { groupConfig, parseRunConfig } from '../../config/run-sections.js';
 import { planRerank } from '../../run/plan/plan-rerank.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { sampleConfig } from '../../testing/sample-run.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAnyDataset } from '../../benchmarks/load-dataset.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import { parseRunConfig } from '../../config/parse-run-config.js';
+import { parseRunConfig } from '../../config/run-sections.js';
 import { planRerank } from '../../run/plan/plan-rerank.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { rerankPlanner } from './configured-reranker.js';
