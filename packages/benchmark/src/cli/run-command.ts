@@ -1,7 +1,6 @@
 import { Command, Option } from 'commander';
 import { readRunConfigFile } from '../config/run-config-file.js';
 import { RUN_OPTION_GROUPS } from '../config/run-options.js';
-import { resolveRunSettings } from '../config/run-sections.js';
 import { planRun } from '../run/plan/plan-run.js';
 import { renderPlan } from '../run/plan/render-plan.js';
 import { RunInterruptedError, readManifest, runBenchmark, selectRecords } from '../run/run-benchmark.js';
@@ -111,10 +110,7 @@ export function runCommand(): Command {
         for (const [layer, keys] of Object.entries(layers))
           if (keys.length > 0) log.debug(`config from ${layer}: ${keys.join(', ')}`);
         if (options.dryRun) {
-          const { config } = resolveRunSettings(input);
-          process.stdout.write(
-            renderPlan(await planRun(config, await selectRecords(sections.data), sections)),
-          );
+          process.stdout.write(renderPlan(await planRun(sections, await selectRecords(sections.data))));
           return;
         }
         const progress = createProgress('questions');

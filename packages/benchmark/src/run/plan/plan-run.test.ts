@@ -13,7 +13,7 @@ import { renderPlan } from './render-plan.js';
 
 /** The plan of a resolved config, its embedders grouped as the run groups them. */
 const planOf = (config: RunConfig, records: readonly LongMemEvalRecord[]) =>
-  planRun(config, records, groupConfig(config));
+  planRun(groupConfig(config), records);
 
 const fixture = resolve(REPO_ROOT, 'datasets/fixtures/locomo-mini.json');
 
