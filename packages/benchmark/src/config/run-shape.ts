@@ -54,11 +54,11 @@ export const embeds = (config: PipelineShape, provider: Provider): boolean =>
  * `--contextual llm`), each named by its role: preflight checks their key, the dry run counts them.
  */
 export const stageChatModels = (
-  config: PipelineShape,
+  { pipelineStages }: Pick<PipelineParts, 'pipelineStages'>,
   provider: Provider,
 ): { readonly role: string; readonly model: string }[] =>
   usesPipeline(provider)
-    ? selectedStages(config).flatMap(({ descriptor, options }) => descriptor.chatModel?.(options) ?? [])
+    ? pipelineStages.flatMap(({ descriptor, options }) => descriptor.chatModel?.(options) ?? [])
     : [];
 
 /** A stage acting at index time calls a chat model: each haystack's indexing is paid for. */

@@ -105,12 +105,16 @@ describe('the stage registry (components/stages/)', () => {
     const config = parseRunConfig({ contextual: 'llm', contextualModel: 'c-model', summarizer: 'llm' });
     const staged = (roles: ReturnType<typeof llmRoles>) =>
       roles.filter((role) => role.endpoint === 'pipeline').map(({ role, model }) => `${role} ${model}`);
-    expect(staged(llmRoles(config))).toEqual(['summarizer gpt-4o-mini', 'contextual c-model']);
+    expect(staged(llmRoles(groupConfig(config)))).toEqual(['summarizer gpt-4o-mini', 'contextual c-model']);
     expect(
-      staged(llmRoles(parseRunConfig({ contextual: 'template', summarizer: 'llm', retriever: 'bm25' }))),
+      staged(
+        llmRoles(
+          groupConfig(parseRunConfig({ contextual: 'template', summarizer: 'llm', retriever: 'bm25' })),
+        ),
+      ),
     ).toEqual(['summarizer gpt-4o-mini']);
     const [external] = externals[0]!;
-    expect(staged(llmRoles({ ...config, provider: external as never }))).toEqual([]);
+    expect(staged(llmRoles(groupConfig({ ...config, provider: external as never })))).toEqual([]);
   });
 
   it('warns that every stage flag has no effect under an external memory system', () => {

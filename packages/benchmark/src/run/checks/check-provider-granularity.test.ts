@@ -24,7 +24,7 @@ describe('a provider that ranks whole sessions only, at --granularity turn', () 
         out: mkdtempSync(join(tmpdir(), 'lme-granularity-')),
       });
       await expect(
-        preflightRun({ config, sections: groupConfig(config), datasetPath: SAMPLE, environment: {} }),
+        preflightRun({ sections: groupConfig(config), datasetPath: SAMPLE, environment: {} }),
       ).rejects.toThrow(
         `--provider ${name} ranks whole sessions only (${reason}), so --granularity turn cannot be graded; run it with --granularity session.`,
       );
@@ -38,7 +38,7 @@ describe('a provider that ranks whole sessions only, at --granularity turn', () 
       out: mkdtempSync(join(tmpdir(), 'lme-granularity-')),
     });
     await expect(
-      preflightRun({ config, sections: groupConfig(config), datasetPath: SAMPLE, environment: {} }),
+      preflightRun({ sections: groupConfig(config), datasetPath: SAMPLE, environment: {} }),
     ).resolves.toBeUndefined();
   });
 });

@@ -39,7 +39,6 @@ export async function prepareRun(
   const argv = [...(dependencies.argv ?? process.argv.slice(2))];
   if (sections.run.runId !== undefined) checkRunId(sections.run.runId);
   await preflightRun({
-    config,
     sections,
     datasetPath,
     environment: dependencies.environment,

@@ -28,11 +28,14 @@ export type StartedRun = {
 export async function startRun(run: RunContext, provider: Provider): Promise<StartedRun> {
   const { config, hooks, signal, resume, dependencies } = run;
   // Interrupted while checking: the loop stops before the first question, as interrupted.
-  await checkServers({ config, provider, environment: dependencies.environment, signal }).catch(
-    (error: unknown) => {
-      if (!signal?.aborted) throw error;
-    },
-  );
+  await checkServers({
+    sections: run.sections,
+    provider,
+    environment: dependencies.environment,
+    signal,
+  }).catch((error: unknown) => {
+    if (!signal?.aborted) throw error;
+  });
   const identity = provider.identity?.();
   run.runId = run.givenRunId ?? defaultRunId(config, new Date(), identity ? { provider: identity } : {});
   const dir = resume?.dir ?? resolve(run.sections.run.out, run.runId);
