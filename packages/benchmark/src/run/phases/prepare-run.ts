@@ -44,7 +44,7 @@ export async function prepareRun(
     environment: dependencies.environment,
     datasetInMemory: dependencies.dataset !== undefined,
   });
-  await checkDataset(datasetPath, sections.data, dependencies.dataset?.records, validatesFirst(config));
+  await checkDataset(datasetPath, sections.data, dependencies.dataset?.records, validatesFirst(sections));
   const errata = await prepareErrata(sections.data, datasetPath, benchmark);
   const resume = dependencies.resume
     ? await prepareResume({ ...dependencies.resume, config, datasetPath, argv })
