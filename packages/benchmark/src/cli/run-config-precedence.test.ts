@@ -1,9 +1,12 @@
+import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { benchmarkNamed } from '../benchmarks/benchmark-registry.js';
 import { RUN_OPTION_GROUPS, RUN_OPTIONS, type RunOptionDeclaration } from '../config/run-options.js';
 import { parseRunConfig } from '../config/run-sections.js';
+import { REPO_ROOT } from '../testing/run-cli.js';
 import { parseRun } from './parse-run-flags.js';
 import { runCommand } from './run-command.js';
-import { resolveRunInput } from './run-option-flags.js';
+import { resolveRunInput, resolveRunInputForDataset } from './run-option-flags.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -50,6 +53,26 @@ describe('run config precedence: defaults < config file < preset < environment <
       { label: 'file' },
     );
     expect([sections.run.concurrency, sections.run.label]).toEqual([4, 'file']);
+  });
+});
+
+describe("the dataset's benchmark layer", () => {
+  it('is found from the dataset the merged layers name, below every layer, and the input resolved once with it', async () => {
+    const locomo = benchmarkNamed('locomo')!;
+    const fromFile = { dataset: resolve(REPO_ROOT, 'datasets/fixtures/locomo-mini.json') };
+    const { input, sections, layers, benchmark } = await resolveRunInputForDataset(
+      parseRun(['--judge', 'longmemeval']),
+      {},
+      fromFile,
+    );
+    expect(benchmark?.name).toBe('locomo');
+    expect(layers['benchmark locomo']).toEqual(['convention', 'readerPrompt']);
+    expect([sections.data.convention, sections.qa.readerPrompt]).toEqual([
+      locomo.defaults.convention,
+      locomo.defaults.readerPrompt,
+    ]);
+    expect(sections.qa.judge).toBe('longmemeval'); // a flag over the benchmark's
+    expect(input.benchmarkDefaults).toEqual({ benchmark: 'locomo', keys: ['convention', 'readerPrompt'] });
   });
 });
 
