@@ -11,7 +11,7 @@ import {
   streamLongMemEval,
 } from '../packages/benchmark/src/benchmarks/longmemeval/load-longmemeval.js';
 import { resolveOpenAiEndpoint } from '../packages/benchmark/src/config/openai-endpoints.js';
-import { parseRunConfig } from '../packages/benchmark/src/config/parse-run-config.js';
+import { parseRunConfig } from '../packages/benchmark/src/config/run-sections.js';
 import { onnxModelResolver } from '../packages/benchmark/src/models/onnx-model-resolver.js';
 import { createEmbedder, withDiskCache } from '../packages/search-core/src/embedding/index.js';
 

@@ -70,11 +70,11 @@ export type { LongMemEvalRecord, QuestionType, Turn } from './benchmarks/longmem
 // Configuration.
 export { ConfigError, fromRegistry } from './config/config-error.js';
 export { ineffectiveKeyWarnings } from './config/ineffective-keys.js';
-export { parseRunConfig } from './config/parse-run-config.js';
 export { listPresets, loadPreset, type Preset } from './config/presets.js';
 export type { ProviderCapabilities } from './config/provider-capabilities.js';
-export { type RunConfig, type RunConfigInput, runConfigSchema } from './config/run-config.js';
+export { type RunConfigInput, runConfigSchema } from './config/run-config.js';
 export { configFromEnvironment, RUN_OPTIONS, type RunOptionDeclaration } from './config/run-options.js';
+export { parseRunSections, type RunSections } from './config/run-sections.js';
 export type { ExternalMemory } from './providers/external/external-memory.js';
 export type { ExternalMemoryDescriptor } from './providers/external/external-memory-descriptor.js';
 export {
@@ -94,6 +94,8 @@ export {
   type BenchmarkResult,
   type RunHooks,
   RunInterruptedError,
+  /** A results folder's config.json; the config it records is `RunManifest['config']`. */
+  type RunManifest,
   runBenchmark,
 } from './run/run-benchmark.js';
 export { type RunningServer, type ServeOptions, serve } from './serve/serve.js';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRunConfig } from '../config/parse-run-config.js';
+import { parseRunConfig } from '../config/run-sections.js';
 import { runBenchmark } from '../run/run-benchmark.js';
 import { type ScratchPackage, scratchPackage } from '../testing/scratch-package.js';
 import type { Benchmark } from './benchmark.js';

@@ -6,7 +6,7 @@ import { CLAIM_COLUMNS, claimCells, claimRows } from '../report/runs-index/claim
 import { listRuns } from '../report/runs-index/list-runs.js';
 import { renderMarkdownTable } from '../results/markdown-table.js';
 import { log } from './logger.js';
-import { addRunOptions, resolveRunConfigForDataset } from './run-option-flags.js';
+import { addRunOptions, resolveRunInputForDataset } from './run-option-flags.js';
 import { describeRunOutcome } from './run-outcome.js';
 
 /**
@@ -41,16 +41,16 @@ export function claimsCommand(): Command {
       throw new Error(
         `Claim ${claim.id} was measured on ${claim.benchmark.dataset.name}, which lme knows by no name: give its file with --dataset <path>.`,
       );
-    const { config, warnings } = await resolveRunConfigForDataset(command, {}, recipe);
-    const benchmark = config.benchmarkDefaults?.benchmark;
+    const { input, sections, warnings } = await resolveRunInputForDataset(command, {}, recipe);
+    const benchmark = sections.run.benchmarkDefaults?.benchmark;
     if (benchmark !== undefined && benchmark !== claim.benchmark.name)
       throw new Error(
-        `Claim ${claim.id} is about ${claim.benchmark.name}, but --dataset ${config.dataset} holds ${benchmark} questions.`,
+        `Claim ${claim.id} is about ${claim.benchmark.name}, but --dataset ${sections.data.dataset} holds ${benchmark} questions.`,
       );
-    const missing = missingNeeds(claim, process.env, config);
+    const missing = missingNeeds(claim, process.env, input);
     if (missing !== undefined) throw new Error(missing);
     for (const warning of warnings) log.warn(warning);
-    const { result, measurement } = await checkClaim(claim, config, {
+    const { result, measurement } = await checkClaim(claim, input, {
       argv: process.argv.slice(2),
       hooks: { onNotice: (message) => log.info(message), onWarning: (message) => log.warn(message) },
     });

@@ -1,7 +1,6 @@
 import { Command, Option } from 'commander';
 import { readRunConfigFile } from '../config/run-config-file.js';
 import { RUN_OPTION_GROUPS } from '../config/run-options.js';
-import { groupConfig } from '../config/run-sections.js';
 import { planRun } from '../run/plan/plan-run.js';
 import { renderPlan } from '../run/plan/render-plan.js';
 import { RunInterruptedError, readManifest, runBenchmark, selectRecords } from '../run/run-benchmark.js';
@@ -9,7 +8,7 @@ import { EXIT } from './exit-codes.js';
 import { log } from './logger.js';
 import { createProgress } from './progress.js';
 import { providersHelp } from './provider-help.js';
-import { addRunOptions, resolveRunConfigForDataset } from './run-option-flags.js';
+import { addRunOptions, resolveRunInputForDataset } from './run-option-flags.js';
 import { describeRunOutcome } from './run-outcome.js';
 import { shardFromEnvironment } from './shard-from-env.js';
 
@@ -22,8 +21,8 @@ export {
   addRunOptions,
   configFromFlags,
   FLAG_KEYS,
-  type ResolvedRunConfig,
-  resolveRunConfig,
+  type ResolvedRunInput,
+  resolveRunInput,
 } from './run-option-flags.js';
 
 export function runCommand(): Command {
@@ -102,7 +101,7 @@ export function runCommand(): Command {
         // affect results (the runner refuses otherwise, naming the keys).
         const stored = options.resume ? readManifest(options.resume).config : {};
         const fromFile = options.config ? readRunConfigFile(options.config) : {};
-        const { config, warnings, layers, benchmark } = await resolveRunConfigForDataset(
+        const { input, sections, warnings, layers, benchmark } = await resolveRunInputForDataset(
           command,
           stored,
           fromFile,
@@ -111,9 +110,7 @@ export function runCommand(): Command {
         for (const [layer, keys] of Object.entries(layers))
           if (keys.length > 0) log.debug(`config from ${layer}: ${keys.join(', ')}`);
         if (options.dryRun) {
-          process.stdout.write(
-            renderPlan(await planRun(config, await selectRecords(config), groupConfig(config))),
-          );
+          process.stdout.write(renderPlan(await planRun(sections, await selectRecords(sections.data))));
           return;
         }
         const progress = createProgress('questions');
@@ -132,7 +129,7 @@ export function runCommand(): Command {
         process.on('SIGINT', onSignal);
         process.on('SIGTERM', onSignal);
         try {
-          const result = await runBenchmark(config, {
+          const result = await runBenchmark(input, {
             argv: process.argv.slice(2),
             ...(benchmark ? { benchmark } : {}),
             signal: controller.signal,

@@ -1,8 +1,12 @@
+import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { benchmarkNamed } from '../benchmarks/benchmark-registry.js';
 import { RUN_OPTION_GROUPS, RUN_OPTIONS, type RunOptionDeclaration } from '../config/run-options.js';
+import { parseRunConfig } from '../config/run-sections.js';
+import { REPO_ROOT } from '../testing/run-cli.js';
 import { parseRun } from './parse-run-flags.js';
 import { runCommand } from './run-command.js';
-import { resolveRunConfig } from './run-option-flags.js';
+import { resolveRunInput, resolveRunInputForDataset } from './run-option-flags.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -18,7 +22,8 @@ describe('run config precedence: defaults < config file < preset < environment <
       concurrency: 3,
       dataDir: 'from-file',
     } as const;
-    const { config, layers } = resolveRunConfig(parseRun(['--preset', 'bm25', '-j', '2']), {}, fromFile);
+    const { input, layers } = resolveRunInput(parseRun(['--preset', 'bm25', '-j', '2']), {}, fromFile);
+    const config = parseRunConfig(input);
     expect(config.retriever).toBe('bm25'); // the preset over the file
     expect(config.tokenizer).toBe('words'); // the preset over the file
     expect(config.topK).toBe(7); // the file over the default
@@ -35,15 +40,39 @@ describe('run config precedence: defaults < config file < preset < environment <
 
   it('loads the preset a config file names, and a --preset flag replaces it', () => {
     const fromFile = { preset: 'bm25-official', retriever: 'dense', granularity: 'turn' } as const;
-    const named = resolveRunConfig(parseRun([]), {}, fromFile).config;
+    const named = parseRunConfig(resolveRunInput(parseRun([]), {}, fromFile).input);
     expect([named.retriever, named.tokenizer, named.granularity]).toEqual(['bm25', 'official', 'session']);
-    const replaced = resolveRunConfig(parseRun(['--preset', 'bm25']), {}, fromFile).config;
+    const replaced = parseRunConfig(resolveRunInput(parseRun(['--preset', 'bm25']), {}, fromFile).input);
     expect([replaced.preset, replaced.tokenizer]).toEqual(['bm25', 'words']);
   });
 
   it('puts a config file above the stored config of a resumed run', () => {
-    const { config } = resolveRunConfig(parseRun([]), { concurrency: 4, label: 'stored' }, { label: 'file' });
-    expect([config.concurrency, config.label]).toEqual([4, 'file']);
+    const { sections } = resolveRunInput(
+      parseRun([]),
+      { concurrency: 4, label: 'stored' },
+      { label: 'file' },
+    );
+    expect([sections.run.concurrency, sections.run.label]).toEqual([4, 'file']);
+  });
+});
+
+describe("the dataset's benchmark layer", () => {
+  it('is found from the dataset the merged layers name, below every layer, and the input resolved once with it', async () => {
+    const locomo = benchmarkNamed('locomo')!;
+    const fromFile = { dataset: resolve(REPO_ROOT, 'datasets/fixtures/locomo-mini.json') };
+    const { input, sections, layers, benchmark } = await resolveRunInputForDataset(
+      parseRun(['--judge', 'longmemeval']),
+      {},
+      fromFile,
+    );
+    expect(benchmark?.name).toBe('locomo');
+    expect(layers['benchmark locomo']).toEqual(['convention', 'readerPrompt']);
+    expect([sections.data.convention, sections.qa.readerPrompt]).toEqual([
+      locomo.defaults.convention,
+      locomo.defaults.readerPrompt,
+    ]);
+    expect(sections.qa.judge).toBe('longmemeval'); // a flag over the benchmark's
+    expect(input.benchmarkDefaults).toEqual({ benchmark: 'locomo', keys: ['convention', 'readerPrompt'] });
   });
 });
 

@@ -2,16 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { RETRIEVERS } from '../components/retrievers/retriever-registry.js';
 import { ConfigError, fromRegistry } from '../config/config-error.js';
 import { ineffectiveKeyWarnings } from '../config/ineffective-keys.js';
-import { parseRunConfig } from '../config/parse-run-config.js';
 import { runConfigSchema } from '../config/run-config.js';
 import { configFromEnvironment, RUN_OPTIONS } from '../config/run-options.js';
+import { groupConfig, parseRunConfig } from '../config/run-sections.js';
 import { parseRun } from './parse-run-flags.js';
 import {
   cacheDirOption,
   dataDirOption,
   FLAG_KEYS,
   folderSetting,
-  resolveRunConfig,
+  resolveRunInput,
 } from './run-option-flags.js';
 import { serveCommand } from './serve-command.js';
 
@@ -63,8 +63,8 @@ describe('run option declarations', () => {
   it('map each flag to its config key, including renamed and negated flags', () => {
     expect(FLAG_KEYS.providerTimeout).toBe('providerTimeoutMs');
     expect(FLAG_KEYS.cache).toBe('cache');
-    const { config } = resolveRunConfig(parseRun(['--no-cache', '--timeout', '5', '--no-contextual-dense']));
-    expect(config).toMatchObject({ cache: false, timeoutMs: 5, contextualDense: false });
+    const { input } = resolveRunInput(parseRun(['--no-cache', '--timeout', '5', '--no-contextual-dense']));
+    expect(parseRunConfig(input)).toMatchObject({ cache: false, timeoutMs: 5, contextualDense: false });
   });
 });
 
@@ -97,23 +97,23 @@ describe('run config bounds', () => {
 
 describe('warnings for flags with no effect', () => {
   it('name the flag and what it needs', () => {
-    expect(resolveRunConfig(parseRun(['--top-sessions', '3'])).warnings).toEqual([
+    expect(resolveRunInput(parseRun(['--top-sessions', '3'])).warnings).toEqual([
       '--top-sessions has no effect without --retriever session-aware.',
     ]);
-    expect(resolveRunConfig(parseRun(['--mmr-lambda', '0.5'])).warnings).toEqual([
+    expect(resolveRunInput(parseRun(['--mmr-lambda', '0.5'])).warnings).toEqual([
       '--mmr-lambda has no effect without --mmr.',
     ]);
   });
 
   it('stay quiet when the key is used, and for keys set by a preset', () => {
-    expect(resolveRunConfig(parseRun(['--session-aware', '--top-sessions', '3'])).warnings).toEqual([]);
-    expect(resolveRunConfig(parseRun(['--mmr', '--mmr-lambda', '0.5'])).warnings).toEqual([]);
-    expect(resolveRunConfig(parseRun(['--preset', 'session-aware'])).warnings).toEqual([]);
+    expect(resolveRunInput(parseRun(['--session-aware', '--top-sessions', '3'])).warnings).toEqual([]);
+    expect(resolveRunInput(parseRun(['--mmr', '--mmr-lambda', '0.5'])).warnings).toEqual([]);
+    expect(resolveRunInput(parseRun(['--preset', 'session-aware'])).warnings).toEqual([]);
   });
 
   it('cover the reranker and multi-source flags', () => {
     expect(
-      resolveRunConfig(
+      resolveRunInput(
         parseRun(['--rerank-depth', '30', '--rerank-model', 'm', '--source-weights', 'memory=1']),
       ).warnings,
     ).toEqual([
@@ -123,35 +123,35 @@ describe('warnings for flags with no effect', () => {
       '--rerank-model has no effect without --reranker http:<url>.',
     ]);
     expect(
-      resolveRunConfig(
+      resolveRunInput(
         parseRun(['--reranker', 'offline:interleave', '--rerank-depth', '30', '--rerank-key-env', 'K']),
       ).warnings,
     ).toEqual(['--rerank-key-env has no effect without --reranker http:<url>.']);
     expect(
-      resolveRunConfig(
+      resolveRunInput(
         parseRun(['--reranker', 'http:http://127.0.0.1:9', '--rerank-model', 'm', '--rerank-key-env', 'K']),
       ).warnings,
     ).toEqual([]);
   });
 
   it('name the flag of a reranker URL that does not parse, instead of throwing', () => {
-    expect(() => resolveRunConfig(parseRun(['--reranker', 'http://127.0.0.1:9']))).toThrow(/--reranker/);
+    expect(() => resolveRunInput(parseRun(['--reranker', 'http://127.0.0.1:9']))).toThrow(/--reranker/);
   });
 
   it('cover --model-dir, which only hf: embedders read', () => {
     expect(
-      resolveRunConfig(
+      resolveRunInput(
         parseRun(['--retriever', 'hybrid', '--embedder', 'local:use-lite', '--model-dir', '/models']),
       ).warnings,
     ).toEqual([
       '--model-dir has no effect without --embedder hf:<owner>/<model>[@<dtype>] in a pipeline that embeds.',
     ]);
     // The default embedder is an hf: model (the hybrid preset's), so --model-dir alone counts.
-    expect(resolveRunConfig(parseRun(['--retriever', 'hybrid', '--model-dir', '/models'])).warnings).toEqual(
+    expect(resolveRunInput(parseRun(['--retriever', 'hybrid', '--model-dir', '/models'])).warnings).toEqual(
       [],
     );
     expect(
-      resolveRunConfig(
+      resolveRunInput(
         parseRun(['--retriever', 'hybrid', '--embedder', 'hf:Xenova/e5-small-v2', '--model-dir', '/models']),
       ).warnings,
     ).toEqual([]);
@@ -159,7 +159,7 @@ describe('warnings for flags with no effect', () => {
 
   it('cover the reader, the http provider and the cache', () => {
     const config = parseRunConfig({ cache: false });
-    expect(ineffectiveKeyWarnings(config, ['judgeSamples', 'providerUrl', 'cacheDir'])).toEqual([
+    expect(ineffectiveKeyWarnings(groupConfig(config), ['judgeSamples', 'providerUrl', 'cacheDir'])).toEqual([
       '--judge-samples has no effect without --reader-model or --answers provider.',
       '--provider-url has no effect without --provider http.',
       '--cache-dir has no effect without the cache (drop --no-cache).',

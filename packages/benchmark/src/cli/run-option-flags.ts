@@ -5,9 +5,8 @@ import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
 import { closeNames } from '../config/close-names.js';
 import { ineffectiveKeyWarnings } from '../config/ineffective-keys.js';
 import { type OptionField, unwrapOption } from '../config/option-text.js';
-import { parseRunConfig } from '../config/parse-run-config.js';
 import { listPresets, loadPreset } from '../config/presets.js';
-import { type RunConfig, type RunConfigInput, runConfigSchema } from '../config/run-config.js';
+import { type RunConfigInput, runConfigSchema } from '../config/run-config.js';
 import {
   attributeName,
   configFromEnvironment,
@@ -16,6 +15,7 @@ import {
   type RunOptionDeclaration,
   runOptionOf,
 } from '../config/run-options.js';
+import { datasetSourceOf, parseRunSections, type RunSections } from '../config/run-sections.js';
 import { PRESET_CONTEXT_BUDGET } from '../config/sections/stages-section.js';
 import { parseProviderOptions, providerNamed } from '../providers/provider-registry.js';
 import { benchmarkLayer, benchmarkOfDataset } from '../run/benchmark-defaults.js';
@@ -163,16 +163,33 @@ export function folderSetting(
 }
 
 /**
- * A resolved config, one warning per flag that has no effect in it, and the keys each layer set
- * (for `--verbose`).
+ * What a command line asks for: the merged config input (what `runBenchmark` takes), the same
+ * resolved and grouped by owner (what the CLI prints and plans from), one warning per flag that has
+ * no effect in it, and the keys each layer set (for `--verbose`).
  */
-export type ResolvedRunConfig = {
-  config: RunConfig;
+export type ResolvedRunInput = {
+  input: RunConfigInput;
+  sections: RunSections;
   warnings: string[];
   layers: Record<string, string[]>;
-  /** The dataset's benchmark, found once here (`resolveRunConfigForDataset`) and handed to the run. */
+  /** The dataset's benchmark, found once here (`resolveRunInputForDataset`) and handed to the run. */
   benchmark?: Benchmark;
 };
+
+/** The layers a command line stacks above the benchmark's and the provider's; `higher` merges them. */
+function requestedLayers(command: Command, stored: RunConfigInput, fromFile: RunConfigInput) {
+  const flags = configFromFlags(command);
+  const environment = configFromEnvironment(process.env);
+  const presetName = flags.preset ?? fromFile.preset ?? stored.preset;
+  const preset = presetName ? loadPreset(presetName).config : {};
+  return {
+    flags,
+    environment,
+    presetName,
+    preset,
+    higher: { ...stored, ...fromFile, ...preset, ...environment, ...flags } as RunConfigInput,
+  };
+}
 
 /**
  * The config a command line asks for: defaults < the dataset's benchmark (`benchmark`, its
@@ -181,17 +198,22 @@ export type ResolvedRunConfig = {
  * replaces the stored one. Flags that change nothing in the resolved config (`--top-sessions`
  * without `--retriever session-aware`) come back as warnings.
  */
-export function resolveRunConfig(
+export function resolveRunInput(
   command: Command,
   stored: RunConfigInput = {},
   fromFile: RunConfigInput = {},
   benchmark?: Benchmark,
-): ResolvedRunConfig {
-  const flags = configFromFlags(command);
-  const environment = configFromEnvironment(process.env);
-  const presetName = flags.preset ?? fromFile.preset ?? stored.preset;
-  const preset = presetName ? loadPreset(presetName).config : {};
-  const higher = { ...stored, ...fromFile, ...preset, ...environment, ...flags };
+): ResolvedRunInput {
+  return resolveLayers(requestedLayers(command, stored, fromFile), stored, fromFile, benchmark);
+}
+
+function resolveLayers(
+  requested: ReturnType<typeof requestedLayers>,
+  stored: RunConfigInput,
+  fromFile: RunConfigInput,
+  benchmark: Benchmark | undefined,
+): ResolvedRunInput {
+  const { flags, environment, presetName, preset, higher } = requested;
   const fromBenchmark = benchmark ? benchmarkLayer(benchmark, higher) : {};
   const descriptor = providerNamed(higher.provider ?? String(fieldOf('provider').defaultValue));
   const unset = (key: keyof RunConfigInput) => !(key in higher) && !(key in fromBenchmark);
@@ -205,7 +227,8 @@ export function resolveRunConfig(
           : {}),
       }
     : {};
-  const config = parseRunConfig({ ...fromBenchmark, ...fromProvider, ...higher });
+  const input = { ...fromBenchmark, ...fromProvider, ...higher };
+  const sections = parseRunSections(input);
   const layers = {
     ...(benchmark ? { [`benchmark ${benchmark.name}`]: fromBenchmark.benchmarkDefaults?.keys ?? [] } : {}),
     [`provider ${descriptor.name}`]: Object.keys(fromProvider),
@@ -215,36 +238,38 @@ export function resolveRunConfig(
     environment: Object.keys(environment),
     flags: Object.keys(flags),
   };
-  const warnings = ineffectiveKeyWarnings(config, Object.keys(flags), descriptor.capabilities);
-  if (config.providerOptions !== undefined && Object.keys(descriptor.options).length === 0) {
+  const warnings = ineffectiveKeyWarnings(sections, Object.keys(flags), descriptor.capabilities);
+  const { providerOptions } = sections.provider;
+  if (providerOptions !== undefined && Object.keys(descriptor.options).length === 0) {
     warnings.push(
       `--provider-option has no effect with --provider ${descriptor.name}, which takes no options.`,
     );
   } else {
-    parseProviderOptions(descriptor, config.providerOptions);
+    parseProviderOptions(descriptor, providerOptions);
   }
-  return { config, warnings, layers };
+  return { input, sections, warnings, layers, ...(benchmark ? { benchmark } : {}) };
 }
 
 /**
- * `resolveRunConfig` with the layer of the dataset's benchmark: the config is resolved once to
- * find the dataset, then again with that benchmark's published setting below everything else. A
- * dataset that does not read resolves without it (the run then says what is wrong with it).
+ * `resolveRunInput` with the layer of the dataset's benchmark: the dataset the merged layers name
+ * is found first (without resolving them), and the config resolved once with that benchmark's
+ * published setting below everything else. A dataset that does not read resolves without it (the
+ * run then says what is wrong with it).
  */
-export async function resolveRunConfigForDataset(
+export async function resolveRunInputForDataset(
   command: Command,
   stored: RunConfigInput = {},
   fromFile: RunConfigInput = {},
-): Promise<ResolvedRunConfig> {
-  const first = resolveRunConfig(command, stored, fromFile);
-  let path: string;
+): Promise<ResolvedRunInput> {
+  const requested = requestedLayers(command, stored, fromFile);
+  let benchmark: Benchmark | undefined;
   try {
-    path = resolveDatasetPath(first.config.dataset, first.config.dataDir);
+    const { dataset, dataDir } = datasetSourceOf(requested.higher);
+    benchmark = await benchmarkOfDataset(resolveDatasetPath(dataset, dataDir));
   } catch {
-    return first;
+    benchmark = undefined;
   }
-  const benchmark = await benchmarkOfDataset(path);
-  return benchmark ? { ...resolveRunConfig(command, stored, fromFile, benchmark), benchmark } : first;
+  return resolveLayers(requested, stored, fromFile, benchmark);
 }
 
 /** Keeps only the options the user actually gave, mapped to config keys. */

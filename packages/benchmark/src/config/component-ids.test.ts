@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createConfiguredEmbedder } from '../providers/pipeline/configured-embedder.js';
 import { embedderForms, resolveEmbedder, resolveReranker } from './component-ids.js';
-import { parseRunConfig } from './parse-run-config.js';
-import { groupConfig } from './run-sections.js';
+import { groupConfig, parseRunConfig } from './run-sections.js';
 
 describe('embedder ids', () => {
   it('name a family of the registry and the model after its colon', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ineffectiveKeyWarnings } from './ineffective-keys.js';
-import { parseRunConfig } from './parse-run-config.js';
 import { NON_RESULT_KEYS, resultKeyDifferences } from './run-config.js';
+import { groupConfig, parseRunConfig } from './run-sections.js';
 
 describe('embedder and reranker options', () => {
   it('warn that --embed-threads has no effect under a hosted embedder, and not under an in-process one', () => {
@@ -10,7 +10,7 @@ describe('embedder and reranker options', () => {
       embedder: 'openai:text-embedding-3-small',
       embedThreads: 2,
     });
-    expect(ineffectiveKeyWarnings(hosted, ['embedThreads'])).toEqual([
+    expect(ineffectiveKeyWarnings(groupConfig(hosted), ['embedThreads'])).toEqual([
       '--embed-threads has no effect without --embedder local:use-lite|hf:<owner>/<model>[@<dtype>] in a pipeline that embeds.',
     ]);
     for (const embedder of [
@@ -19,11 +19,11 @@ describe('embedder and reranker options', () => {
       'openai:text-embedding-3-small+local:use-lite',
     ]) {
       const config = parseRunConfig({ retriever: 'hybrid', embedder, embedThreads: 2 });
-      expect(ineffectiveKeyWarnings(config, ['embedThreads']), embedder).toEqual([]);
+      expect(ineffectiveKeyWarnings(groupConfig(config), ['embedThreads']), embedder).toEqual([]);
     }
     // A run that embeds nothing: the threads are idle whatever the embedder.
     const lexical = parseRunConfig({ retriever: 'bm25', embedder: 'local:use-lite', embedThreads: 2 });
-    expect(ineffectiveKeyWarnings(lexical, ['embedThreads'])).toHaveLength(1);
+    expect(ineffectiveKeyWarnings(groupConfig(lexical), ['embedThreads'])).toHaveLength(1);
   });
 
   it('warn that --rerank-model and --rerank-key-env have no effect without an http reranker', () => {
@@ -33,13 +33,15 @@ describe('embedder and reranker options', () => {
         rerankModel: 'm',
         rerankKeyEnv: 'K',
       });
-      expect(ineffectiveKeyWarnings(config, ['rerankModel', 'rerankKeyEnv']), reranker).toEqual([
+      expect(ineffectiveKeyWarnings(groupConfig(config), ['rerankModel', 'rerankKeyEnv']), reranker).toEqual([
         '--rerank-model has no effect without --reranker http:<url>.',
         '--rerank-key-env has no effect without --reranker http:<url>.',
       ]);
     }
     const http = parseRunConfig({ reranker: 'http:http://127.0.0.1:9', rerankModel: 'm', rerankKeyEnv: 'K' });
-    expect(ineffectiveKeyWarnings(http, ['rerankModel', 'rerankKeyEnv', 'rerankDepth'])).toEqual([]);
+    expect(ineffectiveKeyWarnings(groupConfig(http), ['rerankModel', 'rerankKeyEnv', 'rerankDepth'])).toEqual(
+      [],
+    );
   });
 
   it('keep --model-dir, --embed-threads and --rerank-key-env out of what a run measures', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveOpenAiEndpoint } from './openai-endpoints.js';
-import { parseRunConfig } from './parse-run-config.js';
+import { parseRunConfig } from './run-sections.js';
 
 const environment = {
   OPENAI_BASE_URL: 'http://127.0.0.1:1/v1',

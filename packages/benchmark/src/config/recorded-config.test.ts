@@ -4,12 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../testing/run-cli.js';
 import { COMPONENT_KINDS, type ComponentKind } from './component-kinds.js';
-import { parseRunConfig } from './parse-run-config.js';
 import { loadPreset } from './presets.js';
 import { IN_PROCESS_CAPABILITIES } from './provider-capabilities.js';
 import { recordedConfig, recordedKeyDifferences, unrecordedDefaults } from './recorded-config.js';
 import type { RunConfig } from './run-config.js';
-import { groupConfig } from './run-sections.js';
+import { groupConfig, parseRunConfig } from './run-sections.js';
 
 /** Every option key of a kind's components the config does not select, by component. */
 function unselectedOptions(config: RunConfig): Map<string, string[]> {

@@ -7,11 +7,11 @@ import { listNames } from '../components/retrievers/retriever-queries.js';
 import { RETRIEVERS, type RetrieverName } from '../components/retrievers/retriever-registry.js';
 import { readManifest } from '../run/outputs/run-manifest.js';
 import { ineffectiveKeyWarnings } from './ineffective-keys.js';
-import { parseRunConfig } from './parse-run-config.js';
 import { loadPreset } from './presets.js';
 import { searchedRoutes } from './retriever-rules.js';
 import { type RunConfig, type RunConfigInput, resultKeyDifferences } from './run-config.js';
 import { flagOfKey } from './run-options.js';
+import { groupConfig, parseRunConfig } from './run-sections.js';
 
 const NAMES = Object.keys(RETRIEVERS) as RetrieverName[];
 /** The names a refusal lists, as zod's enum message quotes them. */
@@ -64,7 +64,7 @@ describe('RETRIEVERS and the rules over their capabilities', () => {
 
   it('states the granularity a retriever that ranks turns sets, and the options only another retriever reads', () => {
     const warnings = (input: RunConfigInput, flags: string[]) =>
-      ineffectiveKeyWarnings(parseRunConfig(input), flags);
+      ineffectiveKeyWarnings(groupConfig(parseRunConfig(input)), flags);
     const ranksTurns = (name: RetrieverName) =>
       (RETRIEVERS[name].capabilities as RetrieverCapabilities).ranks === 'turn';
     expect(warnings({ retriever: 'session-aware', granularity: 'session' }, ['granularity'])).toEqual([
@@ -94,10 +94,12 @@ describe('RETRIEVERS and the rules over their capabilities', () => {
     for (const { key, name } of owned) {
       const other = NAMES.find((candidate) => candidate !== name)!;
       const config = parseRunConfig({ retriever: other });
-      expect(ineffectiveKeyWarnings(config, [key]), key).toEqual([
+      expect(ineffectiveKeyWarnings(groupConfig(config), [key]), key).toEqual([
         `${flagOfKey(key)} has no effect without --retriever ${name}.`,
       ]);
-      expect(ineffectiveKeyWarnings(parseRunConfig({ retriever: name }), [key]), key).toEqual([]);
+      expect(ineffectiveKeyWarnings(groupConfig(parseRunConfig({ retriever: name })), [key]), key).toEqual(
+        [],
+      );
     }
   });
 

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { RetrieverCapabilities } from '../components/retrievers/retriever-descriptor.js';
 import { RETRIEVERS, type RetrieverName } from '../components/retrievers/retriever-registry.js';
 import { ineffectiveKeyWarnings } from './ineffective-keys.js';
-import { parseRunConfig } from './parse-run-config.js';
 import { searchedRoutes } from './retriever-rules.js';
 import type { RunConfig, RunConfigInput } from './run-config.js';
 import { flagOfKey } from './run-options.js';
+import { groupConfig, parseRunConfig } from './run-sections.js';
 
 const warnings = (input: RunConfigInput, flags: string[]) =>
-  ineffectiveKeyWarnings(parseRunConfig(input), flags);
+  ineffectiveKeyWarnings(groupConfig(parseRunConfig(input)), flags);
 
 /** Whether a retriever reads a route setting, by its capabilities and the routes it searches. */
 const READS: Record<string, (capabilities: RetrieverCapabilities, config: RunConfig) => boolean> = {
@@ -28,7 +28,7 @@ describe('the has-no-effect warnings of the keys base retrievers read (from thei
       const config = parseRunConfig({ retriever: name });
       const capabilities = RETRIEVERS[name].capabilities as RetrieverCapabilities;
       for (const [key, reads] of Object.entries(READS)) {
-        const said = ineffectiveKeyWarnings(config, [key]);
+        const said = ineffectiveKeyWarnings(groupConfig(config), [key]);
         expect(said, `${name} ${key}`).toHaveLength(reads(capabilities, config) ? 0 : 1);
         for (const sentence of said)
           expect(sentence).toMatch(new RegExp(`^${flagOfKey(key)} has no effect without .+\\.$`));

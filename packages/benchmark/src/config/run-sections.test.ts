@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ownersOf } from './component-kinds.js';
-import { parseRunConfig } from './parse-run-config.js';
 import { runConfigSchema } from './run-config.js';
-import { groupConfig } from './run-sections.js';
+import { datasetSourceOf, groupConfig, parseRunConfig } from './run-sections.js';
 
 /** The fields of `RunSections` that hold selected components, not a section. */
 const COMPONENTS = ['retriever', 'embedders', 'reranker', 'pipelineStages'];
@@ -52,5 +51,18 @@ describe('groupConfig', () => {
         !['sessionAware', 'multiRoute', 'multiSource'].includes(key),
     );
     expect(unplaced.filter((key) => key in config)).toEqual([]);
+  });
+});
+
+describe('datasetSourceOf', () => {
+  it("reads the dataset of an input at the schema's defaults, refusing a bad value as the parse does", () => {
+    expect(datasetSourceOf({})).toEqual({ dataset: 'sample', dataDir: 'datasets' });
+    expect(datasetSourceOf({ dataset: 's', dataDir: '/data', topK: 5 })).toEqual({
+      dataset: 's',
+      dataDir: '/data',
+    });
+    expect(() => datasetSourceOf({ dataset: '' })).toThrow(
+      /^Invalid configuration: dataset: .*\(--dataset\)\.$/,
+    );
   });
 });

@@ -1,9 +1,12 @@
+import { z } from 'zod';
 import { ownOptions } from '../components/component.js';
 import { type SelectedStage, selectedStages } from '../components/stages/stage-registry.js';
 import { familyOf } from './component-ids.js';
 import { COMPONENT_KINDS, type ComponentKind, type SelectedComponent } from './component-kinds.js';
-import { parseRunConfig } from './parse-run-config.js';
-import { embedderParts, type RunConfig, type RunConfigInput } from './run-config.js';
+import { ConfigError } from './config-error.js';
+import { fromLegacyRetrieverKeys, settleBaseRetriever } from './retriever-settle.js';
+import { embedderParts, type RunConfig, type RunConfigInput, runConfigSchema } from './run-config.js';
+import { flagOfKey } from './run-options.js';
 import { DATA_SHAPE, type DataSection } from './sections/data-section.js';
 import { EMBEDDING_SHAPE, type EmbeddingSection } from './sections/embedding-section.js';
 import { PROVIDER_SHAPE, type ProviderSection } from './sections/provider-section.js';
@@ -75,5 +78,54 @@ export function groupConfig(config: RunConfig): RunSections {
   };
 }
 
+/**
+ * Validates a merged config; throws one sentence per bad key, naming the key. The old
+ * base-retriever booleans are mapped onto `retriever` first, and the config is held to its base
+ * retriever's descriptor (config/retriever-settle.ts).
+ */
+export function parseRunConfig(input: RunConfigInput): RunConfig {
+  const parsed = runConfigSchema.safeParse(fromLegacyRetrieverKeys(input));
+  if (parsed.success) {
+    const config = settleBaseRetriever(parsed.data);
+    // A chunk unit names its granularity (a retriever that ranks turns refuses `session`).
+    if (config.chunkUnit) config.granularity = config.chunkUnit === 'session' ? 'session' : 'turn';
+    return config;
+  }
+  const problems = parsed.error.issues.map((issue) => {
+    const key = issue.path.join('.') || '(config)';
+    const flag = issue.path.length > 0 ? flagOfKey(String(issue.path[0])) : key;
+    return `${key}: ${issue.message}${flag === key ? '' : ` (${flag})`}`;
+  });
+  throw new ConfigError(
+    `Invalid configuration: ${problems.join('; ')}.`,
+    parsed.error.issues.map((issue) => String(issue.path[0] ?? '(config)')),
+  );
+}
+
 /** A config input validated (`parseRunConfig`: one sentence per bad key) and grouped by owner. */
 export const parseRunSections = (input: RunConfigInput): RunSections => groupConfig(parseRunConfig(input));
+
+/**
+ * A run's settings resolved once from its input: `config` flat, as config.json records it and
+ * resume compares it (`RunManifest['config']`), and the same grouped by owner, which is what every
+ * other reader takes.
+ */
+export type ResolvedRunSettings = { readonly config: RunConfig; readonly sections: RunSections };
+
+/** `parseRunSections` keeping the flat form beside the sections (`ResolvedRunSettings`). */
+export function resolveRunSettings(input: RunConfigInput): ResolvedRunSettings {
+  const config = parseRunConfig(input);
+  return { config, sections: groupConfig(config) };
+}
+
+const DATASET_SOURCE = z.object({ dataset: DATA_SHAPE.dataset, dataDir: DATA_SHAPE.dataDir });
+
+/**
+ * The dataset a config input names and where it looks for it, at their defaults where unset: what
+ * finds the dataset's benchmark before the config is resolved. Values the schema refuses are
+ * refused here as the whole parse would, naming the key.
+ */
+export function datasetSourceOf(input: RunConfigInput): Pick<DataSection, 'dataset' | 'dataDir'> {
+  const source = DATASET_SOURCE.safeParse(input);
+  return source.success ? source.data : parseRunConfig(input);
+}

@@ -1,4 +1,4 @@
-import { type SelectedStage, selectedStages } from '../components/stages/stage-registry.js';
+import type { SelectedStage } from '../components/stages/stage-registry.js';
 import type { ProviderCapabilities } from './provider-capabilities.js';
 import { type RetrieverChoice, searchesDense } from './retriever-rules.js';
 import type { QaSection } from './sections/qa-section.js';
@@ -9,34 +9,23 @@ import type { StageOptionValues } from './sections/stages-section.js';
  * whether it reranks, reads and judges.
  * Preflight (the keys it needs), the dry run (what it costs), the ineffective-flag warnings and
  * the pipeline itself all ask here, so they cannot disagree. Each takes the sections it reads
- * (a flat resolved config has them all).
+ * (`RunSections`).
  */
 
 /** What these ask of the selected provider: its descriptor's capabilities (providers/provider-registry.ts). */
 type Provider = Pick<ProviderCapabilities, 'pipeline'>;
-/**
- * The retriever's choice, with the components' own options beside it: the retriever's (a summary
- * index, say) and the stages' (their switches, components/stages/).
- */
-type PipelineShape = RetrieverChoice & Readonly<Record<string, unknown>>;
-
 /** The pipeline's retriever choice and its selected stages, each with its own options (as `RunSections` holds them). */
 export type PipelineParts = {
   readonly retrieval: RetrieverChoice;
   readonly pipelineStages: readonly SelectedStage[];
 };
 
-const partsOf = (config: PipelineShape): PipelineParts => ({
-  retrieval: config,
-  pipelineStages: selectedStages(config),
-});
-
 /** The run measures lme's own search-core pipeline (the provider's `pipeline` capability). */
 export const usesPipeline = (provider: Provider): boolean => provider.pipeline === true;
 
 /**
  * The pipeline's settings embed text: a dense route, or a selected stage comparing vectors (its
- * `needsVectors`: dedup, MMR). Says nothing of the provider; `embeds` does.
+ * `needsVectors`: dedup, MMR). Says nothing of the provider; `partsEmbed` does.
  */
 export const pipelineEmbeds = ({ retrieval, pipelineStages }: PipelineParts): boolean =>
   searchesDense(retrieval) || pipelineStages.some(({ descriptor }) => descriptor.capabilities.needsVectors);
@@ -45,20 +34,16 @@ export const pipelineEmbeds = ({ retrieval, pipelineStages }: PipelineParts): bo
 export const partsEmbed = (parts: PipelineParts, provider: Provider): boolean =>
   usesPipeline(provider) && pipelineEmbeds(parts);
 
-/** `partsEmbed` of a resolved config. */
-export const embeds = (config: PipelineShape, provider: Provider): boolean =>
-  partsEmbed(partsOf(config), provider);
-
 /**
  * The chat models the selected stages call at the pipeline's endpoint (`--summarizer llm`,
  * `--contextual llm`), each named by its role: preflight checks their key, the dry run counts them.
  */
 export const stageChatModels = (
-  config: PipelineShape,
+  { pipelineStages }: Pick<PipelineParts, 'pipelineStages'>,
   provider: Provider,
 ): { readonly role: string; readonly model: string }[] =>
   usesPipeline(provider)
-    ? selectedStages(config).flatMap(({ descriptor, options }) => descriptor.chatModel?.(options) ?? [])
+    ? pipelineStages.flatMap(({ descriptor, options }) => descriptor.chatModel?.(options) ?? [])
     : [];
 
 /** A stage acting at index time calls a chat model: each haystack's indexing is paid for. */

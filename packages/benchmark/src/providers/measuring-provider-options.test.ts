@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRunConfig } from '../config/parse-run-config.js';
 import { recordedKeyDifferences } from '../config/recorded-config.js';
+import { parseRunConfig } from '../config/run-sections.js';
 import { measuringProviderOptions, PROVIDERS, providerCapabilities } from './provider-registry.js';
 
 /** Each provider with its options, as records (`measures` among their fields). */

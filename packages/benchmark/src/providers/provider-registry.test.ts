@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { LongMemEvalRecord } from '../benchmarks/longmemeval-record.js';
 import { parseRun } from '../cli/parse-run-flags.js';
 import { providersHelp } from '../cli/provider-help.js';
-import { resolveRunConfig } from '../cli/run-option-flags.js';
+import { resolveRunInput } from '../cli/run-option-flags.js';
 import { defineProviderOptions, providerOptionFlag } from '../components/provider-options.js';
 import { unwrapOption } from '../config/option-text.js';
 import { listPresets, loadPreset } from '../config/presets.js';
@@ -133,17 +133,17 @@ describe('the provider registry', () => {
   });
 
   it('warns that --provider-option has no effect under a provider without options, and refuses an unknown key', () => {
-    const warned = resolveRunConfig(parseRun(['--provider', 'pipeline', '--provider-option', 'x=1']));
+    const warned = resolveRunInput(parseRun(['--provider', 'pipeline', '--provider-option', 'x=1']));
     expect(warned.warnings).toContain(
       '--provider-option has no effect with --provider pipeline, which takes no options.',
     );
     expect(parseProviderOptions(PROVIDERS['pipeline']!, { x: '1' })).toEqual({});
     expect(() =>
-      resolveRunConfig(parseRun(['--provider', 'http', '--provider-option', 'ingest-bach=5'])),
+      resolveRunInput(parseRun(['--provider', 'http', '--provider-option', 'ingest-bach=5'])),
     ).toThrow(
       /^--provider-option ingest-bach=5: --provider http has no option "ingest-bach" \(did you mean "ingest-batch"\?\)/,
     );
-    const repeated = resolveRunConfig(
+    const repeated = resolveRunInput(
       parseRun([
         '--provider',
         'http',
@@ -153,30 +153,33 @@ describe('the provider registry', () => {
         'fresh-per-question=false',
       ]),
     );
-    expect(repeated.config.providerOptions).toEqual({ 'ingest-batch': '5', 'fresh-per-question': 'false' });
+    expect(repeated.sections.provider.providerOptions).toEqual({
+      'ingest-batch': '5',
+      'fresh-per-question': 'false',
+    });
     // An external system gets every role unless asked; lme's own pipeline keeps the official user turns.
-    expect(repeated.config.indexRoles).toBe('all');
-    expect(resolveRunConfig(parseRun([])).config.indexRoles).toBe('user');
+    expect(repeated.sections.retrieval.indexRoles).toBe('all');
+    expect(resolveRunInput(parseRun([])).sections.retrieval.indexRoles).toBe('user');
     // Issue 60, item 3: its packed context is measured as the presets measure lme's own.
-    expect(repeated.config.contextBudget).toBe(PRESET_CONTEXT_BUDGET);
+    expect(repeated.sections.stages.contextBudget).toBe(PRESET_CONTEXT_BUDGET);
     for (const preset of listPresets().filter((name) => loadPreset(name).config.contextBudget !== undefined))
       expect(loadPreset(preset).config.contextBudget, preset).toBe(PRESET_CONTEXT_BUDGET);
-    expect(resolveRunConfig(parseRun([])).config.contextBudget).toBeUndefined();
+    expect(resolveRunInput(parseRun([])).sections.stages.contextBudget).toBeUndefined();
     expect(
-      resolveRunConfig(parseRun(['--provider', 'http', '--context-budget', '500'])).config.contextBudget,
+      resolveRunInput(parseRun(['--provider', 'http', '--context-budget', '500'])).sections.stages
+        .contextBudget,
     ).toBe(500);
     expect(
-      resolveRunConfig(parseRun(['--provider', 'http', '--index-roles', 'user'])).config.indexRoles,
+      resolveRunInput(parseRun(['--provider', 'http', '--index-roles', 'user'])).sections.retrieval
+        .indexRoles,
     ).toBe('user');
   });
 
   it('warns about the request budget only for external systems', () => {
-    expect(resolveRunConfig(parseRun(['--provider-retries', '2'])).warnings).toContain(
+    expect(resolveRunInput(parseRun(['--provider-retries', '2'])).warnings).toContain(
       '--provider-retries has no effect without --provider http or another external system.',
     );
-    expect(resolveRunConfig(parseRun(['--provider', 'http', '--provider-retries', '2'])).warnings).toEqual(
-      [],
-    );
+    expect(resolveRunInput(parseRun(['--provider', 'http', '--provider-retries', '2'])).warnings).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRunConfig } from '../config/parse-run-config.js';
 import { loadPreset } from '../config/presets.js';
+import { parseRunConfig } from '../config/run-sections.js';
 import { checkReaderSettings } from '../run/phases/qa-stage.js';
 
 describe("the paper's QA settings as presets", () => {

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
 import { loadAnyDataset } from '../benchmarks/load-dataset.js';
-import { parseRunConfig } from '../config/parse-run-config.js';
 import { loadPreset } from '../config/presets.js';
 import type { Sample } from '../results/sample.js';
 import { runBenchmark } from '../run/run-benchmark.js';
@@ -45,15 +44,8 @@ export async function checkReferenceRun(
   const { dataset, granularity, dataDir, referenceDir, out } = options;
   const name = referenceRunName(dataset, granularity);
   // The official retriever is the bm25-official preset's (configs/presets/bm25-official.json).
-  const config = parseRunConfig({
-    ...loadPreset('bm25-official').config,
-    dataset,
-    dataDir,
-    granularity,
-    out,
-    runId: name,
-  });
-  const { dir } = await runBenchmark(config, { argv: [] });
+  const input = { ...loadPreset('bm25-official').config, dataset, dataDir, granularity, out, runId: name };
+  const { dir } = await runBenchmark(input, { argv: [] });
   const samples = readFileSync(join(dir, 'samples.jsonl'), 'utf8')
     .trim()
     .split('\n')

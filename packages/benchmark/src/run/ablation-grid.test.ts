@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FLAG_KEYS } from '../cli/run-command.js';
-import { parseRunConfig } from '../config/parse-run-config.js';
 import { listPresets, loadPreset } from '../config/presets.js';
+import { parseRunConfig } from '../config/run-sections.js';
 import { coerceGridValue, expandGrid, parseGridAxis, variantFolder } from './ablation-grid.js';
 
 describe('ablation grids', () => {

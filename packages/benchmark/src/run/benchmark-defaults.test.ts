@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { benchmarkNamed } from '../benchmarks/benchmark-registry.js';
-import { parseRunConfig } from '../config/parse-run-config.js';
+import { parseRunConfig } from '../config/run-sections.js';
 import { benchmarkLayer, settleBenchmarkDefaults } from './benchmark-defaults.js';
 
 describe("a benchmark's published setting as a config layer", () => {

@@ -283,7 +283,7 @@ describe('the plan of a graded judge (--dry-run)', () => {
     const parsed = sampleConfig({ readerModel: 'gpt-4o-mini', judgeModel: 'gpt-4o-mini' });
     const config: RunConfig = { ...parsed, judge: 'tiny-rubric' };
     const plan = await withBenchmark(tinyRubricBenchmark, async () =>
-      planRun(config, await selectRecords(config), groupConfig(config)),
+      planRun(groupConfig(config), await selectRecords(config)),
     );
     // 22 questions whose gold answers split into more items than that (one call each).
     const items = records.reduce(

@@ -1,10 +1,9 @@
 import { join, resolve } from 'node:path';
 import { resolveDatasetPath } from '../benchmarks/dataset-path.js';
 import { loadAnyDataset } from '../benchmarks/load-dataset.js';
-import { parseRunConfig } from '../config/parse-run-config.js';
 import { loadPreset } from '../config/presets.js';
 import type { RunConfigInput } from '../config/run-config.js';
-import { groupConfig } from '../config/run-sections.js';
+import { resolveRunSettings } from '../config/run-sections.js';
 import { pipelineEmbeds } from '../config/run-shape.js';
 import {
   createConfiguredEmbedder,
@@ -39,11 +38,13 @@ export type AblationResult = {
  */
 export async function runAblation(options: AblationOptions): Promise<AblationResult> {
   const variants = expandGrid(options.axes);
-  const configs = variants.map((variant) => {
+  // Each variant resolved up front (a bad one fails before any runs, naming it): flat for
+  // ablation.json and its run, grouped for what is shared between variants.
+  const settings = variants.map((variant) => {
     const presetName = (variant.overrides.preset ?? options.base.preset) as string | undefined;
     const preset = presetName ? loadPreset(presetName).config : {};
     try {
-      return parseRunConfig({
+      return resolveRunSettings({
         ...preset,
         ...options.environment,
         ...options.base,
@@ -61,18 +62,18 @@ export async function runAblation(options: AblationOptions): Promise<AblationRes
   const results: AblationResult['variants'] = [];
   try {
     for (const [index, variant] of variants.entries()) {
-      const config = configs[index]!;
+      const { config, sections } = settings[index]!;
+      const { data, run } = sections;
       options.hooks?.onVariantStart?.({ variant, index, total: variants.length });
-      const path = resolveDatasetPath(config.dataset, config.dataDir);
-      const datasetKey = `${path}\0${config.duplicateSessions}`;
+      const path = resolveDatasetPath(data.dataset, data.dataDir);
+      const datasetKey = `${path}\0${data.duplicateSessions}`;
       if (!datasets.has(datasetKey)) {
-        const loaded = await loadAnyDataset(path, { duplicateSessions: config.duplicateSessions });
+        const loaded = await loadAnyDataset(path, { duplicateSessions: data.duplicateSessions });
         datasets.set(datasetKey, { format: loaded.format, records: loaded.records, sha256: loaded.sha256 });
       }
       const resources: PipelineResources = {};
-      const sections = groupConfig(config);
       if (pipelineEmbeds(sections)) {
-        const embedderKey = `${config.embedder}\0${config.cache}\0${resolve(config.cacheDir)}`;
+        const embedderKey = `${sections.embedding.embedder}\0${run.cache}\0${resolve(run.cacheDir)}`;
         if (!embedders.has(embedderKey)) embedders.set(embedderKey, createConfiguredEmbedder(sections));
         resources.embedder = embedders.get(embedderKey);
       }

@@ -1,6 +1,7 @@
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadPreset } from '../config/presets.js';
 import type { RunConfigInput } from '../config/run-config.js';
 import { sampleConfig, samplesOf } from '../testing/sample-run.js';
 import { withoutLatency } from '../testing/without-latency.js';
@@ -114,5 +115,34 @@ describe('question selection', () => {
     const id = byType[0]!.question_id;
     const byId = samplesOf((await runBenchmark(config({ questionIds: [id] }), { argv: [] })).dir);
     expect(byId.map((sample) => sample.question_id)).toEqual([id]);
+  });
+});
+
+describe('the config runBenchmark takes', () => {
+  it('is the input as asked for (a preset, an old key), resolved as the parsed config of the same input is', async () => {
+    // The old `sessionAware` key over BM25 routes: mapped onto `retriever` as it resolves, no embedding.
+    const keys: RunConfigInput = {
+      ...loadPreset('bm25').config,
+      retriever: undefined,
+      sessionAware: true,
+      routes: 'bm25',
+    };
+    const parsed = config({ ...keys, runId: 'parsed' });
+    const asked: RunConfigInput = {
+      ...keys,
+      dataset: 'sample',
+      dataDir: parsed.dataDir,
+      out: parsed.out,
+      runId: 'asked',
+    };
+    const fromParsed = await runBenchmark(parsed, { argv: [] });
+    const fromInput = await runBenchmark(asked, { argv: [] });
+    const recorded = (dir: string) => {
+      const { config: stored } = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+      return { ...stored, runId: undefined };
+    };
+    expect(recorded(fromInput.dir)).toEqual(recorded(fromParsed.dir));
+    expect(recorded(fromInput.dir)).toMatchObject({ retriever: 'session-aware', judge: 'longmemeval' });
+    expect(withoutLatency(fromInput.summary.metrics)).toEqual(withoutLatency(fromParsed.summary.metrics));
   });
 });

@@ -1,4 +1,4 @@
-import type { RunConfig } from '../config/run-config.js';
+import type { RunConfigInput } from '../config/run-config.js';
 import { createProvider } from '../providers/create-provider.js';
 import { openRunFolder } from './files/run-folder.js';
 import { completedRunResult, isCompleteRun } from './outputs/completed-run.js';
@@ -27,12 +27,15 @@ export { selectionOf, selectRecords } from './selection/question-source.js';
  * and report. With `resume`, questions already in the folder's samples.jsonl are skipped and the
  * config and dataset file must match the stored ones. A start that fails leaves no folder behind.
  *
+ * `requested` is the config as asked for (a preset's keys, a file's, flags'; a parsed config is
+ * one too), resolved once when the run is prepared.
+ *
  * The phases (run/phases/) share one run context (run/run-context.ts): prepare (preflight, the
  * dataset, errata, resume), start (servers, run id, manifest, QA stage, question source, the
  * folder claimed), the question loop (the worker pool), and finish (the outputs).
  */
 export async function runBenchmark(
-  requested: RunConfig,
+  requested: RunConfigInput,
   dependencies: RunDependencies = {},
 ): Promise<BenchmarkResult> {
   const run = await prepareRun(requested, dependencies);

@@ -88,16 +88,17 @@ export type PreparedErrata = {
 };
 
 /**
- * What the phases of a run share (prepare, start, the question loop, finish): the settled config
- * (flat, as config.json records it) and the same grouped by section, which the phases hand out.
+ * What the phases of a run share (prepare, start, the question loop, finish): the requested config
+ * resolved once, grouped by section (what every phase reads and hands out), and its flat form for
+ * config.json.
  */
 export type RunContext = {
   /**
-   * The settled config, flat, as config.json records it (`RunManifest['config']`): the manifest,
-   * the setup and fingerprint hashes, preflight, the server checks and the provider's factory take it.
+   * The settled config, flat, as config.json records it (`RunManifest['config']`): only what writes
+   * and compares config.json takes it (the manifest, the setup and fingerprint hashes, resume).
    */
   readonly config: RunManifest['config'];
-  /** The settled config grouped by owner (`groupConfig`), made once. */
+  /** The settled config grouped by owner, made once (prepare-run.ts); every setting is read here. */
   readonly sections: RunSections;
   /**
    * The dataset's benchmark, found once (prepare-run.ts): its metrics, answer metrics and errata

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COMMITTED_SAMPLE } from '../benchmarks/longmemeval/load-longmemeval.js';
-import { parseRunConfig } from '../config/parse-run-config.js';
+import { parseRunConfig } from '../config/run-sections.js';
 import { sampleConfig } from '../testing/sample-run.js';
 import { runBenchmark } from './run-benchmark.js';
 import { openQuestionSource } from './selection/question-source.js';

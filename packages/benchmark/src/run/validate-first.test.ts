@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { parseRunSections } from '../config/run-sections.js';
 import type { Provider } from '../providers/provider.js';
 import { REPO_ROOT } from '../testing/run-cli.js';
 import { sampleConfig } from '../testing/sample-run.js';
@@ -29,7 +30,7 @@ describe('a dataset with a bad last record', () => {
       providerUrl: 'http://127.0.0.1:9',
       runId: 'badlast',
     });
-    expect(validatesFirst(config)).toBe(true);
+    expect(validatesFirst(parseRunSections(config))).toBe(true);
     let asked = 0;
     const provider: Provider = {
       id: 'http',
@@ -47,7 +48,7 @@ describe('a dataset with a bad last record', () => {
 
   it('is found as it streams in a BM25-only run, which keeps every question finished before it', async () => {
     const config = sampleConfig({ dataset: sampleWithBadLastRecord(), runId: 'streamed' });
-    expect(validatesFirst(config)).toBe(false);
+    expect(validatesFirst(parseRunSections(config))).toBe(false);
     await expect(runBenchmark(config, { argv: [] })).rejects.toThrow(/field "question"/);
     const saved = readFileSync(join(config.out, 'streamed', 'samples.jsonl'), 'utf8')
       .trim()

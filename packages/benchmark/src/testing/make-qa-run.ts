@@ -5,8 +5,8 @@ import {
   startOpenAiWireServer,
   type WireReply,
 } from '@lme/search-core/testing';
-import { parseRunConfig } from '../config/parse-run-config.js';
 import type { RunConfigInput } from '../config/run-config.js';
+import { parseRunConfig } from '../config/run-sections.js';
 import { runBenchmark } from '../run/run-benchmark.js';
 import { REPO_ROOT } from './run-cli.js';
 

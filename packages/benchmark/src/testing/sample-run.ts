@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseRunConfig } from '../config/parse-run-config.js';
 import type { RunConfigInput } from '../config/run-config.js';
+import { parseRunConfig } from '../config/run-sections.js';
 import type { Sample } from '../results/sample.js';
 import { readSamplesFile } from '../run/outputs/samples-file.js';
 import { REPO_ROOT } from './run-cli.js';

@@ -1,5 +1,5 @@
 import { datasetRecords } from '../../benchmarks/load-dataset.js';
-import type { RunConfig } from '../../config/run-config.js';
+import type { RunConfigInput } from '../../config/run-config.js';
 import { flagOfKey } from '../../config/run-options.js';
 import { type BenchmarkResult, runBenchmark } from '../../run/run-benchmark.js';
 import { readRun } from '../read-run.js';
@@ -9,16 +9,16 @@ import { type ClaimMeasurement, measureClaim } from './measure-claim.js';
 
 /**
  * The one sentence saying what a claim needs that is missing (an environment variable holding a
- * key, a service's address), or undefined when it can run.
+ * key, a service's address: a setting no layer of the run's `input` sets), or undefined when it can run.
  */
 export function missingNeeds(
   claim: Claim,
   environment: NodeJS.ProcessEnv,
-  config: Readonly<Record<string, unknown>>,
+  input: Readonly<Record<string, unknown>>,
 ): string | undefined {
   const missing = [
     ...(claim.needs?.env ?? []).filter((name) => !environment[name]),
-    ...(claim.needs?.settings ?? []).filter((key) => config[key] === undefined).map((key) => flagOfKey(key)),
+    ...(claim.needs?.settings ?? []).filter((key) => input[key] === undefined).map((key) => flagOfKey(key)),
   ];
   if (missing.length === 0) return undefined;
   const service = claim.needs?.service ? ` (${claim.needs.service})` : '';
@@ -58,12 +58,12 @@ export async function measureRunFolder(claim: Claim, dir: string): Promise<Claim
   return measurement;
 }
 
-/** Runs a claim's recipe as an ordinary run, then measures its folder against the claim. */
+/** Runs a claim's recipe (as the run's config `input`) as an ordinary run, then measures its folder against the claim. */
 export async function checkClaim(
   claim: Claim,
-  config: RunConfig,
+  input: RunConfigInput,
   dependencies: Parameters<typeof runBenchmark>[1] = {},
 ): Promise<{ result: BenchmarkResult; measurement: ClaimMeasurement }> {
-  const result = await runBenchmark(config, dependencies);
+  const result = await runBenchmark(input, dependencies);
   return { result, measurement: await measureRunFolder(claim, result.dir) };
 }

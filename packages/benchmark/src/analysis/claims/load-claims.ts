@@ -2,11 +2,11 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BENCHMARKS } from '../../benchmarks/benchmark-registry.js';
 import { closeNames } from '../../config/close-names.js';
-import { parseRunConfig } from '../../config/parse-run-config.js';
 import { loadPreset } from '../../config/presets.js';
 import { READ_LIMITS, readGuardedTextFile } from '../../config/read-guarded-file.js';
 import type { RunConfigInput } from '../../config/run-config.js';
 import { checkRunConfigKeys, RUN_CONFIG_KEYS } from '../../config/run-config-file.js';
+import { parseRunSections } from '../../config/run-sections.js';
 import { CUTOFFS } from '../../metrics/retrieval-metrics.js';
 import { type Claim, claimSchema } from './claim-schema.js';
 import { parseVariant } from './metric-variants.js';
@@ -83,7 +83,7 @@ export function readClaim(path: string): Claim {
     if (!RUN_CONFIG_KEYS.includes(key)) refuse('needs.settings', `unknown run config key "${key}"`);
   checkRunConfigKeys(claim.recipe.config, `${path}: recipe.config`);
   try {
-    parseRunConfig(recipeConfig(claim));
+    parseRunSections(recipeConfig(claim));
   } catch (error) {
     refuse('recipe', (error as Error).message.replace(/\.$/, ''));
   }

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, w
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseRunConfig } from '../../config/parse-run-config.js';
+import { parseRunConfig } from '../../config/run-sections.js';
 import { INPUT_LIMITS } from '../../dataset/input-limits.js';
 import { datasetFileSha256 } from '../../run/checks/dataset-checksum.js';
 import { openQuestionSource } from '../../run/selection/question-source.js';

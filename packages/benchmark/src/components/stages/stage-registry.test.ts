@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ineffectiveKeyWarnings } from '../../config/ineffective-keys.js';
-import { parseRunConfig } from '../../config/parse-run-config.js';
 import type { RunConfigInput } from '../../config/run-config.js';
 import { flagOfKey } from '../../config/run-options.js';
+import { groupConfig, parseRunConfig } from '../../config/run-sections.js';
 import { PROVIDERS } from '../../providers/provider-registry.js';
 import { runStages } from '../../report/html/run-provenance.js';
 import { llmRoles } from '../../run/checks/preflight.js';
@@ -70,7 +70,7 @@ describe('the stage registry (components/stages/)', () => {
       const needs = byNeed(stage)
         ? [stage.selectedBy, ...readersOfSummaries.map((reader) => flagOfKey(reader.switch))].join(' or ')
         : flagOfKey(stage.switch);
-      expect(ineffectiveKeyWarnings(parseRunConfig({}), keys), stage.name).toEqual(
+      expect(ineffectiveKeyWarnings(groupConfig(parseRunConfig({})), keys), stage.name).toEqual(
         keys.map((key) => `${flagOfKey(key)} has no effect without ${needs}.`),
       );
       // On, each option matters unless a rule of the stage's own says which of its values it needs.
@@ -78,7 +78,7 @@ describe('the stage registry (components/stages/)', () => {
       const ruled = Object.keys(stage.optionRules ?? {});
       expect(
         ineffectiveKeyWarnings(
-          on,
+          groupConfig(on),
           Object.keys(stage.options).filter((key) => !ruled.includes(key)),
         ),
         stage.name,
@@ -88,27 +88,33 @@ describe('the stage registry (components/stages/)', () => {
 
   it("warns of an option that needs another of its stage's options, or a dense route", () => {
     const on = parseRunConfig({ contextual: 'template', retriever: 'bm25' });
-    expect(ineffectiveKeyWarnings(on, ['summarizerModel', 'contextualModel', 'contextualDense'])).toEqual([
+    expect(
+      ineffectiveKeyWarnings(groupConfig(on), ['summarizerModel', 'contextualModel', 'contextualDense']),
+    ).toEqual([
       '--summarizer-model has no effect without --summarizer llm.',
       '--contextual-model has no effect without --contextual llm.',
       '--contextual-dense has no effect without a dense route.',
     ]);
     const llm = parseRunConfig({ contextual: 'llm', summarizer: 'llm', retriever: 'hybrid' });
-    expect(ineffectiveKeyWarnings(llm, ['summarizerModel', 'contextualModel', 'contextualDense'])).toEqual(
-      [],
-    );
+    expect(
+      ineffectiveKeyWarnings(groupConfig(llm), ['summarizerModel', 'contextualModel', 'contextualDense']),
+    ).toEqual([]);
   });
 
   it('has preflight check the chat models its selected stages call, in the pipeline only', () => {
     const config = parseRunConfig({ contextual: 'llm', contextualModel: 'c-model', summarizer: 'llm' });
     const staged = (roles: ReturnType<typeof llmRoles>) =>
       roles.filter((role) => role.endpoint === 'pipeline').map(({ role, model }) => `${role} ${model}`);
-    expect(staged(llmRoles(config))).toEqual(['summarizer gpt-4o-mini', 'contextual c-model']);
+    expect(staged(llmRoles(groupConfig(config)))).toEqual(['summarizer gpt-4o-mini', 'contextual c-model']);
     expect(
-      staged(llmRoles(parseRunConfig({ contextual: 'template', summarizer: 'llm', retriever: 'bm25' }))),
+      staged(
+        llmRoles(
+          groupConfig(parseRunConfig({ contextual: 'template', summarizer: 'llm', retriever: 'bm25' })),
+        ),
+      ),
     ).toEqual(['summarizer gpt-4o-mini']);
     const [external] = externals[0]!;
-    expect(staged(llmRoles({ ...config, provider: external as never }))).toEqual([]);
+    expect(staged(llmRoles(groupConfig({ ...config, provider: external as never })))).toEqual([]);
   });
 
   it('warns that every stage flag has no effect under an external memory system', () => {
@@ -116,7 +122,7 @@ describe('the stage registry (components/stages/)', () => {
     const config = parseRunConfig(allOn);
     const keys = stages.flatMap((stage) => Object.keys(stage.options));
     for (const [name, provider] of externals)
-      expect(ineffectiveKeyWarnings(config, keys, provider.capabilities), name).toEqual(
+      expect(ineffectiveKeyWarnings(groupConfig(config), keys, provider.capabilities), name).toEqual(
         keys.map((key) => `${flagOfKey(key)} has no effect without --provider pipeline.`),
       );
   });

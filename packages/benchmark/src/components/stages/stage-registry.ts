@@ -66,9 +66,9 @@ export function selectedStages(config: Readonly<Record<string, unknown>>): Selec
  * those acting at index time (`index`), or those after retrieval (the pool's and the ranking's).
  */
 export const stagesProvenance = (
-  config: Readonly<Record<string, unknown>>,
+  stages: readonly SelectedStage[],
   when: 'index' | 'after retrieval' = 'after retrieval',
 ): string[] =>
-  selectedStages(config)
+  stages
     .filter(({ descriptor }) => (descriptor.capabilities.at === 'index') === (when === 'index'))
     .flatMap(({ descriptor, options }) => descriptor.provenance(options) ?? []);

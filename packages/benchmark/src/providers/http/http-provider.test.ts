@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadLongMemEval } from '../../benchmarks/longmemeval/load-longmemeval.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import { parseRunConfig } from '../../config/parse-run-config.js';
+import { parseRunConfig } from '../../config/run-sections.js';
 import type { Sample } from '../../results/sample.js';
 import { runBenchmark } from '../../run/run-benchmark.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';

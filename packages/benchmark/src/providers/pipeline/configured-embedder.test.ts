@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type OpenAiWireServer, startOpenAiWireServer } from '@lme/search-core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseRunConfig } from '../../config/parse-run-config.js';
-import { groupConfig } from '../../config/run-sections.js';
+import { groupConfig, parseRunConfig } from '../../config/run-sections.js';
 import { createConfiguredEmbedder } from './configured-embedder.js';
 
 let server: OpenAiWireServer | undefined;

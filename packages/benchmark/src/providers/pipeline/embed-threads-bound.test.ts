@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRunConfig } from '../../config/parse-run-config.js';
-import { groupConfig } from '../../config/run-sections.js';
+import { groupConfig, parseRunConfig } from '../../config/run-sections.js';
 import { createConfiguredEmbedder } from './configured-embedder.js';
 import { checkEmbedThreads } from './embed-threads-bound.js';
 

@@ -8,9 +8,8 @@ import {
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadAnyDataset } from '../../benchmarks/load-dataset.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import { parseRunConfig } from '../../config/parse-run-config.js';
 import type { RunConfigInput } from '../../config/run-config.js';
-import { groupConfig } from '../../config/run-sections.js';
+import { groupConfig, parseRunConfig, parseRunSections } from '../../config/run-sections.js';
 import { planRerank } from '../../run/plan/plan-rerank.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { sampleConfig } from '../../testing/sample-run.js';
@@ -95,24 +94,26 @@ describe('--reranker in the pipeline', () => {
   it('plans one listwise call per window and one pointwise call per candidate', () => {
     const record = records.find((entry) => entry.question_id === '6d550036')!;
     const listwise = planRerank(
-      parseRunConfig({ ...sessionAware, reranker: 'llm:gpt-4o-mini' }),
+      parseRunSections({ ...sessionAware, reranker: 'llm:gpt-4o-mini' }),
       [record],
       0.25,
     );
     expect(listwise).toMatchObject({ model: 'gpt-4o-mini', calls: 1 });
     const deep = planRerank(
-      parseRunConfig({ retriever: 'bm25', reranker: 'llm:m', rerankDepth: 40 }),
+      parseRunSections({ retriever: 'bm25', reranker: 'llm:m', rerankDepth: 40 }),
       [record],
       0.25,
     );
     expect(deep?.calls).toBe(3); // windows 20-40, 10-30, 0-20, as the listwise reranker slides
     const pointwise = planRerank(
-      parseRunConfig({ ...sessionAware, reranker: 'llm-pointwise:m' }),
+      parseRunSections({ ...sessionAware, reranker: 'llm-pointwise:m' }),
       [record],
       0.25,
     );
     expect(pointwise).toMatchObject({ calls: 15, completionTokens: 15 });
-    expect(planRerank(parseRunConfig({ reranker: 'offline:session-prior' }), [record], 0.25)).toBeUndefined();
+    expect(
+      planRerank(parseRunSections({ reranker: 'offline:session-prior' }), [record], 0.25),
+    ).toBeUndefined();
   });
 });
 

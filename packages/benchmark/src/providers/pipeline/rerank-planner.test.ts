@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAnyDataset } from '../../benchmarks/load-dataset.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import { parseRunConfig } from '../../config/parse-run-config.js';
+import { parseRunConfig, parseRunSections } from '../../config/run-sections.js';
 import { planRerank } from '../../run/plan/plan-rerank.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { rerankPlanner } from './configured-reranker.js';
@@ -52,7 +52,7 @@ describe('the reranker families’ dry-run plans', () => {
     // session-aware hands the stage its top sessions × turns per session at most.
     const planned = (reranker: string, rerankDepth: number, retriever: 'bm25' | 'session-aware') =>
       planRerank(
-        parseRunConfig({ retriever, reranker, rerankDepth, rerankModel: 'rerank-v3' }),
+        parseRunSections({ retriever, reranker, rerankDepth, rerankModel: 'rerank-v3' }),
         records,
         0.25,
       );

@@ -1,6 +1,6 @@
 import type { Run } from '../../analysis/read-run.js';
 import { describeErrata, runLabel } from '../../analysis/run-label.js';
-import { stagesProvenance } from '../../components/stages/stage-registry.js';
+import { selectedStages, stagesProvenance } from '../../components/stages/stage-registry.js';
 import {
   fusesRoutes,
   retrieverStages,
@@ -48,7 +48,8 @@ export type RunProvenance = {
 /** The stages a run's config turns on, in pipeline order. */
 export function runStages(config: Run['config']['config']): string[] {
   // The stages at index time first (components/stages/: their `provenance`).
-  const stages = stagesProvenance(config, 'index');
+  const selected = selectedStages(config);
+  const stages = stagesProvenance(selected, 'index');
   if (config.feedbackDocs > 0)
     stages.push(`dense feedback (${config.feedbackDocs} docs, weight ${config.feedbackWeight})`);
   if (config.bm25FeedbackDocs)
@@ -58,7 +59,7 @@ export function runStages(config: Run['config']['config']): string[] {
   // The base retriever's own stages (its descriptor's `stages`).
   stages.push(...retrieverStages(selectedRetriever(config)));
   // Then the stages after retrieval, in the order they ran (components/stages/: their `provenance`).
-  stages.push(...stagesProvenance(config));
+  stages.push(...stagesProvenance(selected));
   return stages;
 }
 

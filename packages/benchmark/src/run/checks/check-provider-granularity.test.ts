@@ -2,8 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRunConfig } from '../../config/parse-run-config.js';
-import { groupConfig } from '../../config/run-sections.js';
+import { groupConfig, parseRunConfig } from '../../config/run-sections.js';
 import { PROVIDERS } from '../../providers/provider-registry.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { preflightRun } from './preflight.js';
@@ -25,7 +24,7 @@ describe('a provider that ranks whole sessions only, at --granularity turn', () 
         out: mkdtempSync(join(tmpdir(), 'lme-granularity-')),
       });
       await expect(
-        preflightRun({ config, sections: groupConfig(config), datasetPath: SAMPLE, environment: {} }),
+        preflightRun({ sections: groupConfig(config), datasetPath: SAMPLE, environment: {} }),
       ).rejects.toThrow(
         `--provider ${name} ranks whole sessions only (${reason}), so --granularity turn cannot be graded; run it with --granularity session.`,
       );
@@ -39,7 +38,7 @@ describe('a provider that ranks whole sessions only, at --granularity turn', () 
       out: mkdtempSync(join(tmpdir(), 'lme-granularity-')),
     });
     await expect(
-      preflightRun({ config, sections: groupConfig(config), datasetPath: SAMPLE, environment: {} }),
+      preflightRun({ sections: groupConfig(config), datasetPath: SAMPLE, environment: {} }),
     ).resolves.toBeUndefined();
   });
 });

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createHashingEmbedder, startFakeQdrant } from '@lme/search-core/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseRunConfig } from '../../config/parse-run-config.js';
 import type { RunConfig } from '../../config/run-config.js';
+import { groupConfig, parseRunConfig } from '../../config/run-sections.js';
 import { createHttpProvider } from '../../providers/http/http-provider.js';
 import type { Provider } from '../../providers/provider.js';
 import { REPO_ROOT, runCli } from '../../testing/run-cli.js';
@@ -80,9 +80,11 @@ describe('checkServers (preflight of every server a run calls)', () => {
       granularity: 'session',
       indexRoles: 'user',
     });
-    const failure = (await checkServers({ config: config({}), provider: http, environment }).catch(
-      (error: unknown) => error,
-    )) as Error;
+    const failure = (await checkServers({
+      sections: groupConfig(config({})),
+      provider: http,
+      environment,
+    }).catch((error: unknown) => error)) as Error;
     expect(failure.message).toBe(
       `The provider at --provider-url ${provider.url} refused lme's credentials (GET ${provider.url}/v1/health answered HTTP 401): check the Authorization value in LME_TEST_TOKEN (--provider-auth-env).`,
     );
@@ -92,7 +94,9 @@ describe('checkServers (preflight of every server a run calls)', () => {
   it('names the reader flag and URL of a dead reader endpoint', async () => {
     const url = `${await closedUrl()}/v1`;
     const run = config({ readerModel: 'x', readerBaseUrl: url });
-    await expect(checkServers({ config: run, provider: noProvider, environment })).rejects.toThrow(
+    await expect(
+      checkServers({ sections: groupConfig(run), provider: noProvider, environment }),
+    ).rejects.toThrow(
       new RegExp(
         `^The reader \\(x\\) at --reader-base-url ${quoted(url)} does not answer \\(GET ${quoted(url)}/models failed: ECONNREFUSED.*\\): is the server running at that URL\\?$`,
       ),
@@ -108,9 +112,11 @@ describe('checkServers (preflight of every server a run calls)', () => {
       judgeModel: 'j',
       judgeBaseUrl: `${judge.url}/v1`,
     });
-    const failure = (await checkServers({ config: run, provider: noProvider, environment }).catch(
-      (error: unknown) => error,
-    )) as Error;
+    const failure = (await checkServers({
+      sections: groupConfig(run),
+      provider: noProvider,
+      environment,
+    }).catch((error: unknown) => error)) as Error;
     expect(failure.message).toBe(
       `The judge (j) at --judge-base-url ${judge.url}/v1 refused its credentials (GET ${judge.url}/v1/models answered HTTP 401): check LME_JUDGE_API_KEY / OPENAI_API_KEY.`,
     );
@@ -121,7 +127,9 @@ describe('checkServers (preflight of every server a run calls)', () => {
   it('names a dead http: reranker by its flag and URL', async () => {
     const url = await closedUrl();
     const run = config({ reranker: `http:${url}` });
-    await expect(checkServers({ config: run, provider: noProvider, environment })).rejects.toThrow(
+    await expect(
+      checkServers({ sections: groupConfig(run), provider: noProvider, environment }),
+    ).rejects.toThrow(
       new RegExp(
         `^The reranker \\(rerank\\) at --reranker http:${quoted(url)} does not answer \\(GET ${quoted(url)}/rerank failed: ECONNREFUSED`,
       ),
@@ -137,11 +145,13 @@ describe('checkServers (preflight of every server a run calls)', () => {
       baseUrl: `${openAi.url}/v1`,
       reranker: `http:${rerank.url}/v1`,
     });
-    expect(serverChecks(run, environment).map((check) => check.who)).toEqual([
+    expect(serverChecks(groupConfig(run), environment).map((check) => check.who)).toEqual([
       'the reranker (rerank)',
       'the reader (x) and the judge (j)',
     ]);
-    await expect(checkServers({ config: run, provider: noProvider, environment })).resolves.toBeUndefined();
+    await expect(
+      checkServers({ sections: groupConfig(run), provider: noProvider, environment }),
+    ).resolves.toBeUndefined();
     expect(openAi.asked).toEqual(['GET /v1/models']);
     expect(rerank.asked).toEqual(['GET /v1/rerank']);
   });
@@ -208,13 +218,13 @@ describe('checkServers: the Qdrant vector store', () => {
     try {
       await expect(
         checkServers({
-          config: qdrantRun('old'),
+          sections: groupConfig(qdrantRun('old')),
           provider: noProvider,
           environment: { QDRANT_URL: old.url },
         }),
       ).rejects.toThrow(`The Qdrant server at ${old.url} is version 1.17.1; lme needs 1.18.0 or later`);
       const refused = (await checkServers({
-        config: qdrantRun('locked'),
+        sections: groupConfig(qdrantRun('locked')),
         provider: noProvider,
         environment: { QDRANT_URL: locked.url, QDRANT_API_KEY: KEY },
       }).catch((error: unknown) => error)) as Error;
@@ -234,7 +244,7 @@ describe('checkServers: the Qdrant vector store', () => {
     try {
       const check = (grpcUrl: string) =>
         checkServers({
-          config: qdrantRun('grpc'),
+          sections: groupConfig(qdrantRun('grpc')),
           provider: noProvider,
           environment: { QDRANT_URL: qdrant.url, QDRANT_GRPC_URL: grpcUrl },
         });
@@ -261,7 +271,7 @@ describe('checkServers: the Qdrant vector store', () => {
     const qdrant = await startFakeQdrant();
     try {
       await checkServers({
-        config: qdrantRun('plain'),
+        sections: groupConfig(qdrantRun('plain')),
         provider: noProvider,
         environment: { QDRANT_URL: qdrant.url },
       });

@@ -9,24 +9,16 @@ import {
   redactSecrets,
   safeUrl,
 } from '@lme/search-core';
-import { ownOptions } from '../../components/component.js';
 import type { RerankerServer } from '../../components/rerankers/reranker-descriptor.js';
 import { resolveReranker } from '../../config/component-ids.js';
 import { apiKeyVariables, endpointSource, resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
-import { embeds, reranks } from '../../config/run-shape.js';
+import type { RunSections } from '../../config/run-sections.js';
+import { partsEmbed, reranks } from '../../config/run-shape.js';
 import { checkEndpointUrl, redact } from '../../config/secrets.js';
-import type { EmbeddingSection } from '../../config/sections/embedding-section.js';
-import type { RerankerOptionValues } from '../../config/sections/stages-section.js';
 import { qdrantSettings } from '../../providers/pipeline/vector-stores.js';
 import type { Provider } from '../../providers/provider.js';
 import { providerCapabilities } from '../../providers/provider-registry.js';
-import { llmRoles, type PreflightSettings } from './preflight.js';
-
-/** The settings the probes read: the LLM roles', the reranker's (and its family's options), the vector store. */
-export type ServerSettings = PreflightSettings &
-  Parameters<typeof reranks>[0] &
-  Partial<RerankerOptionValues> &
-  Pick<EmbeddingSection, 'vectorStore'>;
+import { llmRoles } from './preflight.js';
 
 const OPENAI_API = 'https://api.openai.com/v1';
 
@@ -44,17 +36,18 @@ type ServerCheck = RerankerServer;
  * the run with one sentence naming the flag and the URL.
  */
 export async function checkServers(options: {
-  config: ServerSettings;
+  /** The run's settings grouped by owner: the LLM roles', the selected reranker with its options, the vector store. */
+  sections: RunSections;
   provider: Provider;
   environment?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
 }): Promise<void> {
-  const { config, provider, signal } = options;
+  const { sections, provider, signal } = options;
   const environment = options.environment ?? process.env;
-  const timeoutMs = Math.min(config.timeoutMs, PROBE_TIMEOUT_MS);
+  const timeoutMs = Math.min(sections.qa.timeoutMs, PROBE_TIMEOUT_MS);
   const probes: Promise<void>[] = [];
   if (provider.preflight) probes.push(provider.preflight(signal ? { signal } : {}));
-  for (const check of serverChecks(config, environment)) {
+  for (const check of serverChecks(sections, environment)) {
     probes.push(
       probeEndpoint({
         url: check.url,
@@ -74,7 +67,7 @@ export async function checkServers(options: {
   const settled = await Promise.allSettled(probes);
   const failed = settled.find((result) => result.status === 'rejected');
   if (failed) throw failed.reason;
-  if (usesQdrant(config)) {
+  if (usesQdrant(sections)) {
     // It answers: now its version (older servers are refused before any haystack is embedded).
     const { url, apiKey, grpcUrl } = qdrantSettings(environment);
     const http = createQdrantHttp({ url, ...(apiKey ? { apiKey } : {}), timeoutMs, maxRetries: 0 });
@@ -125,8 +118,9 @@ async function checkQdrantGrpc(options: {
   }
 }
 
-const usesQdrant = (config: ServerSettings) =>
-  config.vectorStore === 'qdrant' && embeds(config, providerCapabilities(config.provider));
+const usesQdrant = (sections: RunSections) =>
+  sections.embedding.vectorStore === 'qdrant' &&
+  partsEmbed(sections, providerCapabilities(sections.provider.provider));
 
 function describe(check: ServerCheck, error: ProbeError): string {
   const where = `${check.who} at ${check.named}`;
@@ -137,8 +131,8 @@ function describe(check: ServerCheck, error: ProbeError): string {
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** The servers the config calls besides the provider, one check per distinct URL and key. */
-export function serverChecks(config: ServerSettings, environment: NodeJS.ProcessEnv): ServerCheck[] {
+/** The servers a run calls besides the provider, one check per distinct URL and key. */
+export function serverChecks(sections: RunSections, environment: NodeJS.ProcessEnv): ServerCheck[] {
   const checks = new Map<string, ServerCheck>();
   const add = (check: ServerCheck) => {
     const key = `${check.url}\n${check.headers.authorization ?? ''}`;
@@ -146,19 +140,20 @@ export function serverChecks(config: ServerSettings, environment: NodeJS.Process
     if (known) known.who = `${known.who} and ${check.who}`;
     else checks.set(key, check);
   };
-  const roles = llmRoles(config).map((role) => ({
+  const roles = llmRoles(sections).map((role) => ({
     who: `the ${role.role} (${role.model})`,
     endpoint: role.endpoint,
   }));
-  if (reranks(config, providerCapabilities(config.provider))) {
+  const { reranker, qa } = sections;
+  if (reranker && reranks({ reranker: reranker.id }, providerCapabilities(sections.provider.provider))) {
     // A chat model is probed at the pipeline's endpoint; a rerank server by its family's probe.
-    const { descriptor, argument } = resolveReranker(config.reranker!);
+    const { descriptor, argument } = resolveReranker(reranker.id);
     if (descriptor.capabilities.chatModel)
       roles.push({ who: `the reranker (${argument})`, endpoint: 'pipeline' });
     if (descriptor.capabilities.server && descriptor.probe)
-      add(descriptor.probe(argument, ownOptions(descriptor, config), { environment, checkEndpointUrl }));
+      add(descriptor.probe(argument, reranker.options, { environment, checkEndpointUrl }));
   }
-  if (usesQdrant(config)) {
+  if (usesQdrant(sections)) {
     const { url, apiKey } = qdrantSettings(environment);
     add({
       who: 'the Qdrant vector store',
@@ -171,11 +166,11 @@ export function serverChecks(config: ServerSettings, environment: NodeJS.Process
     });
   }
   for (const { who, endpoint } of roles) {
-    const resolved = resolveOpenAiEndpoint(config, endpoint, environment);
+    const resolved = resolveOpenAiEndpoint(qa, endpoint, environment);
     const base = (resolved.baseURL ?? OPENAI_API).replace(/\/+$/, '');
     add({
       who,
-      named: `${endpointSource(config, endpoint, environment)} ${base}`,
+      named: `${endpointSource(qa, endpoint, environment)} ${base}`,
       url: `${base}/models`,
       headers: resolved.apiKey ? { authorization: `Bearer ${resolved.apiKey}` } : {},
       secrets: resolved.apiKey ? [resolved.apiKey] : [],

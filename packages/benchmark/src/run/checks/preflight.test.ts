@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { mountTmpfs, unmountTmpfs } from '@lme/search-core/testing';
 import { describe, expect, it } from 'vitest';
-import { parseRunConfig } from '../../config/parse-run-config.js';
-import { groupConfig } from '../../config/run-sections.js';
+import { groupConfig, parseRunConfig } from '../../config/run-sections.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { createQaStage } from '../phases/qa-stage.js';
 import { preflightRun } from './preflight.js';
@@ -23,7 +22,7 @@ describe('reader settings', () => {
 
   it('are refused by preflight, before any work, naming the flags', async () => {
     await expect(
-      preflightRun({ config, sections: groupConfig(config), datasetPath: SAMPLE, environment: ENVIRONMENT }),
+      preflightRun({ sections: groupConfig(config), datasetPath: SAMPLE, environment: ENVIRONMENT }),
     ).rejects.toThrow(
       /^--reader-context turn reads retrieved turns .*--provider oracle gives whole sessions/,
     );
@@ -44,7 +43,7 @@ describe('the answer source', () => {
 
   it('is refused by preflight, before any work', async () => {
     await expect(
-      preflightRun({ config, sections: groupConfig(config), datasetPath: SAMPLE, environment: ENVIRONMENT }),
+      preflightRun({ sections: groupConfig(config), datasetPath: SAMPLE, environment: ENVIRONMENT }),
     ).rejects.toThrow(/--answers provider/);
   });
 
@@ -67,7 +66,7 @@ describe('the hf: model in --model-dir', () => {
       out: mkdtempSync(join(tmpdir(), 'lme-preflight-')),
     });
     await expect(
-      preflightRun({ config, sections: groupConfig(config), datasetPath: SAMPLE, environment: ENVIRONMENT }),
+      preflightRun({ sections: groupConfig(config), datasetPath: SAMPLE, environment: ENVIRONMENT }),
     ).rejects.toThrow(
       `${join(modelDir, 'onnx', 'model_quantized.onnx')} (--model-dir) has 17 bytes, but configs/models.json pins`,
     );
@@ -90,7 +89,6 @@ describe('the model store folder', () => {
       });
       await expect(
         preflightRun({
-          config,
           sections: groupConfig(config),
           datasetPath: SAMPLE,
           environment: ENVIRONMENT,
@@ -114,7 +112,6 @@ describe('the embedding cache folder', () => {
       out: mkdtempSync(join(tmpdir(), 'lme-preflight-')),
     });
     await preflightRun({
-      config,
       sections: groupConfig(config),
       datasetPath: SAMPLE,
       environment: ENVIRONMENT,

@@ -2,47 +2,21 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { cacheIdentityOf, checkEmbeddingCacheFolder, estimateCost, loadPriceTable } from '@lme/search-core';
 import { recognizeBenchmarkPath } from '../../benchmarks/benchmark-registry.js';
 import { embedderFamily, resolveEmbedder } from '../../config/component-ids.js';
-import {
-  apiKeyVariables,
-  type EndpointSettings,
-  type OpenAiRole,
-  resolveOpenAiEndpoint,
-} from '../../config/openai-endpoints.js';
-import { embedderParts } from '../../config/run-config.js';
-import { embeds, judges, stageChatModels, usesPipeline } from '../../config/run-shape.js';
-import type { EmbeddingSection } from '../../config/sections/embedding-section.js';
-import type { QaSection } from '../../config/sections/qa-section.js';
-import type { RunSection } from '../../config/sections/run-section.js';
+import { apiKeyVariables, type OpenAiRole, resolveOpenAiEndpoint } from '../../config/openai-endpoints.js';
+import type { RunSections } from '../../config/run-sections.js';
+import { judges, partsEmbed, stageChatModels, usesPipeline } from '../../config/run-shape.js';
 import { checkModelOnDisk } from '../../models/onnx-model-resolver.js';
-import {
-  createConfiguredEmbedder,
-  type EmbedderSections,
-} from '../../providers/pipeline/configured-embedder.js';
+import { createConfiguredEmbedder } from '../../providers/pipeline/configured-embedder.js';
 import { providerCapabilities } from '../../providers/provider-registry.js';
 import { ensureDirectory } from '../files/ensure-directory.js';
 import { checkReaderSettings } from '../phases/qa-stage.js';
 import { checkAnswerSource } from './check-answer-source.js';
 import { checkProviderGranularity } from './check-provider-granularity.js';
 
-/**
- * The settings preflight reads: the embedders' names, the cache, the endpoints, the LLM roles, the
- * reader's, `--max-cost` and `--out`, as the checks it asks take them.
- */
-export type PreflightSettings = Pick<EmbeddingSection, 'embedder'> &
-  Pick<RunSection, 'cache' | 'cacheDir' | 'out'> &
-  EndpointSettings &
-  Pick<QaSection, 'readerModel' | 'judgeModel' | 'maxCost'> &
-  Parameters<typeof embeds>[0] &
-  Parameters<typeof stageChatModels>[0] &
-  Parameters<typeof checkReaderSettings>[0] &
-  Parameters<typeof checkAnswerSource>[0] &
-  Parameters<typeof checkProviderGranularity>[0];
-
 /** What the run needs from outside, checked before any work; each failure is one sentence. */
 export type PreflightOptions = {
-  config: PreflightSettings;
-  /** The selected embedders with their own options, and what they share of the run (`RunSections`). */
-  sections: EmbedderSections;
+  /** The run's settings grouped by owner: the QA roles, the selected embedders and stages, the cache and `--out`. */
+  sections: RunSections;
   datasetPath: string;
   /** API keys and endpoints are read from here (the process environment by default). */
   environment?: NodeJS.ProcessEnv;
@@ -65,37 +39,38 @@ export type LlmRole = {
   counted: boolean;
 };
 
-/** The models a config calls at OpenAI-compatible endpoints, as the QA stage and pipeline build them. */
-export function llmRoles(config: PreflightSettings): LlmRole[] {
+/** The models a run calls at OpenAI-compatible endpoints, as the QA stage and pipeline build them. */
+export function llmRoles(sections: RunSections): LlmRole[] {
+  const { qa } = sections;
   const roles: LlmRole[] = [];
   const pipelineKey = apiKeyVariables('pipeline');
-  if (config.readerModel) {
+  if (qa.readerModel) {
     roles.push({
       role: 'reader',
-      model: config.readerModel,
+      model: qa.readerModel,
       endpoint: 'reader',
       keyVariables: apiKeyVariables('reader'),
       counted: true,
     });
   }
-  if (judges(config)) {
+  if (judges(qa)) {
     roles.push({
       role: 'judge',
-      model: config.judgeModel,
+      model: qa.judgeModel,
       endpoint: 'judge',
       keyVariables: apiKeyVariables('judge'),
       counted: true,
     });
   }
-  const provider = providerCapabilities(config.provider);
+  const provider = providerCapabilities(sections.provider.provider);
   if (usesPipeline(provider)) {
-    for (const { role, model } of stageChatModels(config, provider))
+    for (const { role, model } of stageChatModels(sections, provider))
       roles.push({ role, model, endpoint: 'pipeline', keyVariables: pipelineKey, counted: false });
-    for (const part of embeds(config, provider) ? embedderParts(config.embedder) : []) {
-      if (!embedderFamily(part)?.capabilities.hosted) continue;
+    for (const { id } of partsEmbed(sections, provider) ? sections.embedders : []) {
+      if (!embedderFamily(id)?.capabilities.hosted) continue;
       roles.push({
         role: 'embedder',
-        model: part,
+        model: id,
         endpoint: 'pipeline',
         keyVariables: pipelineKey,
         counted: false,
@@ -133,24 +108,25 @@ export function checkDatasetFile(path: string): void {
  * writable `--out`. Throws the first problem as one sentence.
  */
 export async function preflightRun(options: PreflightOptions): Promise<void> {
-  const { config, datasetPath } = options;
+  const { sections, datasetPath } = options;
+  const { qa, run } = sections;
   const environment = options.environment ?? process.env;
   // A folder is a dataset only when a benchmark takes it as its own (`Benchmark.recognizesPath`).
   if (!options.datasetInMemory && (await recognizeBenchmarkPath(datasetPath)) === undefined)
     checkDatasetFile(datasetPath);
+  const served = { provider: sections.provider.provider, granularity: sections.retrieval.granularity };
   // Reader modes the official script cannot run fail here, before any work (qa-stage.ts).
-  if (config.readerModel) checkReaderSettings(config);
-  checkAnswerSource(config);
-  checkProviderGranularity(config);
+  if (qa.readerModel) checkReaderSettings({ ...qa, ...served });
+  checkAnswerSource({ ...qa, ...served });
+  checkProviderGranularity(served);
   // An unknown embedder or model fails here, not once per question. Creating one loads and
   // fetches nothing (hosted embedders are checked with the other endpoints below); a family's
   // `check` looks for its model files (components/embedders/).
   // Its cache folder must be writable: a read-only disk or a file where the folder goes stops
   // the run here, naming the folder, instead of failing every question.
   // Each embedder of a joined name (`a+b`) alone: its vectors are cached under its own identity.
-  const { sections } = options;
   const inProcess = sections.embedders.filter(({ id }) => !embedderFamily(id)?.capabilities.hosted);
-  for (const part of embeds(config, providerCapabilities(config.provider)) ? inProcess : []) {
+  for (const part of partsEmbed(sections, providerCapabilities(served.provider)) ? inProcess : []) {
     const embedder = createConfiguredEmbedder(
       { ...sections, run: { ...sections.run, cache: false }, embedders: [part] },
       environment,
@@ -158,14 +134,13 @@ export async function preflightRun(options: PreflightOptions): Promise<void> {
     await embedder.close?.();
     const { descriptor, model } = resolveEmbedder(part.id);
     await descriptor.check?.(model, part.options, {
-      checkModelFiles: ({ modelDir }, name) =>
-        checkModelOnDisk({ cacheDir: config.cacheDir, modelDir }, name),
+      checkModelFiles: ({ modelDir }, name) => checkModelOnDisk({ cacheDir: run.cacheDir, modelDir }, name),
     });
-    if (config.cache) await checkEmbeddingCacheFolder(config.cacheDir, cacheIdentityOf(embedder));
+    if (run.cache) await checkEmbeddingCacheFolder(run.cacheDir, cacheIdentityOf(embedder));
   }
-  const roles = llmRoles(config);
+  const roles = llmRoles(sections);
   const keyless = roles.filter((role) => {
-    const endpoint = resolveOpenAiEndpoint(config, role.endpoint, environment);
+    const endpoint = resolveOpenAiEndpoint(qa, role.endpoint, environment);
     return isOpenAiApi(endpoint.baseURL) && !endpoint.apiKey;
   });
   if (keyless.length > 0) {
@@ -176,7 +151,7 @@ export async function preflightRun(options: PreflightOptions): Promise<void> {
       `No API key for the ${keyless.map((role) => `${role.role} (${role.model})`).join(', ')} at the OpenAI API: set OPENAI_API_KEY${perRole.length > 0 ? ` (or ${perRole.join(' / ')})` : ''}, or point --base-url at another endpoint.`,
     );
   }
-  if (config.maxCost !== undefined) {
+  if (qa.maxCost !== undefined) {
     const uncounted = roles.filter((role) => !role.counted && role.role !== 'embedder');
     if (uncounted.length > 0) {
       throw new Error(
@@ -194,5 +169,5 @@ export async function preflightRun(options: PreflightOptions): Promise<void> {
       );
     }
   }
-  ensureDirectory(config.out, '--out');
+  ensureDirectory(run.out, '--out');
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseRunConfig } from '../../config/parse-run-config.js';
+import { parseRunConfig } from '../../config/run-sections.js';
 import type { Sample } from '../../results/sample.js';
 import type { Summary } from '../../results/summary.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';

@@ -2,7 +2,8 @@ import type { Benchmark } from '../../benchmarks/benchmark.js';
 import { benchmarkNamed } from '../../benchmarks/benchmark-registry.js';
 import { turnWriter } from '../../benchmarks/build-corpus.js';
 import { resolveDatasetPath } from '../../benchmarks/dataset-path.js';
-import { groupConfig } from '../../config/run-sections.js';
+import type { RunConfigInput } from '../../config/run-config.js';
+import { datasetSourceOf, resolveRunSettings } from '../../config/run-sections.js';
 import type { DataSection } from '../../config/sections/data-section.js';
 import { createErrataApplier } from '../../errata/apply-errata.js';
 import { checkErrataDataset } from '../../errata/check-errata-dataset.js';
@@ -15,15 +16,16 @@ import { checkRunId } from '../run-id.js';
 import { checkDataset, validatesFirst } from '../selection/question-source.js';
 
 /**
- * The first phase of a run, before any server is asked or any folder claimed: the config settled
- * with its benchmark's defaults, preflight, the dataset checked against the selection, the errata
- * checked against the dataset, and a resumed run's folder read and compared.
+ * The first phase of a run, before any server is asked or any folder claimed: the requested config
+ * resolved once with its benchmark's defaults, preflight, the dataset checked against the
+ * selection, the errata checked against the dataset, and a resumed run's folder read and compared.
  */
 export async function prepareRun(
-  requested: RunContext['config'],
+  requested: RunConfigInput,
   dependencies: RunDependencies,
 ): Promise<RunContext> {
-  const datasetPath = resolveDatasetPath(requested.dataset, requested.dataDir);
+  const source = datasetSourceOf(requested);
+  const datasetPath = resolveDatasetPath(source.dataset, source.dataDir);
   // The judge and reader prompt the dataset's benchmark publishes, where the config sets none.
   // Found once per run: the caller's (the CLI found it to layer its setting), else from the dataset.
   const benchmark =
@@ -31,20 +33,18 @@ export async function prepareRun(
     (dependencies.dataset
       ? benchmarkNamed(dependencies.dataset.format)
       : await benchmarkOfDataset(datasetPath));
-  const config = settleBenchmarkDefaults(requested, benchmark);
+  const { config, sections } = resolveRunSettings(settleBenchmarkDefaults(requested, benchmark));
   // A --turn-form the dataset's benchmark does not name is refused before the first question.
-  if (benchmark) turnWriter(benchmark, config.turnForm);
-  const sections = groupConfig(config);
+  if (benchmark) turnWriter(benchmark, sections.retrieval.turnForm);
   const argv = [...(dependencies.argv ?? process.argv.slice(2))];
   if (sections.run.runId !== undefined) checkRunId(sections.run.runId);
   await preflightRun({
-    config,
     sections,
     datasetPath,
     environment: dependencies.environment,
     datasetInMemory: dependencies.dataset !== undefined,
   });
-  await checkDataset(datasetPath, sections.data, dependencies.dataset?.records, validatesFirst(config));
+  await checkDataset(datasetPath, sections.data, dependencies.dataset?.records, validatesFirst(sections));
   const errata = await prepareErrata(sections.data, datasetPath, benchmark);
   const resume = dependencies.resume
     ? await prepareResume({ ...dependencies.resume, config, datasetPath, argv })

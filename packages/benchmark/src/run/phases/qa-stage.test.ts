@@ -9,8 +9,8 @@ import {
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadLongMemEval } from '../../benchmarks/longmemeval/load-longmemeval.js';
 import { evidenceSessions, type LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import { parseRunConfig } from '../../config/parse-run-config.js';
 import type { RunConfigInput } from '../../config/run-config.js';
+import { parseRunConfig } from '../../config/run-sections.js';
 import type { Sample } from '../../results/sample.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { aggregateMetrics } from '../outputs/aggregate-metrics.js';

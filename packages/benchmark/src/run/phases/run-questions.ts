@@ -33,9 +33,18 @@ export async function runQuestions(
   folder: RunFolder,
   provider: Provider,
 ): Promise<QuestionsOutcome> {
-  const { config, hooks, signal } = run;
-  const { concurrency, explain } = run.sections.run;
-  const { maxCost } = run.sections.qa;
+  const { hooks, signal } = run;
+  const { concurrency, explain, saveHits } = run.sections.run;
+  const { maxCost, answers } = run.sections.qa;
+  const { topK, granularity } = run.sections.retrieval;
+  const settings = {
+    topK,
+    granularity,
+    saveHits,
+    convention: run.sections.data.convention,
+    contextBudget: run.sections.stages.contextBudget,
+    answers,
+  };
   const { source, qa } = started;
   const applyErrata = run.errata.apply;
   const finished = new Set(run.previous.map((sample) => sample.question_id));
@@ -70,7 +79,7 @@ export async function runQuestions(
       provider,
       qa,
       benchmark: run.benchmark,
-      config,
+      config: settings,
       signal,
       onExplain: explain
         ? (line) => folder.appendText('explain.jsonl', `${JSON.stringify(line)}\n`)

@@ -26,16 +26,21 @@ export type StartedRun = {
  * then the run folder claimed (`run.claim`); the notices of the start are told.
  */
 export async function startRun(run: RunContext, provider: Provider): Promise<StartedRun> {
-  const { config, hooks, signal, resume, dependencies } = run;
+  const { sections, hooks, signal, resume, dependencies } = run;
+  const { data, retrieval } = sections;
   // Interrupted while checking: the loop stops before the first question, as interrupted.
-  await checkServers({ config, provider, environment: dependencies.environment, signal }).catch(
-    (error: unknown) => {
-      if (!signal?.aborted) throw error;
-    },
-  );
+  await checkServers({
+    sections,
+    provider,
+    environment: dependencies.environment,
+    signal,
+  }).catch((error: unknown) => {
+    if (!signal?.aborted) throw error;
+  });
   const identity = provider.identity?.();
-  run.runId = run.givenRunId ?? defaultRunId(config, new Date(), identity ? { provider: identity } : {});
-  const dir = resume?.dir ?? resolve(run.sections.run.out, run.runId);
+  const named = { ...data, ...retrieval, preset: sections.run.preset, provider: sections.provider.provider };
+  run.runId = run.givenRunId ?? defaultRunId(named, new Date(), identity ? { provider: identity } : {});
+  const dir = resume?.dir ?? resolve(sections.run.out, run.runId);
   const manifest = await startManifest(run);
   if (identity) {
     const before = manifest.provider;
@@ -45,20 +50,17 @@ export async function startRun(run: RunContext, provider: Provider): Promise<Sta
       );
     manifest.provider = identity;
   }
+  const { cache, cacheDir } = sections.run;
   const qa = await createQaStage(
-    config,
+    { ...sections.qa, cache, cacheDir, convention: data.convention, granularity: retrieval.granularity },
     dependencies.environment,
     (message) => hooks.onWarning?.(message),
     run.benchmark,
   );
-  const source = await openQuestionSource(
-    run.datasetPath,
-    run.sections.data,
-    dependencies.dataset,
-    undefined,
-    (message) => hooks.onWarning?.(message),
+  const source = await openQuestionSource(run.datasetPath, data, dependencies.dataset, undefined, (message) =>
+    hooks.onWarning?.(message),
   );
-  run.claim = claimRunFolder(dir, { mode: resume ? 'resume' : 'new', overwrite: run.sections.run.overwrite });
+  run.claim = claimRunFolder(dir, { mode: resume ? 'resume' : 'new', overwrite: sections.run.overwrite });
   hooks.onRunStart?.({ dir, runId: run.runId });
   if (resume)
     hooks.onResume?.({
@@ -72,7 +74,7 @@ export async function startRun(run: RunContext, provider: Provider): Promise<Sta
       `continuing ${dir} under another setup (${resume.mixedChanges.join('; ')}): the run is recorded as mixed (--resume-mixed).`,
     );
   if (run.errata.warning) hooks.onNotice?.(run.errata.warning);
-  if (!qa) hooks.onNotice?.(qaSkippedNotice(run.sections.provider));
+  if (!qa) hooks.onNotice?.(qaSkippedNotice(sections.provider));
   return { dir, manifest, qa, source };
 }
 

@@ -1,21 +1,14 @@
 import { RERANK_PASSAGE_CHARS } from '@lme/search-core';
-import { buildCorpus, type CorpusOptions } from '../../benchmarks/build-corpus.js';
+import { buildCorpus } from '../../benchmarks/build-corpus.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import { type RetrieverChoice, rerankCandidates, selectedRetriever } from '../../config/retriever-rules.js';
+import { rerankCandidates } from '../../config/retriever-rules.js';
+import type { RunSections } from '../../config/run-sections.js';
 import { usesPipeline } from '../../config/run-shape.js';
-import type { ProviderSection } from '../../config/sections/provider-section.js';
-import type { StageOptionValues } from '../../config/sections/stages-section.js';
 import { rerankPlanner } from '../../providers/pipeline/configured-reranker.js';
 import { providerCapabilities } from '../../providers/provider-registry.js';
 
-/** What the rerank plan reads: the reranker, the retriever (its own options too) and the corpus settings. */
-export type RerankPlanSettings = Pick<StageOptionValues, 'reranker'> & {
-  readonly rerankModel: string;
-  readonly rerankDepth: number;
-} & Pick<ProviderSection, 'provider'> &
-  RetrieverChoice &
-  Readonly<Record<string, unknown>> &
-  CorpusOptions;
+/** What the rerank plan reads: the reranker and the retriever with their own options, the provider and the corpus settings. */
+export type RerankPlanSettings = Pick<RunSections, 'reranker' | 'retriever' | 'provider' | 'retrieval'>;
 
 export type RerankPlan = { model: string; calls: number; promptTokens: number; completionTokens: number };
 
@@ -27,20 +20,21 @@ export type RerankPlan = { model: string; calls: number; promptTokens: number; c
  * http: one, billed by the service). Undefined for rerankers that call nothing and runs without one.
  */
 export function planRerank(
-  config: RerankPlanSettings,
+  sections: RerankPlanSettings,
   records: readonly LongMemEvalRecord[],
   tokensPerChar: number,
 ): RerankPlan | undefined {
-  if (!config.reranker || !usesPipeline(providerCapabilities(config.provider))) return undefined;
+  const { reranker, retriever, retrieval } = sections;
+  if (!reranker || !usesPipeline(providerCapabilities(sections.provider.provider))) return undefined;
   // The family says what it bills and how its calls add up (components/rerankers/<family>/).
-  const planner = rerankPlanner(config);
+  const planner = rerankPlanner({ ...reranker.options, reranker: reranker.id });
   if (!planner) return undefined;
   const plan: RerankPlan = { model: planner.model, calls: 0, promptTokens: 0, completionTokens: 0 };
   for (const record of records) {
-    const documents = buildCorpus(record, config).documents;
+    const documents = buildCorpus(record, retrieval).documents;
     // A retriever that hands the stage fewer candidates than documents says how many.
-    const available = rerankCandidates(selectedRetriever(config)) ?? documents.length;
-    const depth = Math.min(config.rerankDepth, available, documents.length);
+    const available = rerankCandidates(retriever) ?? documents.length;
+    const depth = Math.min(Number(reranker.options.rerankDepth), available, documents.length);
     if (depth < 2) continue;
     const chars =
       documents.reduce((sum, document) => sum + Math.min(document.text.length, RERANK_PASSAGE_CHARS), 0) /

@@ -4,9 +4,8 @@ import { loadLocomo } from '../../benchmarks/locomo/load-locomo.js';
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import type { StageDescriptor } from '../../components/stages/stage-descriptor.js';
 import { STAGES, selectedStages } from '../../components/stages/stage-registry.js';
-import { parseRunConfig } from '../../config/parse-run-config.js';
 import type { RunConfig } from '../../config/run-config.js';
-import { groupConfig } from '../../config/run-sections.js';
+import { groupConfig, parseRunConfig } from '../../config/run-sections.js';
 import { PROVIDERS } from '../../providers/provider-registry.js';
 import { REPO_ROOT } from '../../testing/run-cli.js';
 import { planRun } from './plan-run.js';
@@ -14,7 +13,7 @@ import { renderPlan } from './render-plan.js';
 
 /** The plan of a resolved config, its embedders grouped as the run groups them. */
 const planOf = (config: RunConfig, records: readonly LongMemEvalRecord[]) =>
-  planRun(config, records, groupConfig(config));
+  planRun(groupConfig(config), records);
 
 const fixture = resolve(REPO_ROOT, 'datasets/fixtures/locomo-mini.json');
 

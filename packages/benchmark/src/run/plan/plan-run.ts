@@ -1,16 +1,12 @@
 import type { MemoryDocument } from '@lme/search-core';
 import { type CachedEmbedder, estimateCost, loadPriceTable } from '@lme/search-core';
-import { buildCorpus } from '../../benchmarks/build-corpus.js';
+import { buildCorpus, type CorpusOptions } from '../../benchmarks/build-corpus.js';
 import { isAbstention, type LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
-import { selectedStages, stagesProvenance } from '../../components/stages/stage-registry.js';
-import { embeds, judges, readsAndJudges, usesPipeline } from '../../config/run-shape.js';
-import type { EmbeddingSection } from '../../config/sections/embedding-section.js';
-import type { RunSection } from '../../config/sections/run-section.js';
+import { stagesProvenance } from '../../components/stages/stage-registry.js';
+import type { RunSections } from '../../config/run-sections.js';
+import { judges, partsEmbed, readsAndJudges, usesPipeline } from '../../config/run-shape.js';
 import { countTokens } from '../../metrics/truncate-tokens.js';
-import {
-  createConfiguredEmbedder,
-  type EmbedderSections,
-} from '../../providers/pipeline/configured-embedder.js';
+import { createConfiguredEmbedder } from '../../providers/pipeline/configured-embedder.js';
 import { providerCapabilities } from '../../providers/provider-registry.js';
 import { checkAnswerSource } from '../checks/check-answer-source.js';
 import { type IngestPlan, planIngest } from './plan-ingest.js';
@@ -18,21 +14,6 @@ import { type LlmPlan, planJudge, planReader, type UnpricedPlan } from './plan-l
 import { planRerank } from './plan-rerank.js';
 
 export type { LlmPlan } from './plan-llm.js';
-
-/**
- * The config a plan reads: the whole run's settings, as the embedder factory, the rerank plan and
- * the corpus builder each take them (the LLM roles' plans take their sections, plan-llm.ts).
- */
-export type PlannedConfig = Pick<EmbeddingSection, 'embedder'> &
-  Pick<RunSection, 'cache'> &
-  Parameters<typeof buildCorpus>[1] &
-  Parameters<typeof planIngest>[0] &
-  Parameters<typeof stagesProvenance>[0] &
-  Parameters<typeof planRerank>[0] &
-  Parameters<typeof embeds>[0] &
-  Parameters<typeof judges>[0] &
-  Parameters<typeof planReader>[0] &
-  Parameters<typeof planJudge>[0];
 
 /** What a run would do, counted without calling any model or endpoint. */
 export type RunPlan = {
@@ -68,39 +49,38 @@ const SAMPLE_QUESTIONS = 12;
  * Which roles run is config/run-shape.ts's answer, as for preflight and the run itself.
  */
 export async function planRun(
-  config: PlannedConfig,
+  sections: RunSections,
   records: readonly LongMemEvalRecord[],
-  /** The selected embedders with their own options (`RunSections`), whose cache the plan counts. */
-  sections: EmbedderSections,
 ): Promise<RunPlan> {
+  const { qa, retrieval, pipelineStages } = sections;
+  const answering = { ...qa, provider: sections.provider.provider };
   // A plan of a run preflight would refuse is refused the same way.
-  checkAnswerSource(config);
+  checkAnswerSource(answering);
   const byType: Record<string, number> = {};
   for (const record of records) byType[record.question_type] = (byType[record.question_type] ?? 0) + 1;
   const notes: string[] = [];
-  const provider = providerCapabilities(config.provider);
-  const corpus = countCorpus(config, records);
-  const ingest = planIngest(config, records);
-  const stages = usesPipeline(provider) ? stagesProvenance(config) : [];
-  const embedding = embeds(config, provider)
-    ? await planEmbedding(config, sections, records, corpus.texts, notes)
-    : undefined;
+  const provider = providerCapabilities(sections.provider.provider);
+  const corpus = countCorpus(retrieval, records);
+  const ingest = planIngest({ ...sections.provider, ...retrieval }, records);
+  const stages = usesPipeline(provider) ? stagesProvenance(pipelineStages) : [];
+  const embeds = partsEmbed(sections, provider);
+  const embedding = embeds ? await planEmbedding(sections, records, corpus.texts, notes) : undefined;
 
   const tokensPerChar = sampleTokensPerChar(records);
   const unpriced: UnpricedPlan[] = [];
-  if (readsAndJudges(config)) unpriced.push(...planReader(config, records, tokensPerChar, notes));
-  if (judges(config)) unpriced.push(planJudge(config, records, notes));
+  if (readsAndJudges(qa)) unpriced.push(...planReader(answering, records, tokensPerChar, notes));
+  if (judges(qa)) unpriced.push(planJudge(qa, records, notes));
   // The selected stages' own counts (their descriptors' `plan`): their chat model's calls, and notes.
   if (usesPipeline(provider)) {
-    const input = { ...corpus, tokensPerChar, embeds: embeds(config, provider) };
-    for (const { descriptor, options } of selectedStages(config)) {
+    const input = { ...corpus, tokensPerChar, embeds };
+    for (const { descriptor, options } of pipelineStages) {
       const plan = descriptor.plan?.(options, input);
       const model = descriptor.chatModel?.(options);
       if (plan?.calls && model) unpriced.push({ ...model, ...plan.calls });
       notes.push(...(plan?.notes ?? []));
     }
   }
-  const rerank = planRerank(config, records, tokensPerChar);
+  const rerank = planRerank(sections, records, tokensPerChar);
   if (rerank) {
     unpriced.push({ role: 'reranker', ...rerank });
     notes.push(
@@ -128,14 +108,14 @@ export async function planRun(
 
 /** The documents of every haystack, their distinct texts, and each distinct session's turns. */
 function countCorpus(
-  config: PlannedConfig,
+  options: CorpusOptions,
   records: readonly LongMemEvalRecord[],
 ): { haystacks: MemoryDocument[][]; texts: Set<string>; sessions: Map<string, string[]> } {
   const haystacks: MemoryDocument[][] = [];
   const texts = new Set<string>();
   const sessions = new Map<string, string[]>();
   for (const record of records) {
-    const corpus = buildCorpus(record, config);
+    const corpus = buildCorpus(record, options);
     haystacks.push(corpus.documents);
     for (const document of corpus.documents)
       for (const part of document.parts ?? [document.text]) texts.add(part);
@@ -151,8 +131,7 @@ function countCorpus(
 
 /** Texts and questions to embed, and how many of each the embedding cache already holds. */
 async function planEmbedding(
-  config: PlannedConfig,
-  sections: EmbedderSections,
+  sections: RunSections,
   records: readonly LongMemEvalRecord[],
   texts: ReadonlySet<string>,
   notes: string[],
@@ -160,14 +139,14 @@ async function planEmbedding(
   const embedder: Partial<CachedEmbedder> & { close?(): Promise<void> } = createConfiguredEmbedder(sections);
   const queries = records.map((record) => record.question);
   const embedding = {
-    embedder: config.embedder,
+    embedder: sections.embedding.embedder,
     distinctTexts: texts.size,
     cached: embedder.countCached ? await embedder.countCached({ texts: [...texts] }) : 0,
     queries: new Set(queries).size,
     queriesCached: embedder.countCached ? await embedder.countCached({ texts: queries, kind: 'query' }) : 0,
   };
   await embedder.close?.();
-  if (!config.cache) notes.push('--no-cache: every text is embedded, cached or not.');
+  if (!sections.run.cache) notes.push('--no-cache: every text is embedded, cached or not.');
   return embedding;
 }
 

@@ -94,7 +94,7 @@ describe('--split in a run config', () => {
     const { mkdtempSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { parseRunConfig } = await import('../../config/parse-run-config.js');
+    const { parseRunConfig } = await import('../../config/run-sections.js');
     const { openQuestionSource } = await import('./question-source.js');
     const records = Array.from({ length: 10 }, (_, index) =>
       tinyRecord(index, { question_type: index < 5 ? 'multi-session' : 'temporal-reasoning' }),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMITTED_SAMPLE } from '../../benchmarks/longmemeval/load-longmemeval.js';
-import { parseRunConfig } from '../../config/parse-run-config.js';
+import { parseRunConfig } from '../../config/run-sections.js';
 import { tinyRecord } from '../../testing/tiny-record.js';
 import { openQuestionSource } from './question-source.js';
 

@@ -6,9 +6,9 @@ import { detectDatasetFormat, loadAnyDataset } from '../../benchmarks/load-datas
 import type { LongMemEvalRecord } from '../../benchmarks/longmemeval-record.js';
 import { validateDataset } from '../../benchmarks/validate-dataset.js';
 import { suggestNames } from '../../config/close-names.js';
-import { embeds, judges } from '../../config/run-shape.js';
+import type { RunSections } from '../../config/run-sections.js';
+import { judges, partsEmbed } from '../../config/run-shape.js';
 import type { DataSection } from '../../config/sections/data-section.js';
-import type { ProviderSection } from '../../config/sections/provider-section.js';
 import { providerCapabilities } from '../../providers/provider-registry.js';
 import {
   acceptsRecord,
@@ -54,14 +54,14 @@ export function selectionOf(config: DataSection): Selection {
  * It does when per-question work costs more than a pass of reading (the S file takes about 1.8 s
  * of CPU): QA calls, an external provider, or embeddings. A BM25-only run streams the file and
  * checks each record as it reads it, so a bad record stops it there, with every finished question
- * saved (`--resume` continues after the file is fixed). It reads what `embeds` reads (the
- * provider, the retriever and its routes), `judges` the QA section.
+ * saved (`--resume` continues after the file is fixed). It reads the provider, what `partsEmbed`
+ * reads (the retriever and its routes, the selected stages) and the QA section.
  */
 export function validatesFirst(
-  config: Parameters<typeof embeds>[0] & Parameters<typeof judges>[0] & Pick<ProviderSection, 'provider'>,
+  sections: Pick<RunSections, 'provider' | 'qa' | 'retrieval' | 'pipelineStages'>,
 ): boolean {
-  const provider = providerCapabilities(config.provider);
-  return judges(config) || provider.external || embeds(config, provider);
+  const provider = providerCapabilities(sections.provider.provider);
+  return judges(sections.qa) || provider.external || partsEmbed(sections, provider);
 }
 
 /**
